@@ -1,0 +1,93 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layout: a pure core (TrackwatchCore, no I/O), one small adapter per edge (CompassClient, StateStore,
+// DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd, CLibnotify),
+// the wiring (TrackwatchApp) and two thin executables (trackwatch, compass-sim).
+let package = Package(
+    name: "trackwatch",
+    products: [
+        .executable(name: "trackwatch", targets: ["trackwatch"]),
+        .executable(name: "compass-sim", targets: ["compass-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // The tracker's world: records, snapshots, diff, query definitions, config, formatting. No I/O.
+        .target(name: "TrackwatchCore"),
+
+        // HTTP adapter: the Compass REST client behind a one-method transport protocol.
+        .target(
+            name: "CompassClient",
+            dependencies: [
+                "TrackwatchCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // State adapter: SQLite through the system library.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
+
+        // Desktop and systemd adapters.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .target(
+            name: "DesktopNotifier",
+            dependencies: ["TrackwatchCore", "CLibnotify", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "SystemdIntegration",
+            dependencies: ["TrackwatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // Wiring: configuration loading, credentials, one poll, the daemon.
+        .target(
+            name: "TrackwatchApp",
+            dependencies: [
+                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "trackwatch",
+            dependencies: [
+                "TrackwatchApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The local Compass server used for development, tests and the demo.
+        .target(
+            name: "CompassSimulator",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "compass-sim",
+            dependencies: [
+                "CompassSimulator", "CompassClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
+        .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
+        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopNotifier", "SystemdIntegration"]),
+        // Runs the built binaries against compass-sim over real HTTP.
+        .testTarget(name: "IntegrationTests", dependencies: ["TrackwatchCore", "trackwatch", "compass-sim"]),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef CLIBNOTIFY_SHIM_H
+#define CLIBNOTIFY_SHIM_H
+#include <libnotify/notify.h>
+#endif

@@ -1,0 +1,58 @@
+/// What happened to one record between two polls.
+public enum ChangeKind: String, Codable, Sendable, CaseIterable {
+    /// The record entered the "assigned to me" set.
+    case assigned
+    /// The record left it: reassigned, closed out of the query, or deleted.
+    case unassigned
+    /// Someone else acted on a record I own.
+    case modified
+}
+
+/// One field's value before and after; `nil` where the record was not in that snapshot.
+public struct FieldChange: Equatable, Codable, Sendable {
+    public let field: String
+    public let old: String?
+    public let new: String?
+
+    public init(field: String, old: String?, new: String?) {
+        self.field = field
+        self.old = old
+        self.new = new
+    }
+}
+
+/// One record's change in one poll, carrying all its facts: who acted, the last action, and every field
+/// that changed. This is what is journaled, notified and printed.
+public struct Change: Equatable, Codable, Sendable {
+    public let record: RecordID
+    public let kind: ChangeKind
+    public let headline: String
+    /// The colleague whose action caused the change; `nil` when the history does not say.
+    public let by: String?
+    /// The latest Compass action by `by` (`Resolve`, `Modify`, `Assign`, …).
+    public let action: String?
+    public let changes: [FieldChange]
+    /// Server timestamp of that action, when known.
+    public let at: CompassTimestamp?
+    /// Current Priority and Severity, kept for urgency and display.
+    public let priority: String?
+    public let severity: String?
+
+    public init(
+        record: RecordID, kind: ChangeKind, headline: String, by: String? = nil, action: String? = nil,
+        changes: [FieldChange] = [], at: CompassTimestamp? = nil, priority: String? = nil, severity: String? = nil
+    ) {
+        self.record = record
+        self.kind = kind
+        self.headline = headline
+        self.by = by
+        self.action = action
+        self.changes = changes
+        self.at = at
+        self.priority = priority
+        self.severity = severity
+    }
+
+    /// The field change for `field`, if that field changed.
+    public func change(of field: String) -> FieldChange? { changes.first { $0.field == field } }
+}

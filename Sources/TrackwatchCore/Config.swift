@@ -1,0 +1,110 @@
+/// trackwatch's configuration, as read from `config.toml`. Parsing lives in `ConfigParser.swift`.
+public struct Config: Equatable, Sendable {
+    public var server: ServerConfig
+    public var poll: PollConfig
+    public var notify: NotifyConfig
+
+    public init(server: ServerConfig, poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
+        self.server = server
+        self.poll = poll
+        self.notify = notify
+    }
+}
+
+/// Where the password or token comes from. The secret itself is never part of the configuration.
+public enum CredentialSource: Equatable, Sendable {
+    /// `password_file`: a file readable only by its owner, holding the password (trailing newline ignored).
+    case passwordFile(path: String)
+    /// `password_command`: run with `/bin/sh -c`; the first line of its output is the password.
+    case passwordCommand(String)
+    /// `credential`: a systemd credential, `$CREDENTIALS_DIRECTORY/<name>` (`LoadCredential=`).
+    case systemdCredential(name: String)
+    /// `token_file`: a personal access token, sent as `Authorization: Basic <token>`, no login.
+    case tokenFile(path: String)
+    /// No secret configured: an empty password (the sample `admin` user has one).
+    case emptyPassword
+}
+
+public struct ServerConfig: Equatable, Sendable {
+    /// The base URL as users know it, e.g. `https://compass.example.com:8190`.
+    public var url: String
+    public var repo: String
+    public var database: String
+    public var username: String
+    public var credential: CredentialSource
+    /// A PEM file with the CA (or self-signed certificate) to trust besides the system store.
+    public var caFile: String?
+    /// Skip TLS verification. Only when written in the config; warned about on every start.
+    public var insecure: Bool
+    /// Timeout for each HTTP request, in seconds.
+    public var requestTimeout: Int
+
+    public init(
+        url: String, repo: String, database: String, username: String,
+        credential: CredentialSource = .emptyPassword, caFile: String? = nil, insecure: Bool = false,
+        requestTimeout: Int = 30
+    ) {
+        self.url = url
+        self.repo = repo
+        self.database = database
+        self.username = username
+        self.credential = credential
+        self.caFile = caFile
+        self.insecure = insecure
+        self.requestTimeout = requestTimeout
+    }
+}
+
+public struct PollConfig: Equatable, Sendable {
+    public static let minimumInterval = 10
+
+    /// Seconds between polls (`interval = "5m"`); at least `minimumInterval`.
+    public var interval: Int
+    /// How far before the checkpoint the "modified by others" query looks again, in seconds (`overlap`).
+    public var overlap: Int
+    /// Rows requested per result-set page (`page_size`).
+    public var pageSize: Int
+
+    public init(interval: Int = 300, overlap: Int = 600, pageSize: Int = 1000) {
+        self.interval = interval
+        self.overlap = overlap
+        self.pageSize = pageSize
+    }
+}
+
+public struct NotifyConfig: Equatable, Sendable {
+    /// More changes than this in one poll become one summary bubble (`summary_threshold`).
+    public var summaryThreshold: Int
+    /// Send desktop notifications at all (`desktop`); the journal always gets every change.
+    public var desktop: Bool
+
+    public init(summaryThreshold: Int = 3, desktop: Bool = true) {
+        self.summaryThreshold = summaryThreshold
+        self.desktop = desktop
+    }
+}
+
+/// A configuration problem, located so that a person can fix it: file, line and key.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    /// 1-based line, or `nil` when the problem is a missing key or table.
+    public let line: Int?
+    /// Dotted key such as `poll.interval`, or `nil` for a syntax error not tied to a key.
+    public let key: String?
+    public let message: String
+
+    public init(file: String, line: Int?, key: String?, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let key { text += "\(key): " }
+        return text + message
+    }
+}
