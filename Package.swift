@@ -78,12 +78,15 @@ let package = Package(
         .executableTarget(
             name: "compass-sim",
             dependencies: [
-                "CompassSimulator", "CompassClient",
+                "CompassSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `compass-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopNotifier", "SystemdIntegration"]),

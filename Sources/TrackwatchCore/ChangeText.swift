@@ -1,0 +1,53 @@
+/// The words people read for a change: the same sentence goes to the terminal, the journal's MESSAGE and
+/// the notification summary. Plain text; escaping for notification markup happens where markup is built.
+extension Change {
+    /// `SAMPL00000042 assigned to you`, `SAMPL00000017 resolved by lead`, `SAMPL00000003 no longer assigned to you`.
+    public var summary: String {
+        switch kind {
+        case .assigned:
+            return "\(record) assigned to you"
+        case .unassigned:
+            return "\(record) no longer assigned to you"
+        case .modified:
+            let verb = action.map(Self.pastTense(ofAction:)) ?? "changed"
+            return by.map { "\(record) \(verb) by \($0)" } ?? "\(record) \(verb)"
+        }
+    }
+
+    /// `SAMPL00000042 assigned to you by lead: Crash on save [2-Give High Attention]` — one line for the
+    /// terminal and the journal.
+    public var sentence: String {
+        var text = summary
+        if kind == .assigned, let by { text += " by \(by)" }
+        text += ": \(headline)"
+        if let priority, !priority.isEmpty { text += " [\(priority)]" }
+        let fields = fieldSummary
+        if !fields.isEmpty { text += " (\(fields))" }
+        return text
+    }
+
+    /// `State: Opened → Resolved, Priority: 3-Normal Queue → 1-Resolve Immediately`.
+    public var fieldSummary: String {
+        changes.map { "\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")" }.joined(separator: ", ")
+    }
+
+    /// `Resolve` → `resolved`, `Re_open` → `reopened`; unknown actions read as `<action> applied`.
+    public static func pastTense(ofAction action: String) -> String {
+        switch action.lowercased() {
+        case "assign": return "assigned"
+        case "open": return "opened"
+        case "resolve": return "resolved"
+        case "close": return "closed"
+        case "validate": return "validated"
+        case "re_open", "reopen": return "reopened"
+        case "postpone": return "postponed"
+        case "duplicate": return "marked duplicate"
+        case "unduplicate": return "marked not duplicate"
+        case "modify": return "modified"
+        case "submit": return "submitted"
+        case "delete": return "deleted"
+        case "import": return "imported"
+        default: return "\(action) applied"
+        }
+    }
+}

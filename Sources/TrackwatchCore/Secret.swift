@@ -1,0 +1,18 @@
+/// A password or token. Never printed: its description and debug description are redacted, so a secret
+/// that slips into a log message or an error shows as `<redacted>`.
+public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public let value: String
+
+    public init(_ value: String) { self.value = value }
+
+    public var description: String { "<redacted>" }
+    public var debugDescription: String { "<redacted>" }
+}
+
+/// How trackwatch authenticates to Compass.
+public enum Credential: Sendable, Equatable {
+    /// Log in with `POST /authenticate` and use the returned bearer token.
+    case password(Secret)
+    /// A personal access token sent as `Authorization: Basic <token>` on every request (Compass 2.2+).
+    case personalAccessToken(Secret)
+}
