@@ -28,6 +28,8 @@ let package = Package(
                 "TrackwatchCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,6 +88,7 @@ let package = Package(
         ),
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),

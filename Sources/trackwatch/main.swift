@@ -1,1 +1,21 @@
-print("trackwatch")
+import ArgumentParser
+
+/// trackwatch: watches an HCL Compass server for one engineer and reports every change once.
+struct Trackwatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trackwatch",
+        abstract: "Watch HCL Compass for changes to your records and report each change once.",
+        discussion: """
+            Reruns two queries on your Compass server — records assigned to you, and records you own that \
+            someone else changed — compares them with the snapshot kept in $XDG_STATE_HOME/trackwatch and \
+            reports every change.
+
+            Exit status: 0 success; 64 usage; 69 Compass unreachable or failing (retry later); 74 state \
+            directory unusable; 76 unexpected answer from Compass; 77 login or credential rejected; \
+            78 configuration invalid; 1 internal error.
+            """,
+        subcommands: [Check.self, Status.self]
+    )
+}
+
+Trackwatch.main()

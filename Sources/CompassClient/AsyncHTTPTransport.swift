@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// `HTTPTransport` over swift-server/async-http-client: unlike URLSession on Linux it can trust a private CA
+/// file, which Compass servers with their self-signed certificate need.
+///
+/// Requests block the calling thread (never an event-loop thread): the poll runs on its own serial queue.
+public final class AsyncHTTPTransport: HTTPTransport {
+    /// Refuse bodies above this: a runaway or hostile server must not exhaust memory.
+    public static let defaultMaximumBodySize = 256 * 1024 * 1024
+
+    public struct TLS: Sendable {
+        public var caFile: String?
+        public var insecure: Bool
+
+        public init(caFile: String? = nil, insecure: Bool = false) {
+            self.caFile = caFile
+            self.insecure = insecure
+        }
+    }
+
+    private let client: HTTPClient
+    private let group: MultiThreadedEventLoopGroup
+    private let maximumBodySize: Int
+
+    /// - Throws: `TransportError(.tls, …)` when the CA file cannot be loaded.
+    public init(tls: TLS = TLS(), connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize) throws {
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        if let caFile = tls.caFile {
+            do {
+                tlsConfiguration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
+            } catch {
+                throw TransportError(.tls, "cannot load the CA certificates in \(caFile): \(error)")
+            }
+        }
+        if tls.insecure { tlsConfiguration.certificateVerification = .none }
+        // One event-loop thread is plenty for one request at a time, and costs least at idle.
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        client = HTTPClient(
+            eventLoopGroup: group,
+            configuration: HTTPClient.Configuration(
+                tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
+                timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled))
+        self.maximumBodySize = maximumBodySize
+    }
+
+    deinit {
+        try? client.syncShutdown()
+        try? group.syncShutdownGracefully()
+    }
+
+    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        let ahcRequest: HTTPClient.Request
+        do {
+            ahcRequest = try HTTPClient.Request(
+                url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+                headers: HTTPHeaders(request.headers.map { ($0.name, $0.value) }),
+                body: request.body.map { .bytes($0) })
+        } catch {
+            throw TransportError(.invalidURL, "invalid URL \(request.url): \(error)")
+        }
+        let accumulator = ResponseAccumulator(request: ahcRequest, maxBodySize: maximumBodySize)
+        do {
+            let response = try client.execute(
+                request: ahcRequest, delegate: accumulator,
+                deadline: .now() + .seconds(Int64(request.timeout))
+            ).wait()
+            return HTTPResponse(
+                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                body: response.body.map { Array($0.readableBytesView) } ?? [])
+        } catch {
+            throw Self.transportError(error, url: request.url)
+        }
+    }
+
+    private static func transportError(_ error: any Error, url: String) -> TransportError {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout:
+                return TransportError(.timedOut, "no answer from \(url) in time")
+            case .remoteConnectionClosed:
+                return TransportError(.connectionFailed, "the server closed the connection (\(url))")
+            default:
+                return TransportError(.other, "\(error) (\(url))")
+            }
+        }
+        if error is ResponseAccumulator.ResponseTooBigError {
+            return TransportError(.responseTooLarge, "the response from \(url) is larger than the limit")
+        }
+        if error is NIOSSLError || error is BoringSSLError {
+            return TransportError(.tls, "TLS handshake with \(url) failed: \(error)")
+        }
+        if let error = error as? NIOConnectionError {
+            return TransportError(.connectionFailed, "cannot connect to \(url): \(error.connectionErrors.first.map { "\($0.error)" } ?? "\(error)")")
+        }
+        return TransportError(.connectionFailed, "cannot connect to \(url): \(error)")
+    }
+}

@@ -1,0 +1,49 @@
+/// Why talking to Compass failed, in words that say what to do next. The poll that meets one of these
+/// fails as a whole: no partial result is ever diffed.
+public enum CompassError: Error, Equatable, CustomStringConvertible {
+    /// No HTTP response: connection refused, DNS, TLS, timeout.
+    case unreachable(TransportError)
+    /// The server rejected the credentials at login (401/403). Never retried in a loop: servers lock accounts.
+    case loginRejected(status: Int, message: String)
+    /// A personal access token was refused.
+    case tokenRejected(status: Int, message: String)
+    /// Any other non-2xx answer, with the server's own message.
+    case server(status: Int, message: String, endpoint: String)
+    /// A 2xx answer that is not what the API documents (HTML, garbage JSON, wrong row shape).
+    case invalidResponse(endpoint: String, detail: String)
+    /// Paging ended before `recordCount` rows arrived, or returned more than announced.
+    case incompleteResult(String)
+    case invalidConfiguration(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let error):
+            switch error.kind {
+            case .tls:
+                return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [server]."
+            case .timedOut:
+                return "Compass did not answer in time: \(error.detail). The next poll retries."
+            case .responseTooLarge:
+                return "Compass sent a response larger than trackwatch accepts: \(error.detail)."
+            default:
+                return "Cannot reach Compass: \(error.detail). Check the url in [server] and the network; the next poll retries."
+            }
+        case .loginRejected(let status, let message):
+            return "Compass rejected the login (HTTP \(status)\(Self.quote(message))). Check username, repo, database "
+                + "and the password source in the config; trackwatch will not retry until the next poll."
+        case .tokenRejected(let status, let message):
+            return "Compass rejected the personal access token (HTTP \(status)\(Self.quote(message))). "
+                + "Create a new token in the Compass REST server's welcome page and update token_file."
+        case .server(let status, let message, let endpoint):
+            return "Compass answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))."
+        case .invalidResponse(let endpoint, let detail):
+            return "Compass sent an unexpected answer to the \(endpoint) request: \(detail)."
+        case .incompleteResult(let detail):
+            return "Compass returned an incomplete result (\(detail)); nothing was changed, the next poll retries."
+        case .invalidConfiguration(let detail):
+            return detail
+        }
+    }
+
+    private static func quote(_ message: String) -> String { message.isEmpty ? "" : ": \(message)" }
+}

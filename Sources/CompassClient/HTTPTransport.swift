@@ -1,0 +1,61 @@
+/// One HTTP exchange, as the Compass client needs it. The transport is a one-method protocol so that the
+/// HTTP library stays a local choice (measured trade-offs in `shared/reference/swift-deps.md`).
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the complete response, or throws `TransportError`.
+    func send(_ request: HTTPRequest) throws -> HTTPResponse
+}
+
+public enum HTTPMethod: String, Sendable {
+    case get = "GET", post = "POST", patch = "PATCH", delete = "DELETE"
+}
+
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    /// Whole-request deadline in seconds.
+    public var timeout: Int
+
+    public init(method: HTTPMethod, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+                timeout: Int) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// The request never produced a response.
+public struct TransportError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case connectionFailed, timedOut, tls, responseTooLarge, invalidURL, other
+    }
+
+    public let kind: Kind
+    public let detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { detail }
+}

@@ -1,0 +1,149 @@
+import TrackwatchCore
+
+/// How the server runs queries. Learned on the first query and remembered for the process.
+public enum QueryMode: String, Sendable {
+    /// `POST …/query` + `GET …/query/{id}?pageNumber=N` (DevOps Plan, later Compass builds).
+    case adHoc
+    /// A query stored in Personal Queries, run through result sets (every Compass 2.x).
+    case stored
+}
+
+/// How a query is kept on a server without ad-hoc queries.
+public enum StoredQueryLifetime: Sendable {
+    /// Created once under its name and reused on later polls (a fixed filter).
+    case reused
+    /// Created for one run and deleted afterwards (a filter that changes every poll).
+    case temporary
+}
+
+extension CompassClient {
+    /// The mode learned so far, `nil` before the first query.
+    public var supportedQueryMode: QueryMode? { queryMode }
+
+    /// Runs `query` and returns every row's values in column order. The result is complete or this throws.
+    public func run(
+        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil
+    ) throws -> [[String]] {
+        let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: maxRows)
+        if queryMode != .stored {
+            if let rows = try runAdHoc(query, options: options) {
+                if queryMode == nil { logger.info("server runs ad-hoc queries") }
+                queryMode = .adHoc
+                return rows
+            }
+            logger.notice("server has no ad-hoc query endpoint; using stored queries in Personal Queries")
+            queryMode = .stored
+        }
+        return try runStored(query, name: name, lifetime: lifetime, options: options)
+    }
+
+    /// `nil` when the server does not have the endpoint (404/405).
+    private func runAdHoc(_ query: QueryDefinition, options: ResultSetOptions) throws -> [[String]]? {
+        let response = try send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
+        if queryMode == nil, response.status == 404 || response.status == 405 { return nil }
+        try expectSuccess(response, .adHocQuery)
+        let created = try decode(ResultSetCreated.self, from: response, .adHocQuery)
+        return try readPages(of: created, pageSize: options.pageSize) {
+            .adHocResultPage(resultSetID: created.resultSetID, page: $0)
+        }
+    }
+
+    private func runStored(
+        _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions
+    ) throws -> [[String]] {
+        let queryID = try storedQuery(query, name: name, lifetime: lifetime)
+        defer { if lifetime == .temporary { deleteStoredQuery(id: queryID, name: name) } }
+        let response = try send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
+        if response.status == 404, lifetime == .reused {
+            // Someone deleted our stored query since we cached its id: make it again, once.
+            storedQueryIDs[name] = nil
+            return try runStored(query, name: name, lifetime: lifetime, options: options)
+        }
+        try expectSuccess(response, .resultSets(queryID: queryID))
+        let created = try decode(ResultSetCreated.self, from: response, .resultSets(queryID: queryID))
+        return try readPages(of: created, pageSize: options.pageSize) {
+            .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
+        }
+    }
+
+    /// The id of the stored query `name`, creating it in Personal Queries if needed. A temporary query left
+    /// behind by an interrupted run is deleted first, so that the name is free and nothing accumulates.
+    private func storedQuery(_ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime) throws -> String {
+        if lifetime == .reused, let id = storedQueryIDs[name] { return id }
+        let folder = try personalFolder()
+        let existing = try queriesInFolder(folder).first { $0.name == name }
+        if let existing, lifetime == .reused {
+            storedQueryIDs[name] = existing.dbId
+            return existing.dbId
+        }
+        if let existing { deleteStoredQuery(id: existing.dbId, name: name) }
+        var definition = query
+        definition.name = name
+        definition.dbId = ""
+        definition.dbIdParent = folder
+        let response = try send(.queryDefinitions, method: .post, body: definition)
+        try expectSuccess(response, .queryDefinitions)
+        let id = try decode(StoredQuery.self, from: response, .queryDefinitions).dbId
+        if lifetime == .reused { storedQueryIDs[name] = id }
+        logger.debug("stored query created", metadata: ["name": "\(name)"])
+        return id
+    }
+
+    private func personalFolder() throws -> String {
+        if let personalFolderID { return personalFolderID }
+        let response = try send(.folders, method: .get)
+        try expectSuccess(response, .folders)
+        let roots = try decode([WorkspaceItem].self, from: response, .folders)
+        guard let folder = roots.first(where: { $0.name == "Personal Queries" }) else {
+            throw CompassError.invalidResponse(endpoint: "workspace folders", detail: "no Personal Queries folder")
+        }
+        personalFolderID = folder.dbId
+        return folder.dbId
+    }
+
+    private func queriesInFolder(_ folder: String) throws -> [StoredQuery] {
+        let endpoint = CompassEndpoint.folderQueryDefinitions(folderID: folder)
+        let response = try send(endpoint, method: .get)
+        try expectSuccess(response, endpoint)
+        return try decode([StoredQuery].self, from: response, endpoint)
+    }
+
+    private func deleteStoredQuery(id: String, name: String) {
+        do {
+            let response = try send(.queryDefinition(id: id), method: .delete)
+            if !(200..<300).contains(response.status) && response.status != 404 {
+                logger.warning("could not delete stored query", metadata: ["name": "\(name)", "status": "\(response.status)"])
+            }
+        } catch {
+            logger.warning("could not delete stored query", metadata: ["name": "\(name)", "error": "\(error)"])
+        }
+    }
+
+    /// Reads pages 1, 2, … until `recordCount` rows arrived (or, if the server gives no count, an empty page).
+    private func readPages(
+        of created: ResultSetCreated, pageSize: Int, endpoint: (Int) -> CompassEndpoint
+    ) throws -> [[String]] {
+        if created.recordCount == 0 { return [] }
+        var rows: [[String]] = []
+        for page in 1... {
+            let response = try send(endpoint(page), method: .get)
+            try expectSuccess(response, endpoint(page))
+            let batch = try decode(ResultPage.self, from: response, endpoint(page)).rows
+            rows.reserveCapacity(rows.count + batch.count)
+            for row in batch { rows.append(row.values.map { $0 ?? "" }) }
+            if let expected = created.recordCount {
+                if rows.count > expected {
+                    throw CompassError.incompleteResult("\(rows.count) rows arrived, \(expected) announced")
+                }
+                if rows.count == expected { break }
+                if batch.isEmpty {
+                    throw CompassError.incompleteResult("page \(page) was empty after \(rows.count) of \(expected) rows")
+                }
+            } else if batch.isEmpty {
+                break
+            }
+            if page >= 100_000 { throw CompassError.incompleteResult("more than 100000 pages") }
+        }
+        return rows
+    }
+}

@@ -1,0 +1,42 @@
+import CompassClient
+import TrackwatchCore
+
+/// trackwatch's documented exit codes (sysexits.h values, so that scripts and systemd can tell them apart).
+public enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    /// An unexpected internal error.
+    case failure = 1
+    /// Bad command-line usage.
+    case usage = 64
+    /// Compass could not be reached, timed out or answered 5xx; retrying later may help.
+    case unavailable = 69
+    /// The state directory or database could not be read or written.
+    case stateError = 74
+    /// Compass answered something that is not the documented API (garbage, incomplete pages).
+    case protocolError = 76
+    /// Compass rejected the login or the token, or the credential could not be read.
+    case credentials = 77
+    /// The configuration file is missing or invalid.
+    case configuration = 78
+
+    /// The exit status for an error that ended a command.
+    public static func forError(_ error: any Error) -> ExitStatus {
+        switch error {
+        case is ConfigError, is ConfigFileError: return .configuration
+        case is CredentialError: return .credentials
+        case let error as CompassError:
+            switch error {
+            case .unreachable: return .unavailable
+            case .loginRejected, .tokenRejected: return .credentials
+            case .server(let status, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError
+            case .invalidResponse, .incompleteResult: return .protocolError
+            case .invalidConfiguration: return .configuration
+            }
+        case is StateStoreFailure: return .stateError
+        default: return .failure
+        }
+    }
+}
+
+/// Any store error, so that the exit status does not depend on the store's concrete error type.
+public protocol StateStoreFailure: Error {}

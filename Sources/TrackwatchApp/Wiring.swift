@@ -1,0 +1,39 @@
+import CompassClient
+import Logging
+import StateStore
+import TrackwatchCore
+
+extension StateStore: PollState {}
+extension StoreError: StateStoreFailure {}
+
+/// The parts one poll needs, built from a configuration.
+public struct Session {
+    public let config: Config
+    public let client: CompassClient
+    public let store: StateStore
+    public let poller: Poller
+
+    /// Loads credentials, opens the HTTP transport and the state store. Warns, every time, when TLS
+    /// verification is off.
+    public init(config: Config, stateDirectory: String, environment: [String: String], logger: Logger) throws {
+        let credential = try loadCredential(config.server.credential, environment: environment)
+        if config.server.insecure {
+            logger.warning(
+                "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
+                metadata: ["server": "\(config.server.url)"])
+        }
+        let transport = try AsyncHTTPTransport(
+            tls: .init(caFile: config.server.caFile.map { expandTilde($0, environment: environment) },
+                       insecure: config.server.insecure),
+            connectTimeout: min(config.server.requestTimeout, 10))
+        let server = try CompassServer(
+            baseURL: config.server.url, repo: config.server.repo, database: config.server.database,
+            username: config.server.username)
+        client = CompassClient(
+            server: server, credential: credential, transport: transport, requestTimeout: config.server.requestTimeout,
+            logger: logger, now: Poller.systemWallClock)
+        store = try StateStore(directory: stateDirectory)
+        poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
+        self.config = config
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TrackwatchApp
+import TrackwatchCore
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Poll Compass once now and print each change.",
+        discussion: """
+            Prints one line per change, e.g. "SAMPL00000042 assigned to you by lead: Crash on save \
+            [2-Give High Attention]". The first check takes a silent baseline and prints one summary line. \
+            On failure nothing is stored except the failure itself, and the next successful check reports \
+            what happened meanwhile, once.
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    @Flag(help: "Print one JSON object per change and line.")
+    var json = false
+
+    @Flag(help: "Poll and print, but persist nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let logger = options.logger()
+        do {
+            let session = try Session(
+                config: try options.loadConfiguration(), stateDirectory: options.paths().stateDirectory,
+                environment: environment, logger: logger)
+            defer { session.client.logoff() }
+            let report = try session.poller.poll(dryRun: dryRun)
+            print(report)
+            if !dryRun {
+                try session.store.markDelivered(report.changes.map(\.id), at: Poller.systemWallClock())
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private func print(_ report: PollReport) {
+        if report.isBaseline {
+            let line = "Baseline: watching \(report.recordCount) records assigned to you; "
+                + "changes are reported from the next check on.\n"
+            if json { writeError(line) } else { Swift.print(line, terminator: "") }
+        }
+        for stored in report.changes {
+            Swift.print(json ? ChangeLine(stored.change).json : stored.change.sentence)
+        }
+    }
+}
+
+/// The `--json` shape of a change: `{"record","kind","headline","by","action","changes","at"}`.
+struct ChangeLine: Encodable {
+    let record: String
+    let kind: String
+    let headline: String
+    let by: String?
+    let action: String?
+    let changes: [FieldChange]
+    let at: String?
+    let priority: String?
+    let severity: String?
+
+    init(_ change: Change) {
+        record = change.record.rawValue
+        kind = change.kind.rawValue
+        headline = change.headline
+        by = change.by
+        action = change.action
+        changes = change.changes
+        at = change.at?.rawValue
+        priority = change.priority
+        severity = change.severity
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(record, forKey: .record)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(headline, forKey: .headline)
+        try container.encode(by, forKey: .by)  // explicit null: the key is always there
+        try container.encode(action, forKey: .action)
+        try container.encode(changes, forKey: .changes)
+        try container.encode(at, forKey: .at)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(severity, forKey: .severity)
+    }
+
+    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Logging
+import TrackwatchApp
+import TrackwatchCore
+
+/// Options every command that reads the configuration accepts.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Configuration file.", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .shortAndLong, help: "Log progress to stderr.")
+    var verbose = false
+
+    func paths() -> Paths { Paths(environment: environment) }
+
+    func loadConfiguration() throws -> Config {
+        try loadConfig(path: config ?? paths().configFile)
+    }
+
+    func logger() -> Logger {
+        var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .warning
+        return logger
+    }
+}
+
+/// The process environment, read once.
+let environment: [String: String] = {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        pointer += 1
+    }
+    return result
+}()
+
+/// Ends the command with a message for people on stderr and the documented exit status.
+func fail(_ error: any Error) -> ExitCode {
+    writeError("trackwatch: \(error)\n")
+    return ExitCode(ExitStatus.forError(error).rawValue)
+}
+
+func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+}
