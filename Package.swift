@@ -94,6 +94,9 @@ let package = Package(
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopNotifier", "SystemdIntegration"]),
         // Runs the built binaries against compass-sim over real HTTP.
-        .testTarget(name: "IntegrationTests", dependencies: ["TrackwatchCore", "trackwatch", "compass-sim"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", .product(name: "Logging", package: "swift-log")]
+        ),
     ]
 )

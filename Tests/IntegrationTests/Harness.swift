@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+
+/// The directory holding the built executables (next to the test bundle).
+let productsDirectory: URL = {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("trackwatch").path), url.path != "/" {
+        url.deleteLastPathComponent()
+    }
+    return url
+}()
+
+/// A finished run of one of the binaries.
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    /// The `--json` lines as objects.
+    var objects: [[String: Any]] {
+        lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
+
+/// Runs an executable to completion, with a deadline so that a hang fails the test instead of blocking CI.
+func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
+    throws -> RunResult
+{
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent(executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.merge(environment) { _, new in new }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
+    try process.run()
+    // Read while it runs: a full pipe would block the child.
+    var stdout = Data(), stderr = Data()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { stderr = err.fileHandleForReading.readDataToEndOfFile() }
+    if finished.wait(timeout: .now() + timeout) == .timedOut {
+        process.terminate()
+        XCTFail("\(executable) \(arguments) did not finish in \(timeout) s")
+    }
+    group.wait()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                     stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// A compass-sim process on a free loopback port, stopped when the value is released.
+final class Simulator {
+    let process = Process()
+    let url: String
+    private let output = Pipe()
+
+    init(_ arguments: [String] = []) throws {
+        process.executableURL = productsDirectory.appendingPathComponent("compass-sim")
+        process.arguments = ["--port", "0"] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // The first line is "listening on http://127.0.0.1:PORT": read up to it, byte by byte.
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on ") else {
+            process.terminate()
+            throw NSError(domain: "Simulator", code: 1, userInfo: [NSLocalizedDescriptionKey: "compass-sim said: \(text)"])
+        }
+        url = String(text.dropFirst("listening on ".count))
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// `compass-sim act`: a colleague acting through the real API.
+    @discardableResult
+    func act(_ user: String, _ record: String, _ action: String, set fields: [String] = []) throws -> RunResult {
+        let result = try run("compass-sim", ["act", "--url", url, "--user", user, "--record", record, "--action", action]
+                             + fields.flatMap { ["--set", $0] })
+        XCTAssertEqual(result.status, 0, "act failed: \(result.stderr)")
+        return result
+    }
+
+    /// The simulator's request statistics (`GET /ccmweb/sim/stats`).
+    func stats() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(string: url + "/ccmweb/sim/stats")!)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    func post(_ path: String) throws {
+        var request = URLRequest(url: URL(string: url + path)!)
+        request.httpMethod = "POST"
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
+        done.wait()
+    }
+}
+
+/// An isolated trackwatch installation: config, password file and state directory in a temp dir.
+final class Workspace {
+    let directory: URL
+    var serverURL: String
+    var extraServerLines: [String] = []
+    var user = "engineer"
+
+    init(serverURL: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.serverURL = serverURL
+        try writeConfig()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    var configPath: String { directory.appendingPathComponent("config.toml").path }
+    var stateDirectory: String { directory.appendingPathComponent("state").path }
+
+    func writeConfig() throws {
+        let passwordFile = directory.appendingPathComponent("password")
+        try Data("\(user)\n".utf8).write(to: passwordFile)
+        chmod(passwordFile.path, 0o600)
+        let text = """
+            [server]
+            url = "\(serverURL)"
+            repo = "2.0.0"
+            database = "SAMPL"
+            username = "\(user)"
+            password_file = "\(passwordFile.path)"
+            timeout = "5s"
+            \(extraServerLines.joined(separator: "\n"))
+            [poll]
+            interval = "30s"
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    var environment: [String: String] {
+        ["XDG_STATE_HOME": directory.appendingPathComponent("xdg-state").path,
+         "XDG_CONFIG_HOME": directory.appendingPathComponent("xdg-config").path]
+    }
+
+    func trackwatch(_ arguments: [String]) throws -> RunResult {
+        try run("trackwatch", arguments + ["--config", configPath], environment: environment)
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages trackwatch needs to build and to run its tests (idempotent; needs root or sudo).
+set -euo pipefail
+packages=(
+  pkg-config libsqlite3-dev libsystemd-dev libnotify-dev   # build: C libraries behind CSQLite, CSystemd, CLibnotify
+  systemd dbus dbus-user-session libglib2.0-bin util-linux # tests: journald, a private session bus, gdbus, unshare
+  python3-dbusmock libnotify-bin                            # tests: a real notification server (dbusmock's template)
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
