@@ -116,6 +116,7 @@ final class Workspace {
     var serverURL: String
     var extraServerLines: [String] = []
     var user = "engineer"
+    var interval = "10s"
 
     init(serverURL: String) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-test-\(UUID().uuidString)")
@@ -143,7 +144,7 @@ final class Workspace {
             timeout = "5s"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
-            interval = "30s"
+            interval = "\(interval)"
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
     }
