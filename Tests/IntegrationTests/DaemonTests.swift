@@ -29,23 +29,23 @@ final class DaemonTests: XCTestCase {
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
         defer { if daemon.isRunning { daemon.terminate() } }
 
-        XCTAssertNotNil(notify.await { $0 == "READY=1" }, "READY=1 after config and store")
-        let baseline = notify.await { $0.hasPrefix("STATUS=Last poll") }
+        XCTAssertNotNil(notify.waitFor { $0 == "READY=1" }, "READY=1 after config and store")
+        let baseline = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
         XCTAssertNotNil(baseline, "the first poll runs at start: \(notify.messages)")
         XCTAssertTrue(baseline?.contains("0 changes; next ") == true, baseline ?? "")
 
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.await { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
 
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.await { $0.hasPrefix("STATUS=Last poll") && $0.contains("0 changes") }, "reported once")
-        XCTAssertNotNil(notify.await { $0 == "WATCHDOG=1" }, "watchdog fed while idle")
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("0 changes") }, "reported once")
+        XCTAssertNotNil(notify.waitFor { $0 == "WATCHDOG=1" }, "watchdog fed while idle")
 
         // A second daemon on the same state refuses to start.
-        let second = try run("trackwatch", ["run", "--config", workspace.configPath], environment: workspace.environment, timeout: 20)
+        let second = try runProduct("trackwatch", ["run", "--config", workspace.configPath], environment: workspace.environment, timeout: 20)
         XCTAssertNotEqual(second.status, 0)
         XCTAssertTrue(second.stderr.contains("already using the state"), second.stderr)
 
@@ -54,15 +54,15 @@ final class DaemonTests: XCTestCase {
         try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGHUP)
-        XCTAssertNotNil(notify.await { $0 == "RELOADING=1" })
-        XCTAssertNotNil(notify.await { $0 == "READY=1" })
+        XCTAssertNotNil(notify.waitFor { $0 == "RELOADING=1" })
+        XCTAssertNotNil(notify.waitFor { $0 == "READY=1" })
         try good.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
         try sim.act("lead", "SAMPL00000005", "Open")
         kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.await { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "still polling after a bad reload")
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "still polling after a bad reload")
 
         kill(daemon.processIdentifier, SIGTERM)
-        XCTAssertNotNil(notify.await { $0 == "STOPPING=1" })
+        XCTAssertNotNil(notify.waitFor { $0 == "STOPPING=1" })
         daemon.waitUntilExit()
         XCTAssertEqual(daemon.terminationStatus, 0)
         XCTAssertGreaterThanOrEqual(try sim.stats()["logoffs"] as? Int ?? 0, 1, "logged off on SIGTERM")
@@ -77,11 +77,11 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
         defer { if daemon.isRunning { daemon.terminate() } }
-        XCTAssertNotNil(notify.await { $0.hasPrefix("STATUS=Last poll") })
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
         let started = Date()
-        XCTAssertNotNil(notify.await(timeout: 25) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") })
+        XCTAssertNotNil(notify.waitFor(timeout: 25) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") })
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 5, "waited for the timer, not polled at once")
     }
 }

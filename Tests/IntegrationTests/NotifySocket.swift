@@ -30,7 +30,7 @@ final class NotifySocket {
 
     /// Waits until a received datagram satisfies `condition`; returns it, or nil after `timeout` seconds.
     @discardableResult
-    func await(timeout: TimeInterval = 30, _ condition: (String) -> Bool) -> String? {
+    func waitFor(timeout: TimeInterval = 30, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var checked = 0
         while true {
@@ -49,5 +49,5 @@ final class NotifySocket {
     }
 
     /// Forgets what was seen so far, so that the next `await` only looks at new datagrams.
-    func skipReceived() { _ = await(timeout: 0) { _ in false }; messages.removeAll() }
+    func skipReceived() { _ = waitFor(timeout: 0) { _ in false }; messages.removeAll() }
 }

@@ -122,7 +122,7 @@ final class TOMLTests: XCTestCase {
         XCTAssertEqual(e.keys, ["x", "y"])
         XCTAssertEqual(f.keys, ["g"])
         XCTAssertEqual(watches.count, 2)
-        XCTAssertEqual(watches[1].line, 17)
+        XCTAssertEqual(watches[1].line, 15)
         XCTAssertNotNil(t["quoted key"])
         if case .integer(let h) = table["h"]?.kind { XCTAssertEqual(h, 16) } else { XCTFail("h") }
         XCTAssertEqual(table["i"]?.line, 12)
