@@ -92,7 +92,10 @@ let package = Package(
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
-        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopNotifier", "SystemdIntegration"]),
+        .testTarget(
+            name: "DesktopIntegrationTests",
+            dependencies: ["DesktopNotifier", "SystemdIntegration", "TrackwatchCore", .product(name: "Logging", package: "swift-log")]
+        ),
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",

@@ -13,6 +13,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private let queue = DispatchQueue(label: "trackwatch.notifications")
     private let logger: Logger
     private let desktopEntry: String
+    private let appName: String
     private var summaryBubble: UnsafeMutablePointer<NotifyNotification>?
     private var outage = false
     private var serverLogged = false
@@ -20,6 +21,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger) {
         self.logger = logger
         self.desktopEntry = desktopEntry
+        self.appName = appName
         queue.async { _ = notify_init(appName) }
     }
 
@@ -58,7 +60,15 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
 
     /// The server's capabilities, or nil (with one warning per outage) when there is no server.
     private func serverCapabilities() -> Set<String>? {
-        guard let list = notify_get_server_caps() else {
+        // GDBus learns that the notification server restarted (a new owner of the name) from a signal, which
+        // only a GLib main context iteration dispatches; without it, libnotify keeps calling the dead server.
+        while g_main_context_iteration(nil, 0) != 0 {}
+        var list = notify_get_server_caps()
+        if list == nil {
+            reconnect()
+            list = notify_get_server_caps()
+        }
+        guard let list else {
             reportFailure("no notification server on the session bus")
             return nil
         }
@@ -107,6 +117,14 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         } else {
             g_object_unref(bubble)
         }
+    }
+
+    /// Drops libnotify's cached D-Bus proxy, so that the next call finds the current server.
+    private func reconnect() {
+        if let summaryBubble { g_object_unref(summaryBubble) }
+        summaryBubble = nil
+        notify_uninit()
+        _ = notify_init(appName)
     }
 
     private func reportFailure(_ reason: String) {

@@ -1,0 +1,100 @@
+import DesktopNotifier
+import Foundation
+import Logging
+import Synchronization
+import TrackwatchCore
+import XCTest
+
+/// Collects log messages in memory, so that tests can count warnings without bootstrapping LoggingSystem.
+final class LogCapture: Sendable {
+    let lines = Mutex<[(Logger.Level, String)]>([])
+
+    var logger: Logger {
+        Logger(label: "test") { _ in CaptureHandler(capture: self) }
+    }
+
+    func count(_ level: Logger.Level, containing text: String) -> Int {
+        lines.withLock { $0.filter { $0.0 == level && $0.1.contains(text) }.count }
+    }
+
+    struct CaptureHandler: LogHandler {
+        let capture: LogCapture
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+                 function: String, line: UInt) {
+            capture.lines.withLock { $0.append((level, "\(message)")) }
+        }
+    }
+}
+
+/// libnotify → a private session bus → python-dbusmock's notification server. One bus per process (GDBus
+/// caches the connection), so the scenarios run in order inside one test.
+final class NotificationTests: XCTestCase {
+    private func change(_ n: Int, headline: String = "Crash on save", priority: String = "3-Normal Queue") -> Change {
+        Change(record: RecordID("SAMPL0000000\(n)"), kind: .modified, headline: headline, by: "lead", action: "Resolve",
+               changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")], priority: priority)
+    }
+
+    func test_notifications_throughARealNotificationServer() throws {
+        let bus = try SessionBus.shared.get()
+        let capture = LogCapture()
+        let notifier = DesktopNotifier(logger: capture.logger)
+
+        // One bubble per change; server text escaped because the mock advertises body-markup.
+        try bus.startNotificationServer()
+        notifier.announce([change(1, headline: "Crash <b>&</b> burn", priority: "1-Resolve Immediately")], summaryThreshold: 3)
+        var calls = try bus.waitForNotifyCalls(1)
+        XCTAssertEqual(calls.count, 1)
+        XCTAssertEqual(calls.first?.appName, "trackwatch")
+        XCTAssertEqual(calls.first?.summary, "SAMPL00000001 resolved by lead")
+        XCTAssertEqual(calls.first?.body, "<b>Crash &lt;b&gt;&amp;&lt;/b&gt; burn</b>\nState: Opened → Resolved")
+        XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "priority 1 is critical")
+        XCTAssertEqual(calls.first?.hints["category"] as? String, "x-trackwatch.record.changed")
+        XCTAssertEqual(calls.first?.hints["desktop-entry"] as? String, "trackwatch")
+        XCTAssertEqual(calls.first?.replacesID, 0)
+
+        // A burst becomes one summary bubble; the next burst replaces it in place.
+        try bus.clearCalls()
+        notifier.announce((1...5).map { change($0) }, summaryThreshold: 3)
+        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3)
+        calls = try bus.waitForNotifyCalls(2)
+        XCTAssertEqual(calls.map(\.summary), ["5 Compass changes", "4 Compass changes"])
+        XCTAssertTrue(calls.first?.body.hasSuffix("and 2 more") == true, calls.first?.body ?? "")
+        XCTAssertEqual(calls.first?.replacesID, 0)
+        XCTAssertGreaterThan(calls.last?.replacesID ?? 0, 0, "the second summary replaces the first")
+        XCTAssertEqual(calls.last?.hints["urgency"] as? Int, 1)
+
+        // Without body-markup the text goes literally.
+        try bus.startNotificationServer(capabilities: "body")
+        notifier.announce([change(2, headline: "A & <b>B</b>")], summaryThreshold: 3)
+        calls = try bus.waitForNotifyCalls(1)
+        XCTAssertEqual(calls.first?.body, "A & <b>B</b>\nState: Opened → Resolved")
+
+        // No server: announcing returns, and the outage is logged once, not per call.
+        bus.stopServers()
+        notifier.announce([change(3)], summaryThreshold: 3)
+        notifier.announce([change(4)], summaryThreshold: 3)
+        XCTAssertTrue(notifier.drain(timeout: 10))
+        XCTAssertEqual(capture.count(.warning, containing: "desktop notifications unavailable"), 1)
+
+        // Back again: logged once, and bubbles flow.
+        try bus.startNotificationServer()
+        notifier.announce([change(5)], summaryThreshold: 3)
+        XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.summary, "SAMPL00000005 resolved by lead")
+        XCTAssertTrue(notifier.drain(timeout: 10))
+        XCTAssertEqual(capture.count(.notice, containing: "available again"), 1)
+
+        // A hung server never blocks the caller: the work waits on the notifier's own queue.
+        try bus.startHungServer()
+        let started = Date()
+        notifier.announce([change(6)], summaryThreshold: 3)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.1)
+        XCTAssertFalse(notifier.drain(timeout: 1), "libnotify is still blocked on the hung server")
+        bus.stopServers()
+    }
+}

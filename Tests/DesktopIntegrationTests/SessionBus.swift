@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+
+/// The bus daemon outlives the static `SessionBus`; it is stopped when the test process exits.
+nonisolated(unsafe) private var busDaemonPID: pid_t = 0
+
+/// A private D-Bus session bus with python-dbusmock's notification server on it: a real notification
+/// server process for libnotify to talk to. GDBus caches its session connection per process, so one bus
+/// serves every test in this process and is set in the environment before the first libnotify call.
+final class SessionBus: @unchecked Sendable {
+    static let shared = Result { try SessionBus() }
+
+    let directory: URL
+    let address: String
+    private let daemon = Process()
+    private var mock: Process?
+    private var hung: Process?
+
+    private init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tw-bus-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        address = "unix:path=\(directory.path)/bus"
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nosyslog", "--address=\(address)"]
+        daemon.standardOutput = FileHandle.nullDevice  // never hold the test runner's pipes open
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        busDaemonPID = daemon.processIdentifier
+        atexit { if busDaemonPID > 0 { kill(busDaemonPID, SIGTERM) } }
+        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+        unsetenv("DISPLAY")  // never autolaunch another bus
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory.path + "/bus") { usleep(20_000) }
+    }
+
+    deinit {
+        stopServers()
+        daemon.terminate()
+    }
+
+    /// Starts dbusmock's notification_daemon and waits until it owns the name.
+    func startNotificationServer(capabilities: String? = nil) throws {
+        stopServers()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon"]
+            + (capabilities.map { ["-p", #"{"capabilities": "\#($0)"}"#] } ?? [])
+        process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        mock = process
+        try waitForName()
+    }
+
+    /// Starts a process that owns org.freedesktop.Notifications and never answers (no main loop runs).
+    func startHungServer() throws {
+        stopServers()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", """
+            import dbus, time
+            bus = dbus.SessionBus()
+            bus.request_name('org.freedesktop.Notifications')
+            time.sleep(600)
+            """]
+        process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        hung = process
+        try waitForName()
+    }
+
+    func stopServers() {
+        for process in [mock, hung].compactMap({ $0 }) where process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        mock = nil
+        hung = nil
+        // Wait until the bus has dropped the name, so that the next test sees the new state.
+        for _ in 0..<100 where nameHasOwner() { usleep(20_000) }
+    }
+
+    private func waitForName() throws {
+        for _ in 0..<250 {
+            if nameHasOwner() { return }
+            usleep(20_000)
+        }
+        throw NSError(domain: "SessionBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "no owner for org.freedesktop.Notifications"])
+    }
+
+    private func nameHasOwner() -> Bool {
+        (try? busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s",
+                      "org.freedesktop.Notifications"]))?.contains("true") ?? false
+    }
+
+    func busctl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+        process.arguments = ["--address=\(address)", "--json=short"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The Notify calls the mock received, oldest first.
+    func notifyCalls() throws -> [NotifyCall] {
+        let text = try busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                               "org.freedesktop.DBus.Mock", "GetMethodCalls", "s", "Notify"])
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let data = object["data"] as? [Any], let calls = data.first as? [[Any]]
+        else { return [] }
+        return calls.compactMap { call in (call.last as? [[String: Any]]).map(NotifyCall.init) }
+    }
+
+    /// Waits until the mock has received `count` Notify calls (or the deadline passes).
+    func waitForNotifyCalls(_ count: Int, timeout: TimeInterval = 10) throws -> [NotifyCall] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var calls = try notifyCalls()
+        while calls.count < count, Date() < deadline {
+            usleep(50_000)
+            calls = try notifyCalls()
+        }
+        return calls
+    }
+
+    func clearCalls() throws {
+        _ = try busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                        "org.freedesktop.DBus.Mock", "ClearCalls"])
+    }
+}
+
+/// One Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout) call.
+struct NotifyCall {
+    let appName: String
+    let replacesID: Int
+    let summary: String
+    let body: String
+    let hints: [String: Any]
+
+    init(_ arguments: [[String: Any]]) {
+        func value(_ index: Int) -> Any? { index < arguments.count ? arguments[index]["data"] : nil }
+        appName = value(0) as? String ?? ""
+        replacesID = value(1) as? Int ?? -1
+        summary = value(3) as? String ?? ""
+        body = value(4) as? String ?? ""
+        let raw = value(6) as? [String: [String: Any]] ?? [:]
+        hints = raw.mapValues { $0["data"] ?? "" }
+    }
+}
