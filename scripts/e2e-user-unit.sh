@@ -215,17 +215,31 @@ lab_wait_for 30 restarted ||
 ok "frozen daemon killed by the watchdog and restarted (NRestarts=$(prop NRestarts), new MainPID $(prop MainPID))"
 XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -q 'Watchdog timeout' || fail "the manager did not log 'Watchdog timeout'"
 ok "the manager logged: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Watchdog timeout')"
+X rm "$home/.config/systemd/user/$unit.d/e2e-watchdog.conf"
+
+# 14. The password as a systemd credential: the unit's commented LoadCredential= line, as shipped, in a
+#     drop-in, and `credential = "compass"` instead of password_file in the configuration.
+grep '^#LoadCredential=compass:' "$src/systemd/trackwatch.service" | sed 's/^#//' |
+    X sh -c "printf '[Service]\n' > ~/.config/systemd/user/$unit.d/e2e-credential.conf &&
+             cat >> ~/.config/systemd/user/$unit.d/e2e-credential.conf"
+X sed -i 's/^password_file = .*/credential = "compass"/' "$home/.config/trackwatch/config.toml"
+X systemctl --user daemon-reload
+X systemctl --user restart "$unit" || fail "restart with LoadCredential="
+pid=$(prop MainPID)
+lab_wait_for 30 baseline_done || fail "no successful poll with credential = \"compass\" (StatusText=$(prop StatusText))"
+[ "$(prop MainPID)" = "$pid" ] || fail "restarted while using the credential"
+ok "password from LoadCredential=compass:… (\$CREDENTIALS_DIRECTORY/compass): poll succeeded"
 X rm -r "$home/.config/systemd/user/$unit.d"
 X systemctl --user daemon-reload
 
-# 14. Stop: SIGTERM, the daemon logs off and exits 0.
+# 15. Stop: SIGTERM, the daemon logs off and exits 0.
 X systemctl --user stop "$unit" || fail "systemctl --user stop"
 status=$(prop ExecMainStatus)
 result=$(prop Result)
 [ "$status" = 0 ] && [ "$result" = success ] || fail "stop: ExecMainStatus=$status Result=$result"
 ok "stop: main process exited 0 (Result=success)"
 
-# 15. Uninstall: the service and the installed files go, configuration and state stay.
+# 16. Uninstall: the service and the installed files go, configuration and state stay.
 X env PREFIX="$home/.local" "$work/src/scripts/install.sh" uninstall > "$work/uninstall.out" 2>&1 ||
     { cat "$work/uninstall.out"; fail "install.sh uninstall"; }
 ! X test -e "$home/.local/bin/trackwatch" && ! X test -e "$home/.config/systemd/user/$unit" &&

@@ -8,10 +8,9 @@
 #   scripts/userenv-start.sh          then scripts/userenv-exec.sh …, finally scripts/userenv-stop.sh
 #
 # What it fakes, inside a private mount namespace only (what logind and PID 1 would provide):
-#   /run            made a mount point — otherwise units with ProtectKernelTunables=/ProtectControlGroups=
-#                   get an empty tmpfs over /run and lose the bus and the notify socket
-#   /run/systemd    a tmpfs with system/ (sd_booted() is true) and unit-root/ (needed by sandboxing options)
-#   /run/log        a private tmpfs for this journald (never share /run/log/journal with another journald)
+#   /run            a private tmpfs with what PID 1 creates there: systemd/system/ (sd_booted() is true),
+#                   systemd/unit-root/ and credentials/ (needed by sandboxing options and LoadCredential=),
+#                   log/ for this journald alone (never share /run/log/journal with another journald)
 #   /run/user/UID   the user's XDG_RUNTIME_DIR, a tmpfs owned by the user
 # and on the host: a delegated cgroup subtree user.slice/user-UID.slice/user@UID.service owned by the
 # user. The manager must never start in the root cgroup: it would move every process there, PID 1
@@ -32,11 +31,15 @@ inner() {
     uid=$(lab_uid); gid=$(lab_gid); home=$(lab_home)
     for h in $(lab_hierarchies); do echo $$ > "$h/$LAB_AUX_CGROUP/cgroup.procs"; done
 
-    mountpoint -q /run || mount --bind /run /run
-    mount -t tmpfs -o mode=755 tmpfs /run/systemd
-    mkdir -p /run/systemd/system /run/systemd/unit-root
-    mkdir -p /run/log && mount -t tmpfs -o mode=755 tmpfs /run/log
-    if [ ! -s /etc/machine-id ]; then   # journald needs one; some container images ship it empty
+    # A private /run, laid out as PID 1 would: a tmpfs mount point (without one, units with
+    # ProtectKernelTunables=/ProtectControlGroups= get an empty tmpfs over /run and lose the bus and the notify
+    # socket), /run/systemd/system (sd_booted() is true), /run/systemd/unit-root (for sandboxing options),
+    # /run/credentials (the mount point LoadCredential= hides others' credentials under: 226/NAMESPACE
+    # without it), and /run/log for this journald alone.
+    mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /run
+    mkdir -p /run/systemd/system /run/systemd/unit-root /run/credentials /run/log /run/user
+    mkdir -m 1777 /run/lock
+    if [ -f /etc/machine-id ] && [ ! -s /etc/machine-id ]; then   # journald needs one; some images ship it empty
         systemd-id128 new > /run/systemd/machine-id && mount --bind /run/systemd/machine-id /etc/machine-id
     fi
     "$JOURNALD" > "$LAB_STATE/journald.out" 2>&1 < /dev/null &
