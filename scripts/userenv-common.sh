@@ -14,6 +14,9 @@ LAB_STATE=${LAB_STATE:-/tmp/trackwatch-userenv}
 # nothing of the lab ever runs in the root cgroup.
 LAB_AUX_CGROUP=trackwatch-userenv.scope
 
+# The lab user's GECOS field: userenv-stop.sh --purge deletes only an account that carries it.
+LAB_USER_COMMENT="trackwatch lab user (scripts/userenv-start.sh)"
+
 lab_die() { echo "${0##*/}: $*" >&2; exit 1; }
 
 lab_require_root() {

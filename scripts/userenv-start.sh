@@ -81,7 +81,7 @@ fi
 
 # --- The user and the delegated cgroup subtree ---
 if ! id -u "$LAB_USER" > /dev/null 2>&1; then
-    useradd --create-home --shell /bin/bash --user-group "$LAB_USER"
+    useradd --create-home --shell /bin/bash --user-group --comment "$LAB_USER_COMMENT" "$LAB_USER"
     echo "created user $LAB_USER"
 fi
 uid=$(lab_uid)

@@ -2,7 +2,8 @@
 # Stops the lab started by userenv-start.sh and removes its traces on the host: the user manager (its units
 # are stopped by `systemctl --user exit`), anything still left in the lab's cgroups, journald, the cgroup
 # directories and the pid files. The mount namespace, and with it every tmpfs, disappears with its last
-# process. The user account and its home stay (the next start is faster), unless --purge is given.
+# process. The user account and its home stay (the next start is faster), unless --purge is given
+# (which removes only an account that userenv-start.sh created).
 # Idempotent: safe to run when nothing, or only half a lab, is running.
 #
 #   scripts/userenv-stop.sh [--purge]
@@ -64,9 +65,16 @@ for h in $(lab_hierarchies); do
 done
 rm -f "$LAB_STATE/manager.pid" "$LAB_STATE/journald.pid"
 
-if [ "${1:-}" = --purge ] && id -u "$LAB_USER" > /dev/null 2>&1; then
-    userdel --remove "$LAB_USER" 2> /dev/null
+if [ "${1:-}" = --purge ]; then
+    if id -u "$LAB_USER" > /dev/null 2>&1; then
+        if [ "$(getent passwd "$LAB_USER" | cut -d: -f5)" = "$LAB_USER_COMMENT" ]; then
+            userdel --remove "$LAB_USER" 2> /dev/null
+            echo "removed user $LAB_USER"
+        else
+            echo "${0##*/}: not removing $LAB_USER: not an account made by userenv-start.sh" >&2
+            status=1
+        fi
+    fi
     rm -rf "$LAB_STATE"
-    echo "removed user $LAB_USER and $LAB_STATE"
 fi
 exit $status
