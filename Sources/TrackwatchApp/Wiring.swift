@@ -15,17 +15,21 @@ public struct Session {
 
     /// Loads credentials, opens the HTTP transport and the state store. Warns, every time, when TLS
     /// verification is off.
-    public init(config: Config, stateDirectory: String, environment: [String: String], logger: Logger) throws {
+    public init(
+        config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
+        heartbeat: Heartbeat? = nil
+    ) throws {
         let credential = try loadCredential(config.server.credential, environment: environment)
         if config.server.insecure {
             logger.warning(
                 "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
                 metadata: ["server": "\(config.server.url)"])
         }
-        let transport = try AsyncHTTPTransport(
+        let http = try AsyncHTTPTransport(
             tls: .init(caFile: config.server.caFile.map { expandTilde($0, environment: environment) },
                        insecure: config.server.insecure),
             connectTimeout: min(config.server.requestTimeout, 10))
+        let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
         let server = try CompassServer(
             baseURL: config.server.url, repo: config.server.repo, database: config.server.database,
             username: config.server.username)

@@ -68,8 +68,7 @@ public enum SnapshotDiff {
         let fieldChanges = old.map { Self.fieldChanges(from: $0, to: record) } ?? []
         if old == nil || !fieldChanges.isEmpty { outcome.delta.upserts.append(record) }
         // The colleague who put the record in my hands is the one who assigned it, if several acted.
-        let cause = old == nil ? (entries.last { $0.newState == "Assigned" || $0.action == "Assign" } ?? entries.last)
-                               : entries.last
+        let cause = old == nil ? (entries.last { $0.action == "Assign" } ?? entries.last) : entries.last
         guard let cause else {
             if old == nil || !fieldChanges.isEmpty { outcome.silentUpdates += 1 }
             return

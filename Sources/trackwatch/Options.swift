@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import TrackwatchApp
 import TrackwatchCore

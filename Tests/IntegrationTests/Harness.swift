@@ -1,3 +1,4 @@
+import CompassClient
 import Foundation
 import XCTest
 
@@ -24,7 +25,7 @@ struct RunResult {
 }
 
 /// Runs an executable to completion, with a deadline so that a hang fails the test instead of blocking CI.
-func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
+func runProduct(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
     throws -> RunResult
 {
     let process = Process()
@@ -40,17 +41,18 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     process.terminationHandler = { _ in finished.signal() }
     try process.run()
     // Read while it runs: a full pipe would block the child.
-    var stdout = Data(), stderr = Data()
+    final class Box: @unchecked Sendable { var data = Data() }  // written by one thread, read after the group
+    let stdoutBox = Box(), stderrBox = Box()
     let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { stdout = out.fileHandleForReading.readDataToEndOfFile() }
-    DispatchQueue.global().async(group: group) { stderr = err.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { stdoutBox.data = out.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile() }
     if finished.wait(timeout: .now() + timeout) == .timedOut {
         process.terminate()
         XCTFail("\(executable) \(arguments) did not finish in \(timeout) s")
     }
     group.wait()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self))
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: stdoutBox.data, as: UTF8.self),
+                     stderr: String(decoding: stderrBox.data, as: UTF8.self))
 }
 
 /// A compass-sim process on a free loopback port, stopped when the value is released.
@@ -58,6 +60,7 @@ final class Simulator {
     let process = Process()
     let url: String
     private let output = Pipe()
+    private let http = try! AsyncHTTPTransport()
 
     init(_ arguments: [String] = []) throws {
         process.executableURL = productsDirectory.appendingPathComponent("compass-sim")
@@ -89,7 +92,7 @@ final class Simulator {
     /// `compass-sim act`: a colleague acting through the real API.
     @discardableResult
     func act(_ user: String, _ record: String, _ action: String, set fields: [String] = []) throws -> RunResult {
-        let result = try run("compass-sim", ["act", "--url", url, "--user", user, "--record", record, "--action", action]
+        let result = try runProduct("compass-sim", ["act", "--url", url, "--user", user, "--record", record, "--action", action]
                              + fields.flatMap { ["--set", $0] })
         XCTAssertEqual(result.status, 0, "act failed: \(result.stderr)")
         return result
@@ -97,16 +100,13 @@ final class Simulator {
 
     /// The simulator's request statistics (`GET /ccmweb/sim/stats`).
     func stats() throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(string: url + "/ccmweb/sim/stats")!)
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let response = try http.send(HTTPRequest(method: .get, url: url + "/ccmweb/sim/stats", timeout: 10))
+        return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
     func post(_ path: String) throws {
-        var request = URLRequest(url: URL(string: url + path)!)
-        request.httpMethod = "POST"
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
-        done.wait()
+        let response = try http.send(HTTPRequest(method: .post, url: url + path, timeout: 10))
+        XCTAssertTrue((200..<300).contains(response.status), "POST \(path): \(response.status)")
     }
 }
 
@@ -116,6 +116,7 @@ final class Workspace {
     var serverURL: String
     var extraServerLines: [String] = []
     var user = "engineer"
+    var interval = "10s"
 
     init(serverURL: String) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-test-\(UUID().uuidString)")
@@ -143,7 +144,7 @@ final class Workspace {
             timeout = "5s"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
-            interval = "30s"
+            interval = "\(interval)"
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
     }
@@ -154,6 +155,6 @@ final class Workspace {
     }
 
     func trackwatch(_ arguments: [String]) throws -> RunResult {
-        try run("trackwatch", arguments + ["--config", configPath], environment: environment)
+        try runProduct("trackwatch", arguments + ["--config", configPath], environment: environment)
     }
 }

@@ -1,0 +1,217 @@
+import Dispatch
+import Logging
+import TrackwatchCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `trackwatch run`: polls on a schedule, delivers every change to the journal and the desktop exactly once,
+/// and talks to systemd.
+///
+/// Threading: polls, timers, signals and reloads all run on one serial queue, so polls never overlap and
+/// there is one place where state changes. Only the watchdog runs elsewhere, so that it can tell a stuck
+/// loop from a slow one.
+public final class Daemon: @unchecked Sendable {  // all mutable state is confined to `queue`
+    /// Failed polls in a row before people are told (transient errors stay in the journal).
+    public static let failureThreshold = 3
+
+    private let queue = DispatchQueue(label: "trackwatch.poll")
+    private let watchdogQueue = DispatchQueue(label: "trackwatch.watchdog")
+    private let makeSession: (Heartbeat) throws -> Session
+    private let edges: DaemonEdges
+    private let logger: Logger
+    private let heartbeat = Heartbeat()
+    private var session: Session
+    private var schedule: PollSchedule
+    private var timers: [any DispatchSourceTimer] = []
+    private var sources: [any DispatchSourceSignal] = []
+    private var consecutiveFailures = 0
+    private var outageAnnounced = false
+    private var stopping = false
+
+    /// - Parameter makeSession: builds a session from the current configuration file; called at start and
+    ///   on every SIGHUP.
+    public init(makeSession: @escaping (Heartbeat) throws -> Session, edges: DaemonEdges, logger: Logger) throws {
+        self.makeSession = makeSession
+        self.edges = edges
+        self.logger = logger
+        session = try makeSession(heartbeat)
+        schedule = PollSchedule(interval: Double(session.config.poll.interval))
+    }
+
+    /// Starts everything and never returns.
+    public func run() -> Never {
+        queue.async { [self] in
+            installSignalHandlers()
+            installTimers()
+            startWatchdog()
+            edges.service.ready()
+            logger.info("started", metadata: ["interval_s": "\(session.config.poll.interval)", "server": "\(session.config.server.url)"])
+            deliverLeftovers()
+            wake()
+        }
+        dispatchMain()
+    }
+
+    // MARK: - Scheduling
+
+    /// Two timers wake the loop: one on the wall clock (it jumps forward across a suspend, so the overdue
+    /// poll runs on resume) and one on the monotonic clock (unaffected when someone sets the wall clock
+    /// back). `PollSchedule` decides on the boot-time clock whether a wake-up is a poll.
+    private func installTimers() {
+        for _ in 0..<2 {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.wake() }
+            timer.activate()
+            timers.append(timer)
+        }
+    }
+
+    private func wake() {
+        guard !stopping else { return }
+        if schedule.isDue(at: SystemClocks.bootTime()) { poll() }
+        rearmTimers()
+    }
+
+    private func rearmTimers() {
+        let delay = schedule.delay(at: SystemClocks.bootTime())
+        let nanoseconds = Int(min(delay, 86_400) * 1e9)
+        timers[0].schedule(wallDeadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
+        timers[1].schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
+    }
+
+    // MARK: - Polling and delivery
+
+    private func poll() {
+        schedule.pollStarted(at: SystemClocks.bootTime(), random: Double.random(in: 0..<1))
+        heartbeat.beat()
+        let started = SystemClocks.wallTime()
+        do {
+            let report = try session.poller.poll()
+            pollSucceeded(report, startedAt: started)
+        } catch {
+            pollFailed(error, startedAt: started)
+        }
+    }
+
+    private func pollSucceeded(_ report: PollReport, startedAt: Double) {
+        if outageAnnounced {
+            edges.announcer.announceServiceProblem(summary: "Connected to Compass again", body: "", resolved: true)
+            logger.notice("connected to Compass again")
+        }
+        consecutiveFailures = 0
+        outageAnnounced = false
+        if report.isBaseline {
+            logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"])
+        }
+        deliver(report.changes)
+        let changes = report.changes.count == 1 ? "1 change" : "\(report.changes.count) changes"
+        edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)): \(report.recordCount) assigned, \(changes); next \(nextPollClockTime())")
+    }
+
+    private func pollFailed(_ error: any Error, startedAt: Double) {
+        consecutiveFailures += 1
+        logger.error("poll failed", metadata: ["error": "\(error)", "failures_in_a_row": "\(consecutiveFailures)"])
+        // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
+        // several failures in a row.
+        let threshold = [.credentials, .configuration].contains(ExitStatus.forError(error)) ? 1 : Self.failureThreshold
+        if consecutiveFailures >= threshold && !outageAnnounced {
+            outageAnnounced = true
+            edges.announcer.announceServiceProblem(summary: "Cannot reach Compass", body: "\(error)", resolved: false)
+        }
+        edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)) failed: \(error) Next \(nextPollClockTime())")
+    }
+
+    private func nextPollClockTime() -> String {
+        SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
+    }
+
+    /// Journal first (the durable record), then the desktop, then mark delivered. A crash in between
+    /// redelivers on the next start rather than losing the change.
+    private func deliver(_ changes: [StoredChange]) {
+        guard !changes.isEmpty else { return }
+        for stored in changes { edges.recorder.record(stored.change) }
+        edges.announcer.announce(changes.map(\.change))
+        do {
+            try session.store.markDelivered(changes.map(\.id), at: SystemClocks.wallTime())
+        } catch {
+            logger.error("could not mark changes delivered", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Changes a previous run detected and committed but did not get to deliver before it stopped.
+    private func deliverLeftovers() {
+        do {
+            let leftovers = try session.store.undeliveredChanges()
+            if !leftovers.isEmpty { logger.notice("delivering changes from before the restart", metadata: ["count": "\(leftovers.count)"]) }
+            deliver(leftovers)
+        } catch {
+            logger.error("could not read undelivered changes", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Signals
+
+    private func installSignalHandlers() {
+        let handlers: [(Int32, () -> Void)] = [
+            (SIGTERM, { [unowned self] in stop(signal: "SIGTERM") }),
+            (SIGINT, { [unowned self] in stop(signal: "SIGINT") }),
+            (SIGHUP, { [unowned self] in reload() }),
+            (SIGUSR1, { [unowned self] in
+                logger.info("poll requested (SIGUSR1)")
+                schedule.pollNow()
+                wake()
+            }),
+        ]
+        for (number, handler) in handlers {
+            signal(number, SIG_IGN)  // Dispatch sources see the signal only when the default action is off.
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler(handler: handler)
+            source.activate()
+            sources.append(source)
+        }
+    }
+
+    /// Runs on the poll queue, so a running poll finishes first (each request is bounded by its timeout).
+    private func stop(signal: String) {
+        stopping = true
+        edges.service.stopping()
+        logger.info("stopping", metadata: ["signal": "\(signal)"])
+        session.client.logoff()
+        exit(0)
+    }
+
+    private func reload() {
+        edges.service.reloading()
+        do {
+            let fresh = try makeSession(heartbeat)
+            session.client.logoff()
+            session = fresh
+            schedule.interval = Double(fresh.config.poll.interval)
+            logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
+        } catch {
+            logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])
+        }
+        edges.service.ready()
+        rearmTimers()
+    }
+
+    // MARK: - Watchdog
+
+    /// Pings systemd at half the watchdog interval from its own queue, but only while the heartbeat proves
+    /// the poll loop alive: idle and answering, or polling and making progress.
+    private func startWatchdog() {
+        guard let interval = edges.service.watchdogInterval else { return }
+        let progressLimit = Double(session.config.server.requestTimeout) + 15
+        let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(Int(interval * 500)), leeway: .milliseconds(200))
+        timer.setEventHandler { [heartbeat, queue, edges, logger] in
+            let (alive, sendProbe) = heartbeat.tick(progressLimit: progressLimit)
+            if alive { edges.service.watchdog() } else { logger.critical("poll loop stuck; not feeding the watchdog") }
+            if sendProbe { queue.async { heartbeat.probeReturned() } }
+        }
+        timer.activate()
+        timers.append(timer)
+    }
+}

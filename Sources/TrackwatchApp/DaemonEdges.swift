@@ -1,0 +1,38 @@
+import TrackwatchCore
+
+/// Shows changes and service problems on the desktop. Must return at once: a hung notification server
+/// must never stall polling or the watchdog.
+public protocol ChangeAnnouncer: AnyObject {
+    func announce(_ changes: [Change])
+    /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
+    func announceServiceProblem(summary: String, body: String, resolved: Bool)
+}
+
+/// Writes one structured journal entry per change.
+public protocol ChangeRecorder: AnyObject {
+    func record(_ change: Change)
+}
+
+/// The service manager (systemd's sd_notify); every call is a no-op outside systemd.
+public protocol ServiceManager: AnyObject {
+    func ready()
+    func status(_ text: String)
+    func watchdog()
+    func stopping()
+    func reloading()
+    /// Seconds between required watchdog pings, `nil` when the watchdog is off.
+    var watchdogInterval: Double? { get }
+}
+
+/// The daemon's edges, bundled so the daemon can be built with real adapters or with fakes.
+public struct DaemonEdges {
+    public var announcer: any ChangeAnnouncer
+    public var recorder: any ChangeRecorder
+    public var service: any ServiceManager
+
+    public init(announcer: any ChangeAnnouncer, recorder: any ChangeRecorder, service: any ServiceManager) {
+        self.announcer = announcer
+        self.recorder = recorder
+        self.service = service
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TrackwatchCore
+
+/// Runs `password_command` with `/bin/sh -c`, stdin from /dev/null, and returns the first line it prints.
+/// The command gets our environment unchanged (it may need the session bus or gpg-agent); nothing secret is
+/// ever put into a child's arguments or environment. A command that hangs (say, a locked keyring waiting
+/// for a prompt) is killed after `timeout` seconds.
+func runPasswordCommand(_ command: String, environment: [String: String], timeout: Double = 30) throws -> Secret {
+    var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+    // Close-on-exec, so that other children never inherit them (dup2 in the child clears the flag on 1 and 2).
+    guard pipe(&output) == 0, pipe(&errors) == 0 else {
+        throw CredentialError(description: "password_command: cannot create a pipe: \(String(cString: strerror(errno)))")
+    }
+    for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+    let arguments = ["/bin/sh", "-c", command]
+    let environmentLines = environment.map { "\($0.key)=\($0.value)" }
+    var pid = pid_t()
+    let status = withCStrings(arguments) { argv in
+        withCStrings(environmentLines) { envp in posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) }
+    }
+    close(output[1])
+    close(errors[1])
+    defer { close(output[0]); close(errors[0]) }
+    guard status == 0 else {
+        throw CredentialError(description: "password_command: cannot start /bin/sh: \(String(cString: strerror(status)))")
+    }
+    let (stdout, stderr, timedOut) = collect(output: output[0], errors: errors[0], timeout: timeout)
+    if timedOut { kill(pid, SIGKILL) }
+    var exitStatus: Int32 = 0
+    while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+    if timedOut {
+        throw CredentialError(description: "password_command did not finish within \(Int(timeout)) s and was stopped. "
+            + "Is a keyring locked or waiting for a prompt?")
+    }
+    let code = (exitStatus >> 8) & 0xFF
+    if exitStatus & 0x7F != 0 || code != 0 {
+        let reason = firstLine(stderr)
+        throw CredentialError(description: "password_command failed (exit status \(exitStatus & 0x7F != 0 ? 128 + (exitStatus & 0x7F) : code))"
+            + (reason.isEmpty ? "" : ": \(reason.prefix(200))"))
+    }
+    let secret = firstLine(stdout)
+    guard !secret.isEmpty else { throw CredentialError(description: "password_command printed nothing") }
+    return Secret(secret)
+}
+
+/// Reads both pipes until they close or the deadline passes; output beyond the secret size cap is dropped.
+private func collect(output: Int32, errors: Int32, timeout: Double) -> ([UInt8], [UInt8], Bool) {
+    var results: [[UInt8]] = [[], []]
+    var open = [true, true]
+    let deadline = SystemClocks.bootTime() + timeout
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while open.contains(true) {
+        let remaining = deadline - SystemClocks.bootTime()
+        if remaining <= 0 { return (results[0], results[1], true) }
+        var fds = [pollfd(fd: open[0] ? output : -1, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: open[1] ? errors : -1, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, Int32(min(remaining, 1) * 1000))
+        if ready < 0 && errno != EINTR { break }
+        for index in 0..<2 where open[index] && fds[index].revents != 0 {
+            let count = read(fds[index].fd, &buffer, buffer.count)
+            if count <= 0 { open[index] = false; continue }
+            if results[index].count < maximumSecretSize { results[index] += buffer[..<count] }
+        }
+    }
+    return (results[0], results[1], false)
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings, valid only during the call.
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    var pointers = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}

@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TrackwatchCore
+
+/// Where trackwatch keeps things, per the XDG Base Directory specification.
+public struct Paths: Sendable {
+    /// `$XDG_CONFIG_HOME/trackwatch/config.toml`, default `~/.config/trackwatch/config.toml`.
+    public let configFile: String
+    /// `$XDG_STATE_HOME/trackwatch`, default `~/.local/state/trackwatch`.
+    public let stateDirectory: String
+
+    public init(environment: [String: String]) {
+        let home = environment["HOME"] ?? "/"
+        // The spec says relative values are invalid and must be ignored.
+        func base(_ variable: String, _ fallback: String) -> String {
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        configFile = base("XDG_CONFIG_HOME", ".config") + "/trackwatch/config.toml"
+        stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/trackwatch"
+    }
+}
+
+/// `~/x` → `$HOME/x`; other paths unchanged.
+public func expandTilde(_ path: String, environment: [String: String]) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+    return home + path.dropFirst()
+}
+
+/// The configuration file could not be read.
+public struct ConfigFileError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "cannot read the configuration \(path): \(reason)" }
+}
+
+/// Reads and parses the configuration file.
+public func loadConfig(path: String) throws -> Config {
+    let data: Data
+    do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        let missing = (error as? CocoaError)?.code == .fileReadNoSuchFile
+        throw ConfigFileError(
+            path: path,
+            reason: missing
+                ? "no such file. Copy etc/config.example.toml there and fill in [server], or pass --config PATH"
+                : "\(error)")
+    }
+    guard let text = String(validating: data, as: UTF8.self) else {
+        throw ConfigFileError(path: path, reason: "the file is not UTF-8 text")
+    }
+    return try Config.parse(text, file: path)
+}

@@ -1,0 +1,206 @@
+extension Config {
+    /// The keys each table accepts; anything else is a typo and is reported, never silently ignored.
+    static let schema: [String: [String]] = [
+        "server": ["url", "repo", "database", "username", "password_file", "password_command", "credential", "token_file",
+                   "ca_file", "insecure", "timeout"],
+        "poll": ["interval", "overlap", "page_size"],
+        "notify": ["summary_threshold", "desktop"],
+    ]
+
+    /// Reads `config.toml` text. Every error names the file, the line and the dotted key, and says what is
+    /// expected.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+        let root: TOMLTable
+        do {
+            root = try TOML.parse(text)
+        } catch let error as TOMLError {
+            throw ConfigError(file: file, line: error.line, key: nil, message: error.message)
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, message: "\(error)")
+        }
+        var reader = ConfigReader(file: file)
+        return try reader.config(root)
+    }
+}
+
+/// Turns the TOML tree into a `Config`, with located errors.
+struct ConfigReader {
+    let file: String
+
+    func error(_ value: TOMLValue?, _ key: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: value?.line, key: key, message: message)
+    }
+
+    mutating func config(_ root: TOMLTable) throws(ConfigError) -> Config {
+        for key in root.keys where Config.schema[key] == nil {
+            throw error(root[key], key, "unknown setting; expected the tables [server], [poll] and [notify]")
+        }
+        guard let serverValue = root["server"] else {
+            throw ConfigError(file: file, line: nil, key: "server",
+                              message: "missing; add a [server] table with url, repo, database and username")
+        }
+        let server = try table(serverValue, "server")
+        let poll = try root["poll"].map { (value) throws(ConfigError) in try table(value, "poll") }
+        let notify = try root["notify"].map { (value) throws(ConfigError) in try table(value, "notify") }
+        return Config(server: try self.server(server), poll: try self.poll(poll), notify: try self.notify(notify))
+    }
+
+    func table(_ value: TOMLValue, _ name: String) throws(ConfigError) -> TOMLTable {
+        guard case .table(let table) = value.kind else {
+            throw error(value, name, "expected a table [\(name)], found \(value.typeName)")
+        }
+        for key in table.keys where !(Config.schema[name] ?? []).contains(key) {
+            throw error(table[key], "\(name).\(key)",
+                        "unknown key; expected one of: \((Config.schema[name] ?? []).joined(separator: ", "))")
+        }
+        return table
+    }
+
+    // MARK: Tables
+
+    func server(_ table: TOMLTable) throws(ConfigError) -> ServerConfig {
+        let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190")
+        let lower = url.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
+            let host = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first, !host.isEmpty
+        else {
+            throw error(table["url"], "server.url", "expected an http:// or https:// URL with a host, found \"\(url)\"")
+        }
+        var config = ServerConfig(
+            url: url, repo: try requiredString(table, "server", "repo", example: "2.0.0"),
+            database: try requiredString(table, "server", "database", example: "SAMPL"),
+            username: try requiredString(table, "server", "username", example: "engineer"))
+        config.credential = try credential(table)
+        config.caFile = try string(table, "server", "ca_file")
+        config.insecure = try boolean(table, "server", "insecure") ?? false
+        config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
+        return config
+    }
+
+    func credential(_ table: TOMLTable) throws(ConfigError) -> CredentialSource {
+        let keys = ["password_file", "password_command", "credential", "token_file"].filter { table[$0] != nil }
+        if keys.count > 1 {
+            throw error(table[keys[1]], "server.\(keys[1])",
+                        "set only one of \(keys.joined(separator: " and ")): each is a complete password source")
+        }
+        guard let key = keys.first, let value = try string(table, "server", key) else { return .emptyPassword }
+        guard !value.isEmpty else { throw error(table[key], "server.\(key)", "must not be empty") }
+        switch key {
+        case "password_file": return .passwordFile(path: value)
+        case "password_command": return .passwordCommand(value)
+        case "credential":
+            guard !value.contains("/") else { throw error(table[key], "server.credential", "expected a credential name without /") }
+            return .systemdCredential(name: value)
+        default: return .tokenFile(path: value)
+        }
+    }
+
+    func poll(_ table: TOMLTable?) throws(ConfigError) -> PollConfig {
+        var config = PollConfig()
+        guard let table else { return config }
+        if let interval = try duration(table, "poll", "interval", range: 0...86_400) {
+            guard interval >= PollConfig.minimumInterval else {
+                throw error(table["interval"], "poll.interval",
+                            "must be at least \(PollConfig.minimumInterval)s so that the server is not flooded, found \(interval)s")
+            }
+            config.interval = interval
+        }
+        config.overlap = try duration(table, "poll", "overlap", range: 0...86_400) ?? config.overlap
+        config.pageSize = try integer(table, "poll", "page_size", range: 1...100_000) ?? config.pageSize
+        return config
+    }
+
+    func notify(_ table: TOMLTable?) throws(ConfigError) -> NotifyConfig {
+        var config = NotifyConfig()
+        guard let table else { return config }
+        config.summaryThreshold = try integer(table, "notify", "summary_threshold", range: 1...1_000) ?? config.summaryThreshold
+        config.desktop = try boolean(table, "notify", "desktop") ?? config.desktop
+        return config
+    }
+
+    // MARK: Typed values
+
+    func requiredString(_ table: TOMLTable, _ name: String, _ key: String, example: String) throws(ConfigError) -> String {
+        guard let text = try string(table, name, key) else {
+            throw ConfigError(file: file, line: nil, key: "\(name).\(key)",
+                              message: "missing; add \(key) = \"\(example)\" under [\(name)]")
+        }
+        guard !text.isEmpty else { throw error(table[key], "\(name).\(key)", "must not be empty") }
+        return text
+    }
+
+    func string(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> String? {
+        guard let value = table[key] else { return nil }
+        guard case .string(let text) = value.kind else {
+            throw error(value, "\(name).\(key)", "expected a string, found \(value.typeName)")
+        }
+        return text
+    }
+
+    func boolean(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard case .boolean(let flag) = value.kind else {
+            throw error(value, "\(name).\(key)", "expected true or false, found \(value.typeName)")
+        }
+        return flag
+    }
+
+    func integer(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let value = table[key] else { return nil }
+        guard case .integer(let number) = value.kind else {
+            throw error(value, "\(name).\(key)", "expected an integer, found \(value.typeName)")
+        }
+        guard range.contains(number) else {
+            throw error(value, "\(name).\(key)", "expected \(range.lowerBound)…\(range.upperBound), found \(number)")
+        }
+        return number
+    }
+
+    /// `"30s"`, `"5m"`, `"1h30m"`, `"90"` or an integer, in seconds.
+    func duration(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let value = table[key] else { return nil }
+        let seconds: Int?
+        switch value.kind {
+        case .integer(let number): seconds = number
+        case .string(let text): seconds = Self.seconds(in: text)
+        default: seconds = nil
+        }
+        guard let seconds else {
+            throw error(value, "\(name).\(key)", "expected a duration such as \"30s\", \"5m\" or \"1h\", found \(Self.describe(value))")
+        }
+        guard range.contains(seconds) else {
+            throw error(value, "\(name).\(key)", "expected between \(range.lowerBound)s and \(range.upperBound)s, found \(seconds)s")
+        }
+        return seconds
+    }
+
+    static func describe(_ value: TOMLValue) -> String {
+        if case .string(let text) = value.kind { return "\"\(text.prefix(40))\"" }
+        return value.typeName
+    }
+
+    /// Parses `1h30m`, `5m`, `30s`, `90`; `nil` when malformed or absurdly large.
+    static func seconds(in text: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        var total = 0, digits = "", sawUnit = false
+        for character in text.filter({ $0 != " " }) {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+                guard digits.count <= 9 else { return nil }
+            } else if let unit = units[character], let number = Int(digits) {
+                total += number * unit
+                digits = ""
+                sawUnit = true
+            } else {
+                return nil
+            }
+        }
+        if !digits.isEmpty {
+            guard !sawUnit, let number = Int(digits) else { return nil }
+            total += number
+        } else if !sawUnit {
+            return nil
+        }
+        return total
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StateStore
+import TrackwatchApp
+import TrackwatchCore
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the last poll, the record count and the last error from the state store.")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        do {
+            let store = try StateStore(directory: options.paths().stateDirectory)
+            let status = try store.status()
+            Swift.print(json ? StatusJSON(status).text : describe(status))
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private func describe(_ status: StoreStatus) -> String {
+        guard let last = status.lastPoll else { return "No poll yet. Run `trackwatch check` or start the daemon." }
+        var lines = ["Last poll:    \(StatusJSON.time(last.entry.startedAt)) (\(last.entry.error == nil ? "ok" : "failed"), \(last.entry.durationMilliseconds) ms)"]
+        if let success = status.lastSuccess {
+            lines.append("Last success: \(StatusJSON.time(success.entry.startedAt)): \(success.entry.recordCount) records, \(success.entry.changeCount) changes")
+        }
+        for (watch, count) in status.recordCounts.sorted(by: { $0.key < $1.key }) {
+            lines.append("Watching:     \(count) records (\(watch)), checkpoint \(status.checkpoints[watch]?.rawValue ?? "none")")
+        }
+        if status.consecutiveFailures > 0, let error = status.lastError {
+            lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.entry.error ?? "")")
+        }
+        if status.undelivered > 0 { lines.append("Undelivered:  \(status.undelivered) change(s), delivered at the next start") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `trackwatch status --json`.
+struct StatusJSON: Encodable {
+    let lastPoll: String?
+    let lastPollOK: Bool?
+    let lastSuccess: String?
+    let records: [String: Int]
+    let checkpoints: [String: String]
+    let consecutiveFailures: Int
+    let lastError: String?
+    let lastErrorAt: String?
+    let undelivered: Int
+
+    init(_ status: StoreStatus) {
+        lastPoll = status.lastPoll.map { Self.time($0.entry.startedAt) }
+        lastPollOK = status.lastPoll.map { $0.entry.error == nil }
+        lastSuccess = status.lastSuccess.map { Self.time($0.entry.startedAt) }
+        records = status.recordCounts
+        checkpoints = status.checkpoints.mapValues(\.rawValue)
+        consecutiveFailures = status.consecutiveFailures
+        lastError = status.lastError?.entry.error
+        lastErrorAt = status.lastError.map { Self.time($0.entry.startedAt) }
+        undelivered = status.undelivered
+    }
+
+    var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// ISO 8601 in UTC, e.g. `2026-11-22T10:05:00Z`.
+    static func time(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+    }
+}

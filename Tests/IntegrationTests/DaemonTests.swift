@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// `trackwatch run` against compass-sim: scheduling, signals, sd_notify and exactly-once reporting.
+final class DaemonTests: XCTestCase {
+    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
+        process.arguments = ["run", "--config", workspace.configPath]
+        var env = ProcessInfo.processInfo.environment
+        env.merge(workspace.environment) { _, new in new }
+        env["NOTIFY_SOCKET"] = notify.path
+        env["WATCHDOG_USEC"] = "2000000"
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"  // no notification server: polls go on
+        env["JOURNAL_STREAM"] = nil
+        env["INVOCATION_ID"] = nil
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        return process
+    }
+
+    func test_daemon_pollsOnScheduleAndOnSignals_reportsEachChangeOnce_andStopsCleanly() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { if daemon.isRunning { daemon.terminate() } }
+
+        XCTAssertNotNil(notify.waitFor { $0 == "READY=1" }, "READY=1 after config and store")
+        let baseline = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
+        XCTAssertNotNil(baseline, "the first poll runs at start: \(notify.messages)")
+        XCTAssertTrue(baseline?.contains("0 changes; next ") == true, baseline ?? "")
+
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("0 changes") }, "reported once")
+        XCTAssertNotNil(notify.waitFor { $0 == "WATCHDOG=1" }, "watchdog fed while idle")
+
+        // A second daemon on the same state refuses to start.
+        let second = try runProduct("trackwatch", ["run", "--config", workspace.configPath], environment: workspace.environment, timeout: 20)
+        XCTAssertNotEqual(second.status, 0)
+        XCTAssertTrue(second.stderr.contains("already using the state"), second.stderr)
+
+        // SIGHUP with a broken config keeps the old one; the daemon goes on.
+        let good = try String(contentsOfFile: workspace.configPath)
+        try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGHUP)
+        XCTAssertNotNil(notify.waitFor { $0 == "RELOADING=1" })
+        XCTAssertNotNil(notify.waitFor { $0 == "READY=1" })
+        try good.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try sim.act("lead", "SAMPL00000005", "Open")
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "still polling after a bad reload")
+
+        kill(daemon.processIdentifier, SIGTERM)
+        XCTAssertNotNil(notify.waitFor { $0 == "STOPPING=1" })
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 0)
+        XCTAssertGreaterThanOrEqual(try sim.stats()["logoffs"] as? Int ?? 0, 1, "logged off on SIGTERM")
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("configuration not reloaded"), log)
+        XCTAssertEqual(log.components(separatedBy: "SAMPL00000001 resolved by lead").count - 1, 1, "journaled once: \(log)")
+    }
+
+    func test_timerDrivenPoll_followsTheInterval() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)  // interval 10 s via extra line below
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        notify.skipReceived()
+        let started = Date()
+        XCTAssertNotNil(notify.waitFor(timeout: 25) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") })
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 5, "waited for the timer, not polled at once")
+    }
+}
