@@ -187,8 +187,8 @@ X systemctl --user reload "$unit" || fail "systemctl --user reload"
 ok "reload: still active, same MainPID"
 
 # 11–13. Watchdog. A drop-in shortens WatchdogSec= to 3 s (TimeoutAbortSec=2s, RestartSec=1s). First the
-# daemon must keep a 3 s watchdog fed; then it is frozen with SIGSTOP (a stopped process sends no
-# WATCHDOG=1 and cannot handle SIGABRT — the SIGKILL after TimeoutAbortSec= still ends it).
+# daemon must keep a 3 s watchdog fed; then it is frozen with SIGSTOP: a stopped process sends no
+# WATCHDOG=1, as a hung poll loop would not.
 X mkdir -p "$home/.config/systemd/user/$unit.d"
 X tee "$home/.config/systemd/user/$unit.d/e2e-watchdog.conf" > /dev/null <<'INI'
 [Service]
@@ -208,13 +208,18 @@ lab_wait_for 15 pinged_for_6s || fail "no WATCHDOG=1 pings for 6 s (WatchdogTime
 ok "healthy daemon keeps WatchdogSec=3s fed for 6 s without a restart"
 
 X systemctl --user kill -s STOP "$unit" || fail "systemctl --user kill -s STOP"
+timed_out() { XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -q 'Watchdog timeout'; }
+lab_wait_for 15 timed_out || fail "the manager logged no watchdog timeout for the frozen daemon"
+ok "the manager logged: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Watchdog timeout')"
+# Let the process run again, so that it meets the SIGABRT as a hung daemon would: Swift's backtracer
+# catches it, writes a backtrace and keeps the process alive; TimeoutAbortSec='s SIGKILL ends it.
+X systemctl --user kill -s CONT "$unit"
 restarted() { [ "$(prop NRestarts)" -gt "$restarts" ] && [ "$(prop ActiveState)" = active ]; }
 lab_wait_for 30 restarted ||
     fail "frozen daemon not restarted by the watchdog (NRestarts=$(prop NRestarts), state $(prop ActiveState))"
 [ "$(prop MainPID)" != "$pid" ] || fail "MainPID unchanged after the watchdog restart"
-ok "frozen daemon killed by the watchdog and restarted (NRestarts=$(prop NRestarts), new MainPID $(prop MainPID))"
-XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -q 'Watchdog timeout' || fail "the manager did not log 'Watchdog timeout'"
-ok "the manager logged: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Watchdog timeout')"
+ok "ended by SIGABRT or, if the backtracer keeps it alive, SIGKILL after TimeoutAbortSec=; restarted (NRestarts=$(prop NRestarts), new MainPID $(prop MainPID))"
+echo "# how it ended: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Main process exited, code=killed')"
 X rm "$home/.config/systemd/user/$unit.d/e2e-watchdog.conf"
 
 # 14. The password as a systemd credential: the unit's commented LoadCredential= line, as shipped, in a
