@@ -1,128 +1,157 @@
 import CSQLite
 
-/// A failed SQLite call: the result code, the extended code and SQLite's own message.
-public struct SQLiteError: Error, CustomStringConvertible {
-    public let code: Int32
-    public let extendedCode: Int32
-    public let message: String
-    public var description: String { "\(message) (SQLite error \(extendedCode))" }
+// The only place besides SQLiteStatement.swift that touches the C API. Every `sqlite3*` pointer is owned by
+// a `Database` and released in its `deinit`; nothing else calls `sqlite3_close`.
+
+/// A failed SQLite call: the primary and extended result codes and SQLite's own message.
+struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// Primary result code (`SQLITE_FULL`, `SQLITE_CORRUPT`, …): the low byte of `extendedCode`.
+    var code: Int32 { extendedCode & 0xFF }
+    /// Extended result code (`SQLITE_IOERR_WRITE`, `SQLITE_READONLY_DIRECTORY`, …).
+    let extendedCode: Int32
+    /// `sqlite3_errmsg` at the time of the failure, or `sqlite3_errstr` when there was no connection.
+    let message: String
+    /// The statement or operation that failed, for the log.
+    let context: String
+
+    var description: String { "\(message) (SQLite code \(extendedCode), during \(context))" }
 }
 
-/// One SQLite connection. The wrapper owns the C handle and closes it in `deinit`.
+/// How to open a database file.
+struct OpenOptions: OptionSet, Sendable {
+    let rawValue: Int32
+
+    static let readOnly = OpenOptions(rawValue: SQLITE_OPEN_READONLY)
+    static let readWrite = OpenOptions(rawValue: SQLITE_OPEN_READWRITE)
+    static let create = OpenOptions(rawValue: SQLITE_OPEN_CREATE)
+    /// The connection is used by one thread at a time (the store serialises access), so SQLite's own
+    /// per-call mutex is unnecessary.
+    static let noMutex = OpenOptions(rawValue: SQLITE_OPEN_NOMUTEX)
+}
+
+/// One SQLite connection. Not thread-safe: callers serialise access (see `StateStore`).
 final class Database {
-    private(set) var handle: OpaquePointer?
+    private let handle: OpaquePointer
+    /// Statements reused across calls, keyed by SQL text: a poll runs the same few statements once per row.
+    private var cache: [String: Statement] = [:]
+    let path: String
 
-    init(path: String) throws {
-        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
-        guard status == SQLITE_OK else {
-            let error = SQLiteError(code: status, extendedCode: handle.map(sqlite3_extended_errcode) ?? status,
-                                    message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")
-            sqlite3_close_v2(handle)
-            throw error
+    /// Opens `path`. Fails with the SQLite error when the file cannot be opened.
+    init(path: String, options: OpenOptions = [.readWrite, .create, .noMutex]) throws {
+        var pointer: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &pointer, options.rawValue, nil)
+        guard rc == SQLITE_OK, let pointer else {
+            // Even a failed open may allocate a handle; it must still be closed.
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let extended = pointer.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close_v2(pointer)
+            throw SQLiteError(extendedCode: extended, message: message, context: "open")
         }
+        handle = pointer
+        self.path = path
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, 5_000)
     }
 
-    deinit { sqlite3_close_v2(handle) }
-
-    func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code & 0xFF, extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    deinit {
+        // Statements are finalised first; `close_v2` would otherwise defer the close until they are.
+        cache.removeAll()
+        sqlite3_close_v2(handle)
     }
 
-    func execute(_ sql: String) throws {
-        let status = sqlite3_exec(handle, sql, nil, nil, nil)
-        guard status == SQLITE_OK else { throw error(status) }
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int32) throws {
+        try check(sqlite3_busy_timeout(handle, milliseconds), "busy_timeout")
     }
 
-    func prepare(_ sql: String) throws -> Statement { try Statement(database: self, sql: sql) }
+    /// Runs one or more SQL statements that take no parameters; result rows are discarded.
+    func exec(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    }
 
-    /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// A fresh prepared statement owned by the caller.
+    func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: handle, sql: sql)
+    }
+
+    /// The prepared statement for `sql`, reset and with no bindings; prepared on first use and then reused.
+    func cached(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] { return statement }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` once with `values` bound in order.
+    func execute(_ sql: String, _ values: [SQLValue] = []) throws {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        while try statement.step() {}
+    }
+
+    /// Runs `sql` with `values` and calls `body` for every result row.
+    func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+        let statement = try cached(sql)
+        // Resetting releases the read snapshot the statement holds, so WAL checkpoints are not held back.
+        defer { statement.reset() }
+        try statement.bind(values)
+        while try statement.step() { try body(statement) }
+    }
+
+    /// Runs `sql` with `values` and maps every result row.
+    func query<T>(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEachRow(sql, values) { rows.append(try row($0)) }
+        return rows
+    }
+
+    /// The first row of `sql` mapped by `row`, or `nil` when there is none.
+    func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws -> T) throws -> T? {
+        let statement = try cached(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        return try statement.step() ? row(statement) : nil
+    }
+
+    /// How a transaction takes its locks.
+    enum TransactionMode: String {
+        /// Takes the write lock at `BEGIN`, so a second writer waits (busy timeout) there rather than
+        /// failing halfway through with a lock upgrade error. For every transaction that writes.
+        case immediate = "BEGIN IMMEDIATE"
+        /// Reads from one consistent snapshot of the database without blocking writers.
+        case deferred = "BEGIN DEFERRED"
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ mode: TransactionMode = .immediate, _ body: () throws -> T) throws -> T {
+        try exec(mode.rawValue)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try exec("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            rollback()
             throw error
         }
     }
 
+    /// The rowid of the last successful INSERT on this connection.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    func intPragma(_ name: String) throws -> Int64 {
-        let statement = try prepare("PRAGMA \(name)")
-        return try statement.step() ? statement.int(0) : 0
-    }
-}
-
-/// A prepared statement, finalized in `deinit`. Bind, step, read columns, reset, repeat.
-final class Statement {
-    private let database: Database
-    private var handle: OpaquePointer?
-
-    init(database: Database, sql: String) throws {
-        self.database = database
-        let status = sqlite3_prepare_v2(database.handle, sql, -1, &handle, nil)
-        guard status == SQLITE_OK else { throw database.error(status) }
+    private func rollback() {
+        for statement in cache.values { statement.reset() }
+        // SQLite already rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR, …); a second
+        // ROLLBACK would then fail with "no transaction is active".
+        guard sqlite3_get_autocommit(handle) == 0 else { return }
+        // A failing ROLLBACK leaves nothing better to do: the original error is the one worth reporting.
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 
-    deinit { sqlite3_finalize(handle) }
-
-    /// Binds `values` to parameters 1…n after resetting the statement.
-    @discardableResult
-    func bind(_ values: [SQLiteValue]) throws -> Statement {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let status: Int32
-            switch value {
-            case .null: status = sqlite3_bind_null(handle, index)
-            case .int(let number): status = sqlite3_bind_int64(handle, index, number)
-            case .double(let number): status = sqlite3_bind_double(handle, index, number)
-            case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
-            }
-            guard status == SQLITE_OK else { throw database.error(status) }
-        }
-        return self
+    private func check(_ rc: Int32, _ context: String) throws {
+        guard rc != SQLITE_OK else { return }
+        throw SQLiteError(
+            extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
+            context: context
+        )
     }
-
-    /// True while a row is available; false when done.
-    func step() throws -> Bool {
-        let status = sqlite3_step(handle)
-        switch status {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        default: throw database.error(status)
-        }
-    }
-
-    /// Runs a statement that returns no rows.
-    func run(_ values: [SQLiteValue] = []) throws {
-        try bind(values)
-        while try step() {}
-    }
-
-    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-
-    func text(_ column: Int32) -> String {
-        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
-        return String(cString: pointer)
-    }
-
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-}
-
-enum SQLiteValue {
-    case null
-    case int(Int64)
-    case double(Double)
-    case text(String)
-
-    static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }

@@ -97,8 +97,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     private func pollSucceeded(_ report: PollReport, startedAt: Double) {
         if outageAnnounced {
-            edges.announcer.announceServiceProblem(summary: "Connected to Compass again", body: "", resolved: true)
-            logger.notice("connected to Compass again")
+            edges.announcer.announceServiceProblem(summary: "Connected to Compass again", body: "", resolved: true,
+                                                   settings: session.config.notify)
+            edges.recorder.recordServiceProblem("Connected to Compass again", detail: "", resolved: true, server: session.config.server.url)
         }
         consecutiveFailures = 0
         outageAnnounced = false
@@ -118,7 +119,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let threshold = [.credentials, .configuration].contains(ExitStatus.forError(error)) ? 1 : Self.failureThreshold
         if consecutiveFailures >= threshold && !outageAnnounced {
             outageAnnounced = true
-            edges.announcer.announceServiceProblem(summary: "Cannot reach Compass", body: "\(error)", resolved: false)
+            edges.announcer.announceServiceProblem(summary: "Cannot reach Compass", body: "\(error)", resolved: false,
+                                                   settings: session.config.notify)
+            edges.recorder.recordServiceProblem("Cannot reach Compass", detail: "\(error)", resolved: false, server: session.config.server.url)
         }
         edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)) failed: \(error) Next \(nextPollClockTime())")
     }
@@ -131,8 +134,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// redelivers on the next start rather than losing the change.
     private func deliver(_ changes: [StoredChange]) {
         guard !changes.isEmpty else { return }
-        for stored in changes { edges.recorder.record(stored.change) }
-        edges.announcer.announce(changes.map(\.change))
+        for stored in changes { edges.recorder.record(stored.change, server: session.config.server.url) }
+        edges.announcer.announce(changes.map(\.change), settings: session.config.notify)
         do {
             try session.store.markDelivered(changes.map(\.id), at: SystemClocks.wallTime())
         } catch {

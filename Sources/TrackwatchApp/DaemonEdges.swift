@@ -3,14 +3,16 @@ import TrackwatchCore
 /// Shows changes and service problems on the desktop. Must return at once: a hung notification server
 /// must never stall polling or the watchdog.
 public protocol ChangeAnnouncer: AnyObject {
-    func announce(_ changes: [Change])
+    func announce(_ changes: [Change], settings: NotifyConfig)
     /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
-    func announceServiceProblem(summary: String, body: String, resolved: Bool)
+    func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
 }
 
 /// Writes one structured journal entry per change.
 public protocol ChangeRecorder: AnyObject {
-    func record(_ change: Change)
+    func record(_ change: Change, server: String)
+    /// The journal's record of an outage ("Cannot reach Compass") or a recovery.
+    func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String)
 }
 
 /// The service manager (systemd's sd_notify); every call is a no-op outside systemd.

@@ -1,3 +1,4 @@
+import DesktopNotifier
 import Logging
 import SystemdIntegration
 import TrackwatchApp
@@ -5,31 +6,53 @@ import TrackwatchCore
 
 extension SystemdNotify: ServiceManager {}
 
-/// The daemon's logger: stderr for now (journal handler to come with the desktop/journal adapters).
+/// The daemon logs natively to the journal when its stderr is the journal (under systemd), else to stderr.
 func makeDaemonLogger(verbose: Bool) -> Logger {
-    var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+    let native = JournalLogHandler.stderrIsJournal(environment: environment)
+    var logger = Logger(label: "trackwatch") { label -> any LogHandler in
+        native ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+    }
     logger.logLevel = verbose ? .debug : .info
     return logger
 }
 
 func makeDaemonEdges(logger: Logger) -> DaemonEdges {
-    DaemonEdges(announcer: LogAnnouncer(logger: logger), recorder: LogRecorder(logger: logger), service: SystemdNotify())
+    DaemonEdges(
+        announcer: DesktopAnnouncer(notifier: DesktopNotifier(logger: logger)),
+        recorder: JournalRecorder(alsoLog: JournalLogHandler.stderrIsJournal(environment: environment) ? nil : logger),
+        service: SystemdNotify())
 }
 
-/// Writes each change's sentence to the log.
-final class LogRecorder: ChangeRecorder {
-    let logger: Logger
-    init(logger: Logger) { self.logger = logger }
-    func record(_ change: Change) {
-        logger.notice("\(change.sentence)", metadata: ["record": "\(change.record)", "change": "\(change.kind.rawValue)"])
+/// Changes go to the journal as structured entries; outside systemd, their sentence also goes to the log
+/// (stderr), so that a terminal run shows them too.
+final class JournalRecorder: ChangeRecorder {
+    private let logger: Logger?
+
+    init(alsoLog logger: Logger?) { self.logger = logger }
+
+    func record(_ change: Change, server: String) {
+        ChangeJournal(server: server).record(change)
+        logger?.notice("\(change.sentence)", metadata: ["record": "\(change.record)", "change": "\(change.kind.rawValue)"])
+    }
+
+    func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String) {
+        ChangeJournal(server: server).recordServiceProblem(summary, detail: detail, resolved: resolved)
     }
 }
 
-final class LogAnnouncer: ChangeAnnouncer {
-    let logger: Logger
-    init(logger: Logger) { self.logger = logger }
-    func announce(_ changes: [Change]) {}
-    func announceServiceProblem(summary: String, body: String, resolved: Bool) {
-        logger.warning("\(summary)", metadata: ["detail": "\(body)"])
+/// Desktop bubbles, unless `desktop = false`.
+final class DesktopAnnouncer: ChangeAnnouncer {
+    private let notifier: DesktopNotifier
+
+    init(notifier: DesktopNotifier) { self.notifier = notifier }
+
+    func announce(_ changes: [Change], settings: NotifyConfig) {
+        guard settings.desktop else { return }
+        notifier.announce(changes, summaryThreshold: settings.summaryThreshold)
+    }
+
+    func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig) {
+        guard settings.desktop else { return }
+        notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved)
     }
 }

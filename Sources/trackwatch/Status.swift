@@ -31,13 +31,13 @@ struct Status: ParsableCommand {
         guard let last = status.lastPoll else { return "No poll yet. Run `trackwatch check` or start the daemon." }
         var lines = ["Last poll:    \(StatusJSON.time(last.entry.startedAt)) (\(last.entry.error == nil ? "ok" : "failed"), \(last.entry.durationMilliseconds) ms)"]
         if let success = status.lastSuccess {
-            lines.append("Last success: \(StatusJSON.time(success.entry.startedAt)): \(success.entry.recordCount) records, \(success.entry.changeCount) changes")
+            lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
         }
         for (watch, count) in status.recordCounts.sorted(by: { $0.key < $1.key }) {
             lines.append("Watching:     \(count) records (\(watch)), checkpoint \(status.checkpoints[watch]?.rawValue ?? "none")")
         }
         if status.consecutiveFailures > 0, let error = status.lastError {
-            lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.entry.error ?? "")")
+            lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.error ?? "")")
         }
         if status.undelivered > 0 { lines.append("Undelivered:  \(status.undelivered) change(s), delivered at the next start") }
         return lines.joined(separator: "\n")
@@ -59,12 +59,12 @@ struct StatusJSON: Encodable {
     init(_ status: StoreStatus) {
         lastPoll = status.lastPoll.map { Self.time($0.entry.startedAt) }
         lastPollOK = status.lastPoll.map { $0.entry.error == nil }
-        lastSuccess = status.lastSuccess.map { Self.time($0.entry.startedAt) }
+        lastSuccess = status.lastSuccess.map { Self.time($0.startedAt) }
         records = status.recordCounts
         checkpoints = status.checkpoints.mapValues(\.rawValue)
         consecutiveFailures = status.consecutiveFailures
-        lastError = status.lastError?.entry.error
-        lastErrorAt = status.lastError.map { Self.time($0.entry.startedAt) }
+        lastError = status.lastError?.error
+        lastErrorAt = status.lastError.map { Self.time($0.startedAt) }
         undelivered = status.undelivered
     }
 

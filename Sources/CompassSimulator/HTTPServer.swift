@@ -1,0 +1,81 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Serves a `Simulator` over HTTP/1.1 with keep-alive, on one event-loop thread.
+public final class SimulatorServer: Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    public let port: Int
+
+    public init(simulator: Simulator, host: String, port: Int) throws {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(RequestHandler(simulator: simulator))
+                }
+            }
+        do {
+            channel = try bootstrap.bind(host: host, port: port).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        self.port = channel.localAddress?.port ?? port
+    }
+
+    /// Blocks until the server is closed.
+    public func wait() throws { try channel.closeFuture.wait() }
+
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// Collects one request (head, body, end), hands it to the simulator, writes the response.
+private final class RequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let simulator: Simulator
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(simulator: Simulator) { self.simulator = simulator }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body.removeAll(keepingCapacity: true)
+        case .body(var buffer):
+            if let bytes = buffer.readBytes(length: buffer.readableBytes) { body += bytes }
+        case .end:
+            guard let head else { return }
+            respond(context: context, head: head)
+            self.head = nil
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        let response = simulator.handle(SimRequest(
+            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"), body: body))
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(response.body.count))
+        if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
+        let status = HTTPResponseStatus(statusCode: response.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+        buffer.writeBytes(response.body)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let keepAlive = head.isKeepAlive
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
+            if !keepAlive { context.close(promise: nil) }
+        }
+    }
+}

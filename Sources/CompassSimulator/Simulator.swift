@@ -1,0 +1,227 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// An HTTP request as the routes see it.
+public struct SimRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [String: String]
+    public var authorization: String?
+    public var body: [UInt8]
+
+    public init(method: String, target: String, authorization: String?, body: [UInt8]) {
+        self.method = method
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = parts.first.map { Self.percentDecoded(String($0)) } ?? "/"
+        var query: [String: String] = [:]
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1)
+                query[String(keyValue[0])] = keyValue.count > 1 ? Self.percentDecoded(String(keyValue[1])) : ""
+            }
+        }
+        self.query = query
+        self.authorization = authorization
+        self.body = body
+    }
+
+    static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+public struct SimResponse: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+}
+
+/// compass-sim's request handling, independent of the HTTP plumbing so that tests can call it directly.
+public final class Simulator: Sendable {
+    let state: Mutex<SimulatorState>
+
+    public init(options: SimulatorOptions) {
+        state = Mutex(SimulatorState(options: options))
+    }
+
+    public func handle(_ request: SimRequest) -> SimResponse {
+        state.withLock { state in
+            state.requests += 1
+            var router = Router(state: state, request: request)
+            let response = router.route()
+            state = router.state
+            state.requestsByRoute[router.routeName, default: 0] += 1
+            return response
+        }
+    }
+}
+
+/// Routes one request against the state (copied in and out under the lock).
+struct Router {
+    var state: SimulatorState
+    let request: SimRequest
+    var routeName = "unknown"
+
+    init(state: SimulatorState, request: SimRequest) {
+        self.state = state
+        self.request = request
+    }
+
+    mutating func route() -> SimResponse {
+        let segments = request.path.split(separator: "/").map(String.init)
+        if segments.starts(with: ["ccmweb", "sim"]) { return simRoute(Array(segments.dropFirst(2))) }
+        guard segments.starts(with: ["ccmweb", "rest"]) else { return error(404, "No static resource \(request.path)") }
+        let rest = Array(segments.dropFirst(2))
+        do {
+            return try restRoute(rest)
+        } catch let failure as Failure {
+            return error(failure.status, failure.message)
+        } catch let failure as QueryError {
+            return error(400, failure.message)
+        } catch {
+            return self.error(400, "Invalid request body: \(error)")
+        }
+    }
+
+    struct Failure: Error {
+        let status: Int
+        let message: String
+    }
+
+    /// Captured `{}` segments when `method` and `pattern` (e.g. `query/{}`) match the path, else nil.
+    mutating func match(_ method: String, _ pattern: String, _ path: [String]) -> [String]? {
+        let parts = pattern.split(separator: "/").map(String.init)
+        guard request.method == method, parts.count == path.count else { return nil }
+        var captured: [String] = []
+        for (part, segment) in zip(parts, path) {
+            if part == "{}" { captured.append(segment) } else if part != segment { return nil }
+        }
+        routeName = "\(method) /\(pattern.replacing("{}", with: "{id}"))"
+        return captured
+    }
+
+    private mutating func restRoute(_ path: [String]) throws -> SimResponse {
+        if match("POST", "authenticate", path) != nil { return try authenticate() }
+        if match("POST", "authenticate/logoff", path) != nil {
+            let (_, token) = try authorized()
+            state.logoff(token: token)
+            return json(200, ["message": "Logged off"])
+        }
+        if match("GET", "repos", path) != nil {
+            if request.query["getDbs"] == "true" { return encoded(200, [RepoWithDatabases()]) }
+            return encoded(200, [["name": SampleSchema.repo]])
+        }
+        guard path.count >= 4, path[0] == "repos", path[2] == "databases" else { return error(404, "No endpoint \(request.path)") }
+        guard path[1] == SampleSchema.repo else { throw Failure(status: 404, message: "Schema repository not found: \(path[1])") }
+        guard path[3] == SampleSchema.database else { throw Failure(status: 404, message: "Database not found: \(path[3])") }
+        let rest = Array(path.dropFirst(4))
+        if match("GET", "", rest) != nil { return encoded(200, DatabaseDetail()) }
+        let (user, token) = try authorized()
+        return try databaseRoute(rest, user: user, token: token)
+    }
+
+    private mutating func databaseRoute(_ path: [String], user: String, token: String) throws -> SimResponse {
+        if match("POST", "query", path) != nil {
+            guard state.options.adHocQueries else { throw Failure(status: 404, message: "No endpoint POST /query") }
+            let body = try decode(AdHocBody.self)
+            return try createResultSet(body.queryDef, options: body.resultSetOptions, topLevelPageSize: nil, user: user, token: token)
+        }
+        if let id = match("GET", "query/{}", path)?.first {
+            guard state.options.adHocQueries else { throw Failure(status: 404, message: "No endpoint GET /query") }
+            return try page(of: id, token: token)
+        }
+        if match("GET", "workspace/folders", path) != nil {
+            return encoded(200, [folder(SimulatorState.personalFolder(of: user), user: user), folder(SimulatorState.publicFolder, user: user)])
+        }
+        if let id = match("GET", "workspace/folders/{}", path)?.first {
+            return encoded(200, folder(try knownFolder(id, user: user), user: user))
+        }
+        if let id = match("GET", "workspace/folders/{}/queryDefs", path)?.first {
+            return encoded(200, children(of: try knownFolder(id, user: user)).map { WorkspaceItem(query: $0) })
+        }
+        if match("POST", "workspace/queryDefs", path) != nil { return try createStoredQuery(user: user) }
+        if let id = match("GET", "workspace/queryDefs/{}", path)?.first {
+            return encoded(200, try storedQuery(id, user: user).definition)
+        }
+        if let id = match("DELETE", "workspace/queryDefs/{}", path)?.first {
+            let query = try storedQuery(id, user: user)
+            guard query.folder != SimulatorState.publicFolder else { throw Failure(status: 403, message: "Public Queries is read-only") }
+            state.storedQueries[id] = nil
+            return SimResponse(status: 204, body: [])
+        }
+        if let id = match("POST", "workspace/queryDefs/{}/resultsets", path)?.first {
+            let query = try storedQuery(id, user: user)
+            let body = (try? decode(ResultSetBody.self)) ?? ResultSetBody(resultSetOptions: nil, pageSize: nil)
+            return try createResultSet(query.definition, options: body.resultSetOptions, topLevelPageSize: body.pageSize,
+                                       user: user, token: token)
+        }
+        if let ids = match("GET", "workspace/queryDefs/{}/resultsets/{}", path) {
+            _ = try storedQuery(ids[0], user: user)
+            return try page(of: ids[1], token: token)
+        }
+        if path.first == "records" { return try recordRoute(Array(path.dropFirst()), user: user, token: token) }
+        return error(404, "No endpoint \(request.method) \(request.path)")
+    }
+
+    // MARK: - Auth
+
+    private mutating func authenticate() throws -> SimResponse {
+        guard let body = try? decode([String: String].self),
+            let username = body["username"], let password = body["password"], let repo = body["repo"], let db = body["db"]
+        else { throw Failure(status: 400, message: "Invalid login request: username, password, repo and db are required") }
+        guard repo == SampleSchema.repo, db == SampleSchema.database else {
+            throw Failure(status: 404, message: "Unknown repository or database \(repo)/\(db)")
+        }
+        guard SampleSchema.users.contains(where: { $0.login == username && $0.password == password }) else {
+            state.loginFailures += 1
+            throw Failure(status: 401, message: "Invalid username or password")
+        }
+        return json(201, ["token": state.login(user: username)])
+    }
+
+    private func authorized() throws -> (String, String) {
+        guard let identity = state.user(forAuthorization: request.authorization) else {
+            throw Failure(status: 401, message: "Full authentication is required to access this resource")
+        }
+        return identity
+    }
+
+    // MARK: - Helpers
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: Data(request.body)) }
+
+    func encoded<T: Encodable>(_ status: Int, _ value: T) -> SimResponse {
+        SimResponse(status: status, body: Array((try? JSONEncoder().encode(value)) ?? Data("{}".utf8)))
+    }
+
+    func json(_ status: Int, _ value: [String: String]) -> SimResponse { encoded(status, value) }
+
+    func error(_ status: Int, _ message: String) -> SimResponse {
+        let reason = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+                      409: "Conflict"][status] ?? "Error"
+        return encoded(status, ErrorBody(timestamp: SimClock.format(state.clock.now), status: status, error: reason,
+                                         message: message, path: request.path))
+    }
+
+    private mutating func simRoute(_ path: [String]) -> SimResponse {
+        if match("GET", "stats", path) != nil { return encoded(200, Stats(state: state)) }
+        if match("POST", "expire-tokens", path) != nil {
+            for key in state.sessions.keys { state.sessions[key]?.expiresAt = state.clock.now - 1 }
+            return json(200, ["message": "all tokens expired"])
+        }
+        return error(404, "No simulator endpoint \(request.path)")
+    }
+}

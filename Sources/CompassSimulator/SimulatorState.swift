@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Options of `compass-sim serve`.
+public struct SimulatorOptions: Sendable {
+    public var records = 40
+    public var seed: UInt64 = 1
+    public var pageSizeCap: Int?
+    public var defaultPageSize = 25
+    public var tokenTTL = 86_400
+    public var adHocQueries = true
+    public var clockOffset = 0
+    /// Personal access tokens: token → user.
+    public var personalAccessTokens: [String: String] = [:]
+
+    public init() {}
+}
+
+/// Everything the server knows: records, sessions, result sets, stored queries, edit locks and statistics.
+/// Guarded by one lock in `Simulator`; every method runs with the lock held.
+struct SimulatorState {
+    struct Session {
+        let user: String
+        var expiresAt: Int
+        var resultSets: [String: ResultSet] = [:]
+    }
+
+    struct ResultSet {
+        let rows: [ResultRow]
+        let pageSize: Int
+    }
+
+    struct StoredQuery {
+        var definition: SimQueryDefinition
+        let folder: String
+        let dbId: String
+    }
+
+    struct Edit {
+        let token: String
+        let action: ActionDefinition
+        var fields: [String: String]
+    }
+
+    let options: SimulatorOptions
+    let clock: SimClock
+    var defects: [Int: Defect]
+    var nextRecord: Int
+    var sessions: [String: Session] = [:]
+    var storedQueries: [String: StoredQuery] = [:]
+    var edits: [Int: Edit] = [:]
+    var nextDbId = 33_600_000
+    var requests = 0, logins = 0, loginFailures = 0, logoffs = 0
+    var requestsByRoute: [String: Int] = [:]
+
+    static let publicFolder = "33554441"
+    static func personalFolder(of user: String) -> String {
+        String(33_554_447 + 10 * (SampleSchema.users.firstIndex { $0.login == user } ?? 0))
+    }
+
+    init(options: SimulatorOptions) {
+        self.options = options
+        clock = SimClock(offset: options.clockOffset)
+        let seeded = SampleSchema.seed(count: options.records, seed: options.seed, now: clock.now)
+        defects = Dictionary(uniqueKeysWithValues: seeded.map { ($0.number, $0) })
+        nextRecord = seeded.count + 1
+        for (id, name, filters) in Self.publicQueries {
+            storedQueries[id] = StoredQuery(
+                definition: SimQueryDefinition(
+                    name: name, dbId: id, dbIdParent: Self.publicFolder, primaryEntityDefName: "Defect",
+                    queryFieldDefs: ["id", "Headline", "State", "Owner", "Priority"].map {
+                        SimFieldDefinition(fieldPathName: $0, isShown: true, sortType: $0 == "id" ? "SORT_ASC" : "NO_SORT", sortOrder: 0)
+                    },
+                    filterNode: SimFilterNode(boolOp: "BOOL_OP_AND", fieldFilters: filters, childFilterNodes: [])),
+                folder: Self.publicFolder, dbId: id)
+        }
+    }
+
+    static let publicQueries: [(String, String, [SimFieldFilter])] = [
+        ("33554700", "All Defects", []),
+        ("33554691", "Needs Verification", [SimFieldFilter(fieldPath: "State", compOp: "COMP_OP_EQ", values: ["Resolved"])]),
+        ("33554692", "Team P1s", [
+            SimFieldFilter(fieldPath: "Priority", compOp: "COMP_OP_EQ", values: ["1-Resolve Immediately"]),
+            SimFieldFilter(fieldPath: "State", compOp: "COMP_OP_NEQ", values: ["Closed"]),
+        ]),
+    ]
+
+    var sortedDefects: [Defect] { defects.values.sorted { $0.number < $1.number } }
+
+    var fullNames: [String: String] {
+        Dictionary(uniqueKeysWithValues: SampleSchema.users.map { ($0.login, $0.fullName) })
+    }
+
+    /// The user a request acts as, from a live bearer token or a personal access token.
+    func user(forAuthorization header: String?) -> (user: String, token: String)? {
+        guard let header else { return nil }
+        if header.hasPrefix("Bearer ") {
+            let token = String(header.dropFirst(7))
+            guard let session = sessions[token], session.expiresAt > clock.now else { return nil }
+            return (session.user, token)
+        }
+        if header.hasPrefix("Basic "), let user = options.personalAccessTokens[String(header.dropFirst(6))] {
+            return (user, "pat:" + user)
+        }
+        return nil
+    }
+
+    /// A JWT-shaped token: header.claims.random, checked against the session table (not by signature).
+    mutating func login(user: String) -> String {
+        let issued = clock.now
+        func encode(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacing("=", with: "").replacing("+", with: "-").replacing("/", with: "_")
+        }
+        let random = (0..<48).map { _ in UInt8.random(in: 0...255) }
+        let signature = Data(random).base64EncodedString().replacing("=", with: "").replacing("+", with: "-").replacing("/", with: "_")
+        let claims = #"{"sub":"\#(user)","repo":"\#(SampleSchema.repo)","exp":\#(issued + options.tokenTTL),"iat":\#(issued),"db":"\#(SampleSchema.database)"}"#
+        let token = encode(#"{"alg":"HS512"}"#) + "." + encode(claims) + "." + signature
+        sessions[token] = Session(user: user, expiresAt: issued + options.tokenTTL)
+        logins += 1
+        return token
+    }
+
+    mutating func logoff(token: String) {
+        sessions[token] = nil
+        edits = edits.filter { $0.value.token != token }
+        logoffs += 1
+    }
+
+    mutating func newDbId() -> String {
+        nextDbId += 1
+        return String(nextDbId)
+    }
+}

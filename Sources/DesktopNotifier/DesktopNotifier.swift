@@ -1,0 +1,124 @@
+import CLibnotify
+import Dispatch
+import Logging
+import TrackwatchCore
+
+/// Desktop notifications through libnotify, over the session bus.
+///
+/// Every libnotify call runs on the notifier's own serial queue: libnotify is synchronous and blocks up to
+/// 25 s per D-Bus call on a hung server, so callers (the poll loop, the watchdog) never wait for it.
+/// Markup is used only when the server advertises `body-markup`; the rolling summary bubble is updated in
+/// place, which reuses its id (replaces_id).
+public final class DesktopNotifier: @unchecked Sendable {  // all mutable state is confined to `queue`
+    private let queue = DispatchQueue(label: "trackwatch.notifications")
+    private let logger: Logger
+    private let desktopEntry: String
+    private var summaryBubble: UnsafeMutablePointer<NotifyNotification>?
+    private var outage = false
+    private var serverLogged = false
+
+    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger) {
+        self.logger = logger
+        self.desktopEntry = desktopEntry
+        queue.async { _ = notify_init(appName) }
+    }
+
+    deinit {
+        if let summaryBubble { g_object_unref(summaryBubble) }
+    }
+
+    /// Shows one bubble per change, or a summary; returns at once.
+    public func announce(_ changes: [Change], summaryThreshold: Int) {
+        guard !changes.isEmpty else { return }
+        queue.async { [self] in
+            guard let capabilities = serverCapabilities() else { return }
+            let plan = NotificationPlan.make(changes: changes, threshold: summaryThreshold,
+                                             bodyMarkup: capabilities.contains("body-markup"))
+            plan.forEach(show)
+        }
+    }
+
+    /// A message about trackwatch itself; returns at once.
+    public func announceServiceProblem(summary: String, body: String, resolved: Bool) {
+        queue.async { [self] in
+            guard let capabilities = serverCapabilities() else { return }
+            show(NotificationPlan.serviceProblem(summary: summary, body: body, resolved: resolved,
+                                                 bodyMarkup: capabilities.contains("body-markup")))
+        }
+    }
+
+    /// Runs `body` on the notifier's queue after everything queued before it (for tests and shutdown).
+    public func drain(timeout seconds: Double) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + .milliseconds(Int(seconds * 1000))) == .success
+    }
+
+    // MARK: - On the queue
+
+    /// The server's capabilities, or nil (with one warning per outage) when there is no server.
+    private func serverCapabilities() -> Set<String>? {
+        guard let list = notify_get_server_caps() else {
+            reportFailure("no notification server on the session bus")
+            return nil
+        }
+        defer { g_list_free_full(list, g_free) }
+        var capabilities = Set<String>()
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let data = current.pointee.data { capabilities.insert(String(cString: data.assumingMemoryBound(to: CChar.self))) }
+            node = current.pointee.next
+        }
+        if !serverLogged {
+            serverLogged = true
+            logger.info("notification server found", metadata: ["capabilities": "\(capabilities.sorted().joined(separator: ","))"])
+        }
+        return capabilities
+    }
+
+    private func show(_ notification: DesktopNotification) {
+        let bubble: UnsafeMutablePointer<NotifyNotification>
+        if notification.isSummary, let existing = summaryBubble {
+            notify_notification_update(existing, notification.summary, notification.body, nil)
+            bubble = existing
+        } else {
+            bubble = notify_notification_new(notification.summary, notification.body, nil)
+        }
+        notify_notification_set_urgency(bubble, NotifyUrgency(UInt32(notification.urgency.rawValue)))
+        notify_notification_set_category(bubble, notification.category)
+        notify_notification_set_hint(bubble, "desktop-entry", g_variant_new_string(desktopEntry))
+        if let record = notification.record {
+            notify_notification_set_hint(bubble, "x-trackwatch-record", g_variant_new_string(record.rawValue))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let shown = notify_notification_show(bubble, &error) != 0
+        if shown {
+            reportSuccess()
+        } else {
+            reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+        }
+        if let error { g_error_free(error) }
+        if notification.isSummary {
+            if shown { summaryBubble = bubble } else {
+                // A server restart invalidates ids: start a fresh summary bubble next time.
+                g_object_unref(bubble)
+                summaryBubble = nil
+            }
+        } else {
+            g_object_unref(bubble)
+        }
+    }
+
+    private func reportFailure(_ reason: String) {
+        guard !outage else { return }
+        outage = true
+        serverLogged = false
+        logger.warning("desktop notifications unavailable; changes are still journaled", metadata: ["reason": "\(reason)"])
+    }
+
+    private func reportSuccess() {
+        guard outage else { return }
+        outage = false
+        logger.notice("desktop notifications available again")
+    }
+}

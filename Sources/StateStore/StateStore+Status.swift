@@ -1,0 +1,44 @@
+import TrackwatchCore
+
+extension StateStore {
+    /// Reads `StoreStatus`; the caller wraps it in one read transaction.
+    static func readStatus(_ database: Database) throws -> StoreStatus {
+        let lastPoll = try database.queryFirst("\(pollColumns) ORDER BY id DESC LIMIT 1", row: loggedPoll)
+        let lastSuccess = try database.queryFirst(
+            "SELECT id, \(pollColumnList) FROM polls WHERE error IS NULL ORDER BY id DESC LIMIT 1"
+        ) { (id: $0.int64(at: 0), entry: pollLogEntry($0, from: 1)) }
+        let lastError = try database.queryFirst(
+            "SELECT \(pollColumnList) FROM polls WHERE error IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ) { pollLogEntry($0, from: 0) }
+        // Walking back by rowid to the last success keeps this cheap however long the log grows.
+        let failures = try database.queryFirst(
+            "SELECT count(*) FROM polls WHERE id > ?", [.integer(lastSuccess?.id ?? 0)]
+        ) { $0.int(at: 0) }
+        return StoreStatus(
+            lastPoll: lastPoll, lastSuccess: lastSuccess?.entry, lastError: lastError,
+            consecutiveFailures: failures ?? 0, recordCounts: try recordCounts(database),
+            checkpoints: try checkpoints(database),
+            undelivered: try database.queryFirst("SELECT count(*) FROM changes WHERE delivered_at IS NULL") {
+                $0.int(at: 0)
+            } ?? 0
+        )
+    }
+
+    private static let pollColumnList = "started_at, duration_ms, record_count, change_count, error"
+
+    private static func recordCounts(_ database: Database) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let sql = """
+            SELECT watch, (SELECT count(*) FROM snapshot WHERE snapshot.watch = watch_state.watch) FROM watch_state
+            """
+        try database.forEachRow(sql) { counts[$0.string(at: 0) ?? ""] = $0.int(at: 1) }
+        return counts
+    }
+
+    private static func checkpoints(_ database: Database) throws -> [String: CompassTimestamp] {
+        var checkpoints: [String: CompassTimestamp] = [:]
+        let sql = "SELECT watch, checkpoint FROM watch_state WHERE checkpoint IS NOT NULL"
+        try database.forEachRow(sql) { checkpoints[$0.string(at: 0) ?? ""] = CompassTimestamp($0.string(at: 1) ?? "") }
+        return checkpoints
+    }
+}

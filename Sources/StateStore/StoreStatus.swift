@@ -1,0 +1,43 @@
+import TrackwatchCore
+
+/// One row of the poll log together with the watch it belongs to.
+public struct LoggedPoll: Equatable, Sendable {
+    public var watch: String
+    public var entry: PollLogEntry
+
+    public init(watch: String, entry: PollLogEntry) {
+        self.watch = watch
+        self.entry = entry
+    }
+}
+
+/// What `trackwatch status` shows: the latest polls, failures in a row, and what is stored per watch.
+public struct StoreStatus: Equatable, Sendable {
+    /// The most recent poll of any watch, successful or not; `nil` before the first poll.
+    public var lastPoll: LoggedPoll?
+    /// The most recent poll without an error.
+    public var lastSuccess: PollLogEntry?
+    /// The most recent poll with an error, even if later polls succeeded.
+    public var lastError: PollLogEntry?
+    /// Failed polls (of any watch) since the last successful one; 0 when the last poll succeeded.
+    public var consecutiveFailures: Int
+    /// Records in the stored snapshot, per watch that has a baseline.
+    public var recordCounts: [String: Int]
+    /// The history checkpoint, per watch that has one.
+    public var checkpoints: [String: CompassTimestamp]
+    /// Changes detected but not yet marked delivered.
+    public var undelivered: Int
+
+    public init(
+        lastPoll: LoggedPoll?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
+        recordCounts: [String: Int], checkpoints: [String: CompassTimestamp], undelivered: Int
+    ) {
+        self.lastPoll = lastPoll
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
+        self.consecutiveFailures = consecutiveFailures
+        self.recordCounts = recordCounts
+        self.checkpoints = checkpoints
+        self.undelivered = undelivered
+    }
+}

@@ -1,0 +1,104 @@
+/// One desktop notification, ready for the notifier: text already escaped for the server's capabilities.
+public struct DesktopNotification: Equatable, Sendable {
+    public enum Urgency: UInt8, Sendable { case low = 0, normal = 1, critical = 2 }
+
+    public var summary: String
+    public var body: String
+    public var urgency: Urgency
+    public var category: String
+    /// The rolling summary bubble: a later one replaces the earlier one in place (replaces_id).
+    public var isSummary: Bool
+    public var record: RecordID?
+
+    public init(summary: String, body: String, urgency: Urgency, category: String, isSummary: Bool, record: RecordID?) {
+        self.summary = summary
+        self.body = body
+        self.urgency = urgency
+        self.category = category
+        self.isSummary = isSummary
+        self.record = record
+    }
+}
+
+/// Which bubbles a poll's changes become: one per change, or one summary when there are more than the
+/// threshold (every change is still journaled individually).
+public enum NotificationPlan {
+    /// Not a freedesktop category: none fits a tracker, so the spec's `x-vendor.class` form is used.
+    public static let changeCategory = "x-trackwatch.record.changed"
+    public static let serviceCategory = "x-trackwatch.service"
+    static let headlineLimit = 200
+    static let bodyLimit = 1_000
+
+    public static func make(changes: [Change], threshold: Int, bodyMarkup: Bool) -> [DesktopNotification] {
+        guard !changes.isEmpty else { return [] }
+        let urgency: DesktopNotification.Urgency = changes.contains(where: isCritical) ? .critical : .normal
+        if changes.count > threshold {
+            let lines = changes.prefix(threshold).map { change in
+                text("\(change.summary): \(bounded(change.headline, headlineLimit))", markup: bodyMarkup)
+            }
+            let more = changes.count - threshold
+            return [DesktopNotification(
+                summary: "\(changes.count) Compass changes",
+                body: bounded((lines + ["and \(more) more"]).joined(separator: "\n"), bodyLimit),
+                urgency: urgency, category: changeCategory, isSummary: true, record: nil)]
+        }
+        return changes.map { change in
+            let headline = bounded(change.headline, headlineLimit)
+            var lines = [bodyMarkup ? "<b>\(Markup.escape(headline))</b>" : Markup.plain(headline)]
+            lines += change.changes.map { text("\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")", markup: bodyMarkup) }
+            return DesktopNotification(
+                summary: Markup.plain(bounded(change.summary, headlineLimit)), body: bounded(lines.joined(separator: "\n"), bodyLimit),
+                urgency: isCritical(change) ? .critical : .normal, category: changeCategory, isSummary: false,
+                record: change.record)
+        }
+    }
+
+    /// "Cannot reach Compass" / "Connected again": about trackwatch itself, shown in the summary slot.
+    public static func serviceProblem(summary: String, body: String, resolved: Bool, bodyMarkup: Bool) -> DesktopNotification {
+        DesktopNotification(summary: summary, body: text(bounded(body, bodyLimit), markup: bodyMarkup),
+                            urgency: resolved ? .low : .normal, category: serviceCategory, isSummary: false, record: nil)
+    }
+
+    /// `1-Resolve Immediately` or `1-Critical`: the two top levels of the SAMPL schema.
+    public static func isCritical(_ change: Change) -> Bool {
+        change.priority == "1-Resolve Immediately" || change.severity == "1-Critical"
+    }
+
+    static func text(_ value: String, markup: Bool) -> String { markup ? Markup.escape(value) : Markup.plain(value) }
+
+    static func bounded(_ value: String, _ limit: Int) -> String {
+        value.count <= limit ? value : String(value.prefix(limit - 1)) + "…"
+    }
+}
+
+/// Text from the server on its way into a notification.
+public enum Markup {
+    /// For servers that advertise `body-markup`: XML-escaped, so `&` or `<b>` in a headline is shown, not parsed.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in plain(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Literal text: control characters (but newlines) and bidirectional overrides removed, so a headline
+    /// cannot fake lines or reorder what the bubble shows.
+    public static func plain(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
+            switch scalar.value {
+            case 0x0A: return true
+            case 0x00...0x1F, 0x7F...0x9F: return false
+            case 0x202A...0x202E, 0x2066...0x2069: return false
+            default: return true
+            }
+        }))
+    }
+}

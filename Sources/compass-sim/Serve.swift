@@ -1,0 +1,64 @@
+import ArgumentParser
+import CompassSimulator
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the Compass REST API at /ccmweb/rest.",
+        discussion: """
+            Prints "listening on http://HOST:PORT" as its first line. Users: admin (empty password), lead, \
+            engineer, alice (password = user name); repo 2.0.0, database SAMPL. Seeded records follow fixed \
+            rules: record n is in state [Opened, Assigned, Submitted, Resolved, Closed][((n-1)/4) % 5] and \
+            owned by [engineer, alice, lead, admin][(n-1) % 4] (nobody when Submitted).
+
+            Test endpoints outside the API: GET /ccmweb/sim/stats (request, login and logoff counts, \
+            requests by route, stored personal queries); POST /ccmweb/sim/expire-tokens (every token expires now).
+            """)
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port; 0 picks a free one.") var port = 8190
+    @Option(help: "Number of seeded Defect records.") var records = 40
+    @Option(help: "Seed for headlines, priorities and severities.") var seed: UInt64 = 1
+    @Option(help: "Largest page size the server grants, whatever the client asks.") var pageSizeCap: Int?
+    @Option(help: "Page size when the client asks for none.") var defaultPageSize = 25
+    @Option(help: "Token lifetime in seconds.") var tokenTtl = 86_400
+    @Flag(help: "Answer 404 to the ad-hoc /query endpoint, like older Compass servers.") var noAdhocQuery = false
+    @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
+    @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
+
+    func validate() throws {
+        guard records >= 1, records <= 1_000_000 else { throw ValidationError("--records must be 1…1000000") }
+        guard pat.allSatisfy({ $0.contains("=") }) else { throw ValidationError("--pat takes USER=TOKEN") }
+    }
+
+    func run() throws {
+        var options = SimulatorOptions()
+        options.records = records
+        options.seed = seed
+        options.pageSizeCap = pageSizeCap
+        options.defaultPageSize = defaultPageSize
+        options.tokenTTL = tokenTtl
+        options.adHocQueries = !noAdhocQuery
+        options.clockOffset = clockOffset
+        for entry in pat {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            options.personalAccessTokens[parts[1]] = parts[0]
+        }
+        let server = try SimulatorServer(simulator: Simulator(options: options), host: host, port: port)
+        var line = "listening on http://\(host):\(server.port)\n"
+        line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { server.shutdown(); Glibc.exit(0) }
+            source.activate()
+            signalSources.append(source)
+        }
+        try server.wait()
+    }
+}
+
+nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []

@@ -1,0 +1,135 @@
+import StateStore
+import TrackwatchCore
+import XCTest
+
+final class OutboxAndLogTests: StoreTestCase {
+    func test_commit_returnsUndeliveredChangesWithIdsInInputOrder() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let input = [change(3, .assigned), change(1, .modified), change(2, .unassigned)]
+        let stored = try store.commit(poll(changes: input, at: 1_700_000_600))
+        XCTAssertEqual(stored.map(\.change), input)
+        XCTAssertEqual(stored.map(\.delivered), [false, false, false])
+        XCTAssertEqual(stored.map(\.watch), ["assigned", "assigned", "assigned"])
+        XCTAssertEqual(stored.map(\.detectedAt), [1_700_000_600, 1_700_000_600, 1_700_000_600])
+        XCTAssertEqual(stored.map(\.id), stored.map(\.id).sorted())
+        XCTAssertEqual(Set(stored.map(\.id)).count, 3)
+        XCTAssertEqual(try store.undeliveredChanges(), stored)
+    }
+
+    func test_changeJSON_roundTripsEveryField() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let full = Change(
+            record: RecordID("SAMPL1"), kind: .modified, headline: "Crash \"on\" start\n", by: "bob", action: "Modify",
+            changes: [FieldChange(field: "Owner", old: nil, new: "me"), FieldChange(field: "State", old: "A", new: nil)],
+            at: CompassTimestamp("2025-03-01 10:00:00"), priority: "1-Critical", severity: "2-Major"
+        )
+        let bare = Change(record: RecordID("SAMPL2"), kind: .unassigned, headline: "")
+        try store.commit(poll(changes: [full, bare]))
+        XCTAssertEqual(try store.undeliveredChanges().map(\.change), [full, bare])
+    }
+
+    func test_markDelivered_removesFromOutboxAndKeepsFirstDeliveryTime() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let first = try store.commit(poll(changes: [change(1), change(2)]))
+        let second = try store.commit(poll(changes: [change(3)], at: 1_700_000_900))
+        try store.markDelivered([first[0].id, 999_999], at: 1_700_001_000)
+        try store.markDelivered([first[0].id], at: 1_700_002_000)
+        XCTAssertEqual(try store.undeliveredChanges().map(\.id), [first[1].id, second[0].id])
+        XCTAssertEqual(try store.status().undelivered, 2)
+        let all = try store.changes(since: nil, record: nil, limit: nil)
+        XCTAssertEqual(all.map(\.id), [second[0].id, first[1].id, first[0].id])
+        XCTAssertEqual(all.map(\.delivered), [false, false, true])
+    }
+
+    func test_changesQuery_filtersBySinceRecordAndLimit_newestFirst() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        try store.commit(poll(changes: [change(1)], at: 100))
+        try store.commit(poll(changes: [change(2), change(1)], at: 200))
+        try store.commit(poll(changes: [change(1)], at: 300))
+        XCTAssertEqual(try store.changes(since: 200, record: nil, limit: nil).map(\.detectedAt), [300, 200, 200])
+        XCTAssertEqual(try store.changes(since: nil, record: recordID(1), limit: nil).map(\.detectedAt), [300, 200, 100])
+        XCTAssertEqual(try store.changes(since: 150, record: recordID(1), limit: 1).map(\.detectedAt), [300])
+        XCTAssertEqual(try store.changes(since: nil, record: recordID(2), limit: 5).map(\.change.record), [recordID(2)])
+    }
+
+    func test_recentPolls_newestFirstWithWatchAndError() throws {
+        let store = try makeStore()
+        try store.commit(baseline([record(1)], at: 100))
+        try store.recordFailure(watch: "assigned", log: log(at: 200, error: "server unreachable"))
+        try store.commit(baseline([], watch: "mine", at: 300))
+        let polls = try store.recentPolls(limit: 2)
+        XCTAssertEqual(polls.map(\.watch), ["mine", "assigned"])
+        XCTAssertEqual(polls.map(\.entry.startedAt), [300, 200])
+        XCTAssertEqual(polls[1].entry, log(at: 200, error: "server unreachable"))
+    }
+
+    func test_recordFailure_touchesNothingElse() throws {
+        let store = try makeStore()
+        try store.commit(baseline([record(1)], checkpoint: "2025-03-01 09:00:00"))
+        try store.recordFailure(watch: "assigned", log: log(at: 500, error: nil))
+        XCTAssertEqual(try store.snapshot(watch: "assigned"), Snapshot([record(1)]))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:00:00"))
+        XCTAssertEqual(try store.recentPolls(limit: 1).first?.entry.error, "unknown error")
+        XCTAssertNoThrow(try store.recordFailure(watch: "never-baselined", log: log(error: "x")))
+    }
+
+    func test_status_countsFailuresSinceLastSuccess() throws {
+        let store = try makeStore()
+        XCTAssertEqual(
+            try store.status(),
+            StoreStatus(
+                lastPoll: nil, lastSuccess: nil, lastError: nil, consecutiveFailures: 0, recordCounts: [:],
+                checkpoints: [:], undelivered: 0
+            )
+        )
+        try store.recordFailure(watch: "assigned", log: log(at: 50, error: "first"))
+        XCTAssertEqual(try store.status().consecutiveFailures, 1)
+        try store.commit(baseline([record(1), record(2)], checkpoint: "2025-03-01 09:00:00", at: 100))
+        try store.commit(poll(changes: [change(1)], at: 150))
+        try store.recordFailure(watch: "assigned", log: log(at: 200, error: "timeout"))
+        try store.recordFailure(watch: "assigned", log: log(at: 300, error: "login rejected"))
+
+        let status = try store.status()
+        XCTAssertEqual(status.lastPoll, LoggedPoll(watch: "assigned", entry: log(at: 300, error: "login rejected")))
+        XCTAssertEqual(status.lastSuccess, log(at: 150, changes: 1))
+        XCTAssertEqual(status.lastError, log(at: 300, error: "login rejected"))
+        XCTAssertEqual(status.consecutiveFailures, 2)
+        XCTAssertEqual(status.recordCounts, ["assigned": 2])
+        XCTAssertEqual(status.checkpoints, ["assigned": CompassTimestamp("2025-03-01 09:00:00")])
+        XCTAssertEqual(status.undelivered, 1)
+
+        try store.commit(poll(at: 400))
+        XCTAssertEqual(try store.status().consecutiveFailures, 0)
+        XCTAssertEqual(try store.status().lastError, log(at: 300, error: "login rejected"))
+    }
+
+    func test_settings_storeReplaceAndDelete() throws {
+        let store = try makeStore()
+        XCTAssertNil(try store.value(forKey: "notified-outage"))
+        try store.setValue("yes", forKey: "notified-outage")
+        try store.setValue("no", forKey: "notified-outage")
+        XCTAssertEqual(try store.value(forKey: "notified-outage"), "no")
+        try store.setValue(nil, forKey: "notified-outage")
+        XCTAssertNil(try store.value(forKey: "notified-outage"))
+    }
+
+    func test_forget_removesOneWatchOnly() throws {
+        let store = try makeStore()
+        try store.commit(baseline([record(1)], watch: "assigned"))
+        try store.commit(poll(watch: "assigned", seen: [key(1, at: "2025-03-01 08:00:00")], changes: [change(1)]))
+        try store.commit(baseline([record(2)], watch: "mine"))
+        try store.commit(poll(watch: "mine", changes: [change(2)]))
+        try store.forget(watch: "assigned")
+
+        XCTAssertNil(try store.snapshot(watch: "assigned"))
+        XCTAssertNil(try store.checkpoint(watch: "assigned"))
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [])
+        XCTAssertEqual(try store.undeliveredChanges().map(\.watch), ["mine"])
+        XCTAssertEqual(try store.recentPolls(limit: 10).map(\.watch), ["mine", "mine"])
+        XCTAssertEqual(try store.snapshot(watch: "mine"), Snapshot([record(2)]))
+    }
+}
