@@ -116,7 +116,9 @@ do_install() {
 
 do_uninstall() {
     if user_manager; then
-        systemctl --user disable --now trackwatch.service 2> /dev/null && echo "stopped and disabled trackwatch.service" || true
+        if systemctl --user disable --now trackwatch.service 2> /dev/null; then
+            echo "stopped and disabled trackwatch.service"
+        fi
     fi
     # `disable` removes it when a manager answers; by hand when none does.
     rm -f "$unit_dir/default.target.wants/trackwatch.service"

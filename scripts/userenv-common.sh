@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the variables are for the scripts that source this file
 # Shared by userenv-start.sh, userenv-exec.sh and userenv-stop.sh (sourced, not run).
 #
 # The lab: an unprivileged user (LAB_USER) with a real `systemd --user` manager and a real journald, on a

@@ -28,7 +28,7 @@ end_process() {
 
 # Kills every process left in a cgroup subtree (units the manager did not stop, stray helpers).
 empty_cgroup() {
-    local dir=$1 procs
+    local dir=$1
     [ -d "$dir" ] || return 0
     procs() { find "$dir" -name cgroup.procs -exec cat {} + 2> /dev/null; }
     [ -z "$(procs)" ] && return 0
