@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# End-to-end test of the installed systemd user unit: the real trackwatch daemon, installed by
+# scripts/install.sh for a lab user, run as trackwatch.service by a real `systemd --user` manager
+# (scripts/userenv-start.sh) against compass-sim over HTTP, with a mock notification server on the user's
+# D-Bus and a real journald. Covers: systemd-analyze verify, READY=1, STATUS=, a colleague's change
+# reaching the desktop and the journal, reload, sandboxing in effect, watchdog kill + restart, clean stop,
+# uninstall.
+#
+# Run as root after `swift build` (a debug build is fine):
+#     scripts/e2e-user-unit.sh
+#   BIN        directory with trackwatch and compass-sim (default: `swift build --show-bin-path`)
+#   KEEP_LAB=1 leave the lab running afterwards for a look around (scripts/userenv-exec.sh …)
+#
+# Prints "ok - …" per check and ends with "N passed, M failed"; on the first failure it prints the unit's
+# journal and what else helps, cleans up and exits 1. Everything it starts is stopped by a trap, and the
+# lab user is removed again (unless KEEP_LAB=1).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(dirname "$here")
+. "$here/userenv-common.sh"
+lab_require_root
+
+started=$SECONDS
+work=/tmp/trackwatch-e2e
+unit=trackwatch.service
+X() { "$here/userenv-exec.sh" "$@"; }
+XR() { "$here/userenv-exec.sh" --root "$@"; }
+prop() { X systemctl --user show -p "$1" --value "${2:-$unit}"; }
+
+passed=0
+ok() { echo "ok - $*"; passed=$((passed + 1)); }
+diagnostics() {
+    echo "--- systemctl --user status $unit"
+    X systemctl --user status --no-pager --full "$unit" 2>&1 | head -n 30
+    echo "--- journal of $unit (the unit's output and the manager's messages about it)"
+    XR journalctl --no-pager -o short-monotonic _SYSTEMD_USER_UNIT="$unit" + USER_UNIT="$unit" 2>&1 | tail -n 60
+    echo "--- compass-sim"
+    tail -n 20 "$work/sim.out" "$work/sim.err" 2>/dev/null
+    echo "--- notification server log"
+    tail -n 20 "$work/notifications.log" 2>/dev/null
+}
+fail() {
+    echo "not ok - $*"
+    diagnostics 2>&1 | sed 's/^/# /'
+    echo "$passed passed, 1 failed"
+    exit 1
+}
+
+sim_pid=""
+cleanup() {
+    [ -z "$sim_pid" ] || { kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; }
+    if [ "${KEEP_LAB:-}" = 1 ]; then
+        echo "# lab left running: scripts/userenv-exec.sh systemctl --user status $unit; scripts/userenv-stop.sh --purge"
+    else
+        "$here/userenv-stop.sh" --purge > /dev/null
+        rm -rf "$work"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- Binaries and the lab ---
+bin=${BIN:-$(cd "$src" && swift build --show-bin-path)}
+for b in trackwatch compass-sim; do
+    [ -x "$bin/$b" ] || { echo "$bin/$b not found: run swift build first" >&2; exit 2; }
+done
+"$here/userenv-stop.sh" --purge > /dev/null 2>&1   # a fresh lab user: no state, config or drop-ins of earlier runs
+"$here/userenv-start.sh" | sed 's/^/# /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the lab did not start" >&2; exit 1; }
+home=$(lab_home)
+
+# A copy of the tree the user can read (the checkout may be under /root): what `make install` sees.
+rm -rf "$work"
+mkdir -p "$work/src/scripts" "$work/src/systemd" "$work/src/etc" "$work/bin"
+cp "$here/install.sh" "$work/src/scripts/"
+cp "$src/systemd/trackwatch.service" "$work/src/systemd/"
+for f in systemd/trackwatch.catalog etc/config.example.toml README.md; do
+    [ -f "$src/$f" ] && cp "$src/$f" "$work/src/$f"
+done
+cp "$bin/trackwatch" "$work/bin/"
+chmod -R a+rX "$work"
+install -o "$LAB_USER" -m 0644 /dev/null "$work/notifications.log"
+
+# --- compass-sim on loopback (shared with the lab's mount namespace) ---
+"$bin/compass-sim" --port 0 > "$work/sim.out" 2> "$work/sim.err" &
+sim_pid=$!
+lab_wait_for 20 grep -q '^listening on ' "$work/sim.out" || fail "compass-sim did not start"
+url=$(sed -n '1s/^listening on //p' "$work/sim.out")
+
+# 1. install.sh as the user, as `make install` runs it
+X env BIN="$work/bin" PREFIX="$home/.local" "$work/src/scripts/install.sh" install > "$work/install.out" 2>&1 ||
+    { cat "$work/install.out"; fail "install.sh install"; }
+X test -x "$home/.local/bin/trackwatch" && X test -f "$home/.config/systemd/user/$unit" ||
+    { cat "$work/install.out"; fail "install.sh did not install the binary and the unit"; }
+grep -q 'systemctl --user enable --now trackwatch' "$work/install.out" || fail "install.sh did not print the next steps"
+ok "install.sh installed binary and unit for $LAB_USER"
+
+# The test configuration: compass-sim, user engineer, a password file only the user can read.
+X sh -c "umask 077 && mkdir -p ~/.config/trackwatch && printf 'engineer\n' > ~/.config/trackwatch/password"
+X tee "$home/.config/trackwatch/config.toml" > /dev/null <<TOML
+[server]
+url = "$url"
+repo = "2.0.0"
+database = "SAMPL"
+username = "engineer"
+password_file = "$home/.config/trackwatch/password"
+
+[poll]
+interval = "10s"
+TOML
+X chmod 0600 "$home/.config/trackwatch/config.toml"
+
+# 2. systemd-analyze verify, as the user (so %h is the user's home) — fails on any output, not only on its
+#    exit status: it exits 0 on warnings such as an unknown key or a misspelt value.
+X systemd-analyze verify --user "$home/.config/systemd/user/$unit" > "$work/verify.out" 2>&1
+verify_status=$?
+if [ "$verify_status" -ne 0 ] || [ -s "$work/verify.out" ]; then
+    sed 's/^/# /' "$work/verify.out"
+    fail "systemd-analyze verify --user printed something (exit $verify_status)"
+fi
+ok "systemd-analyze verify --user: no output"
+
+# 3. A mock notification server on the user's bus; Type=dbus returns once the name is taken.
+X systemd-run --user --quiet --unit=mock-notifications -p Type=dbus -p BusName=org.freedesktop.Notifications \
+    /usr/bin/python3 -m dbusmock --session -t notification_daemon -l "$work/notifications.log" ||
+    fail "dbusmock notification server did not start"
+ok "mock notification server owns org.freedesktop.Notifications on the user bus"
+
+# 4. Start: Type=notify, so this returns only after READY=1.
+X systemctl --user daemon-reload
+X systemctl --user start "$unit" || fail "systemctl --user start $unit"
+[ "$(prop ActiveState)" = active ] || fail "$unit is $(prop ActiveState) after start"
+ok "start returned after READY=1: ActiveState=active, MainPID=$(prop MainPID)"
+
+# 5. The first poll runs at start and reports through STATUS=.
+baseline_done() { local s; s=$(prop StatusText); [[ $s == "Last poll"* && $s != *failed* ]]; }
+lab_wait_for 30 baseline_done || fail "no successful poll in STATUS= (StatusText=$(prop StatusText))"
+ok "baseline poll reported: $(prop StatusText)"
+
+# 6. Sandboxing is in effect (a user manager silently skips it without PrivateUsers=yes).
+pid=$(prop MainPID)
+manager=$(lab_live_pid manager)
+[ "$(readlink "/proc/$pid/ns/user")" != "$(readlink "/proc/$manager/ns/user")" ] || fail "no private user namespace"
+[ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink "/proc/$manager/ns/mnt")" ] || fail "no private mount namespace"
+grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "NoNewPrivileges not applied"
+grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || fail "no seccomp filter"
+X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.e2e-probe" 2>/dev/null &&
+    fail "the daemon's sandbox can write to the home directory"
+X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.local/state/trackwatch/.e2e-probe" ||
+    fail "the daemon's sandbox cannot write to its state directory"
+ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges, home read-only, state writable"
+
+# 7–8. A colleague resolves one of engineer's records; SIGUSR1 polls at once.
+"$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve > "$work/act.out" 2>&1 ||
+    { cat "$work/act.out"; fail "compass-sim act"; }
+X systemctl --user kill -s USR1 "$unit" || fail "systemctl --user kill -s USR1"
+notified() { grep -q 'Notify .*SAMPL00000001' "$work/notifications.log"; }
+lab_wait_for 30 notified || fail "no Notify call for SAMPL00000001 reached the notification server"
+ok "desktop notification for SAMPL00000001: $(grep -m1 'Notify .*SAMPL00000001' "$work/notifications.log" | cut -c1-120)"
+
+journal_entry() {
+    XR journalctl --no-pager -o json _SYSTEMD_USER_UNIT="$unit" TRACKWATCH_RECORD=SAMPL00000001 > "$work/entry.json" 2>&1 &&
+        [ -s "$work/entry.json" ]
+}
+lab_wait_for 10 journal_entry || fail "no journal entry with TRACKWATCH_RECORD=SAMPL00000001 from $unit"
+/usr/bin/python3 - "$work/entry.json" <<'PY' || fail "journal entry fields"
+import json, sys
+entry = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert entry["SYSLOG_IDENTIFIER"] == "trackwatch", entry
+assert entry.get("MESSAGE_ID"), entry
+assert entry["TRACKWATCH_CHANGE"] in ("assigned", "unassigned", "modified"), entry
+assert entry["_SYSTEMD_USER_UNIT"] == "trackwatch.service", entry
+print("# journal:", entry["MESSAGE"], "| TRACKWATCH_CHANGE=" + entry["TRACKWATCH_CHANGE"],
+      "TRACKWATCH_BY=" + entry.get("TRACKWATCH_BY", "?"))
+PY
+ok "journal entry: _SYSTEMD_USER_UNIT=$unit, TRACKWATCH_RECORD=SAMPL00000001, SYSLOG_IDENTIFIER, MESSAGE_ID, TRACKWATCH_CHANGE"
+
+# 9. systemctl status shows the daemon's STATUS= line.
+X systemctl --user status --no-pager "$unit" > "$work/status.out" 2>&1
+grep -q '^ *Status: "Last poll' "$work/status.out" || { cat "$work/status.out"; fail "no Status: line in systemctl status"; }
+ok "systemctl --user status shows $(grep -m1 '^ *Status:' "$work/status.out" | sed 's/^ *//')"
+
+# 10. Reload (SIGHUP: RELOADING=1 … READY=1) keeps the same process running.
+X systemctl --user reload "$unit" || fail "systemctl --user reload"
+[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$pid" ] ||
+    fail "after reload: ActiveState=$(prop ActiveState) MainPID=$(prop MainPID) (was $pid)"
+ok "reload: still active, same MainPID"
+
+# 11–13. Watchdog. A drop-in shortens WatchdogSec= to 3 s (TimeoutAbortSec=2s, RestartSec=1s). First the
+# daemon must keep a 3 s watchdog fed; then it is frozen with SIGSTOP: a stopped process sends no
+# WATCHDOG=1, as a hung poll loop would not.
+X mkdir -p "$home/.config/systemd/user/$unit.d"
+X tee "$home/.config/systemd/user/$unit.d/e2e-watchdog.conf" > /dev/null <<'INI'
+[Service]
+WatchdogSec=3s
+TimeoutAbortSec=2s
+RestartSec=1s
+INI
+X systemctl --user daemon-reload
+X systemctl --user restart "$unit" || fail "restart with the watchdog drop-in"
+restarts=$(prop NRestarts)
+pid=$(prop MainPID)
+first_ping=$(prop WatchdogTimestampMonotonic)
+pinged_for_6s() { [ "$(prop WatchdogTimestampMonotonic)" -gt "$((first_ping + 6000000))" ]; }
+lab_wait_for 15 pinged_for_6s || fail "no WATCHDOG=1 pings for 6 s (WatchdogTimestamp stuck)"
+[ "$(prop NRestarts)" = "$restarts" ] && [ "$(prop MainPID)" = "$pid" ] ||
+    fail "restarted although it was healthy (NRestarts=$(prop NRestarts), was $restarts)"
+ok "healthy daemon keeps WatchdogSec=3s fed for 6 s without a restart"
+
+X systemctl --user kill -s STOP "$unit" || fail "systemctl --user kill -s STOP"
+timed_out() { XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -q 'Watchdog timeout'; }
+lab_wait_for 15 timed_out || fail "the manager logged no watchdog timeout for the frozen daemon"
+ok "the manager logged: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Watchdog timeout')"
+# Let the process run again, so that it meets the SIGABRT as a hung daemon would: Swift's backtracer
+# catches it, writes a backtrace and keeps the process alive; TimeoutAbortSec='s SIGKILL ends it.
+X systemctl --user kill -s CONT "$unit"
+restarted() { [ "$(prop NRestarts)" -gt "$restarts" ] && [ "$(prop ActiveState)" = active ]; }
+lab_wait_for 30 restarted ||
+    fail "frozen daemon not restarted by the watchdog (NRestarts=$(prop NRestarts), state $(prop ActiveState))"
+[ "$(prop MainPID)" != "$pid" ] || fail "MainPID unchanged after the watchdog restart"
+ok "ended by SIGABRT or, if the backtracer keeps it alive, SIGKILL after TimeoutAbortSec=; restarted (NRestarts=$(prop NRestarts), new MainPID $(prop MainPID))"
+echo "# how it ended: $(XR journalctl --no-pager -o cat USER_UNIT="$unit" | grep -m1 'Main process exited, code=killed')"
+X rm "$home/.config/systemd/user/$unit.d/e2e-watchdog.conf"
+
+# 14. The password as a systemd credential: the unit's commented LoadCredential= line, as shipped, in a
+#     drop-in, and `credential = "compass"` instead of password_file in the configuration.
+grep '^#LoadCredential=compass:' "$src/systemd/trackwatch.service" | sed 's/^#//' |
+    X sh -c "printf '[Service]\n' > ~/.config/systemd/user/$unit.d/e2e-credential.conf &&
+             cat >> ~/.config/systemd/user/$unit.d/e2e-credential.conf"
+X sed -i 's/^password_file = .*/credential = "compass"/' "$home/.config/trackwatch/config.toml"
+X systemctl --user daemon-reload
+X systemctl --user restart "$unit" || fail "restart with LoadCredential="
+pid=$(prop MainPID)
+lab_wait_for 30 baseline_done || fail "no successful poll with credential = \"compass\" (StatusText=$(prop StatusText))"
+[ "$(prop MainPID)" = "$pid" ] || fail "restarted while using the credential"
+ok "password from LoadCredential=compass:… (\$CREDENTIALS_DIRECTORY/compass): poll succeeded"
+X rm -r "$home/.config/systemd/user/$unit.d"
+X systemctl --user daemon-reload
+
+# 15. Stop: SIGTERM, the daemon logs off and exits 0.
+X systemctl --user stop "$unit" || fail "systemctl --user stop"
+status=$(prop ExecMainStatus)
+result=$(prop Result)
+[ "$status" = 0 ] && [ "$result" = success ] || fail "stop: ExecMainStatus=$status Result=$result"
+ok "stop: main process exited 0 (Result=success)"
+
+# 16. Uninstall: the service and the installed files go, configuration and state stay.
+X env PREFIX="$home/.local" "$work/src/scripts/install.sh" uninstall > "$work/uninstall.out" 2>&1 ||
+    { cat "$work/uninstall.out"; fail "install.sh uninstall"; }
+! X test -e "$home/.local/bin/trackwatch" && ! X test -e "$home/.config/systemd/user/$unit" &&
+    X test -f "$home/.config/trackwatch/config.toml" && X test -d "$home/.local/state/trackwatch" ||
+    { cat "$work/uninstall.out"; fail "uninstall left files behind or removed config/state"; }
+[ "$(prop LoadState)" = not-found ] || fail "unit still loaded after uninstall ($(prop LoadState))"
+ok "uninstall removed binary and unit, kept configuration and state"
+
+echo "# e2e took $((SECONDS - started)) s"
+echo "$passed passed, 0 failed"
