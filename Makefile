@@ -4,7 +4,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 BIN = $(shell $(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)
 
-.PHONY: all deps build release demo test clean
+.PHONY: all deps build release demo test e2e install uninstall install-catalog uninstall-catalog clean
 
 all: build
 
@@ -24,6 +24,24 @@ demo: build
 # notifications through a real D-Bus notification server, journal entries through libsystemd.
 test: deps
 	scripts/test.sh
+
+# The installed user unit under a real systemd --user manager (root only, as CI is). `make test` runs it too.
+e2e: build
+	BIN="$(BIN)" scripts/e2e-user-unit.sh
+
+# Installs the binary into $(PREFIX)/bin, the user unit, the example config and the catalog; prints the next steps.
+install: release
+	PREFIX="$(PREFIX)" BIN="$$($(SWIFT) build -c release $(SWIFT_FLAGS) --show-bin-path)" scripts/install.sh install
+
+uninstall:
+	PREFIX="$(PREFIX)" scripts/install.sh uninstall
+
+# journalctl -x explanations, system-wide: sudo make install-catalog
+install-catalog:
+	scripts/install.sh install-catalog
+
+uninstall-catalog:
+	scripts/install.sh uninstall-catalog
 
 clean:
 	rm -rf .build

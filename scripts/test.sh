@@ -1,6 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite. Builds the package and its tests, then runs XCTest; the last line is XCTest's count.
+# The whole test suite: builds the package and its tests; as root, runs the end-to-end test of the user unit
+# under a real systemd --user manager; then XCTest (unit tests, the binaries against compass-sim over HTTP,
+# notifications through a real notification server). The last line is XCTest's count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
-swift test --skip-build --disable-swift-testing 2>&1 | tee /tmp/trackwatch-test.log | grep -vE '^Test Case .* (started|passed)' 
+if [ "$(id -u)" -eq 0 ]; then
+  BIN="$(swift build --show-bin-path)" scripts/e2e-user-unit.sh
+else
+  echo "skipping the systemd --user end-to-end test: it needs root (it builds a private user manager)"
+fi
+log=$(mktemp /tmp/trackwatch-test.XXXXXX)
+status=0
+swift test --skip-build --disable-swift-testing > "$log" 2>&1 || status=$?
+# Keep failures and summaries; drop the per-test chatter.
+grep -vE "^Test Case '.*' (started|passed)" "$log" || true
+rm -f "$log"
+exit "$status"
