@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// The state directory or database could not be read or written.
     case stateError = 74
+    /// Another trackwatch holds the state directory; try again when it is done.
+    case busy = 75
     /// Compass answered something that is not the documented API (garbage, incomplete pages).
     case protocolError = 76
     /// Compass rejected the login or the token, or the credential could not be read.
@@ -33,6 +35,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             case .invalidConfiguration: return .configuration
             }
         case is StateStoreFailure: return .stateError
+        case is InstanceLock.Held: return .busy
         default: return .failure
         }
     }

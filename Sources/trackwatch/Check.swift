@@ -28,6 +28,9 @@ struct Check: ParsableCommand {
     func run() throws {
         let logger = options.logger()
         do {
+            // Two pollers diffing the same snapshot would report the same change twice.
+            let lock = dryRun ? nil : try InstanceLock(stateDirectory: options.paths().stateDirectory)
+            defer { withExtendedLifetime(lock) {} }
             let session = try Session(
                 config: try options.loadConfiguration(), stateDirectory: options.paths().stateDirectory,
                 environment: environment, logger: logger)

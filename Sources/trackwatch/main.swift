@@ -11,7 +11,7 @@ struct Trackwatch: ParsableCommand {
             reports every change.
 
             Exit status: 0 success; 64 usage; 69 Compass unreachable or failing (retry later); 74 state \
-            directory unusable; 76 unexpected answer from Compass; 77 login or credential rejected; \
+            directory unusable; 75 another trackwatch holds the state directory; 76 unexpected answer from Compass; 77 login or credential rejected; \
             78 configuration invalid; 1 internal error.
             """,
         subcommands: [Check.self, Run.self, Status.self]

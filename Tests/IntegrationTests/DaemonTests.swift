@@ -48,6 +48,8 @@ final class DaemonTests: XCTestCase {
         let second = try runProduct("trackwatch", ["run", "--config", workspace.configPath], environment: workspace.environment, timeout: 20)
         XCTAssertNotEqual(second.status, 0)
         XCTAssertTrue(second.stderr.contains("already using the state"), second.stderr)
+        let check = try runProduct("trackwatch", ["check", "--config", workspace.configPath], environment: workspace.environment)
+        XCTAssertEqual(check.status, 75, "check must not diff the daemon's snapshot behind its back: \(check.stderr)")
 
         // SIGHUP with a broken config keeps the old one; the daemon goes on.
         let good = try String(contentsOfFile: workspace.configPath)
