@@ -32,7 +32,7 @@ echo "== compass-sim at $url (user engineer)"
 echo "== trackwatch check   # first run: a silent baseline"
 tw check
 echo
-echo "== lead resolves SAMPL00000001 and hands SAMPL00000002 to engineer at top priority; alice closes nothing of ours"
+echo "== colleagues act: lead resolves SAMPL00000001, gives SAMPL00000002 to engineer at top priority, and SAMPL00000005 to alice"
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000002 --action Modify --set Owner=engineer --set "Priority=1-Resolve Immediately"
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000005 --action Modify --set Owner=alice
@@ -44,3 +44,31 @@ echo "== trackwatch check --json   # nothing new: every change is reported once"
 tw check --json
 echo "== trackwatch status"
 tw status
+
+# Part two: the daemon, polling every 10 s, while a scripted colleague keeps changing things. On a desktop you
+# see real bubbles. Runs until Ctrl-C in a terminal, DEMO_SECONDS (default 40) otherwise.
+echo
+echo "== trackwatch run   # the daemon; colleagues act every 12 s; Ctrl-C stops everything"
+sed -i 's/^interval = .*/interval = "10s"/' "$work/config.toml"
+"$bin/trackwatch" run --config "$work/config.toml" &
+daemon_pid=$!
+colleague_pid=""
+trap 'kill $colleague_pid "$daemon_pid" 2>/dev/null; cleanup' EXIT INT TERM
+colleague() {
+  local steps=(
+    "lead SAMPL00000021 Resolve"
+    "alice SAMPL00000026 Modify Owner=engineer"
+    "lead SAMPL00000013 Re_open"
+    "lead SAMPL00000025 Modify Priority=1-Resolve_Immediately"
+    "lead SAMPL00000002 Modify Owner=alice"
+  )
+  for step in "${steps[@]}"; do
+    sleep 12
+    read -r user record action set <<<"$step"
+    "$bin/compass-sim" act --url "$url" --user "$user" --record "$record" --action "$action" \
+      ${set:+--set "${set//_/ }"} >/dev/null || true
+  done
+}
+colleague &
+colleague_pid=$!
+if [ -t 0 ]; then wait "$daemon_pid"; else sleep "${DEMO_SECONDS:-40}"; fi

@@ -22,7 +22,12 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         self.logger = logger
         self.desktopEntry = desktopEntry
         self.appName = appName
-        queue.async { _ = notify_init(appName) }
+        queue.async {
+            // libnotify also prints its own GLib warnings for every failed call; trackwatch logs one per outage.
+            g_log_set_handler("libnotify", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue),
+                              { _, _, _, _ in }, nil)
+            _ = notify_init(appName)
+        }
     }
 
     deinit {

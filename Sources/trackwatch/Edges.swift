@@ -12,7 +12,8 @@ func makeDaemonLogger(verbose: Bool) -> Logger {
     var logger = Logger(label: "trackwatch") { label -> any LogHandler in
         native ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label)
     }
-    logger.logLevel = verbose ? .debug : .info
+    // The journal keeps the per-poll debug entry (filter with journalctl -p info); a terminal shows less.
+    logger.logLevel = verbose || native ? .debug : .info
     return logger
 }
 
