@@ -1,4 +1,7 @@
 import AsyncHTTPClient
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -40,11 +43,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if tls.insecure { tlsConfiguration.certificateVerification = .none }
         // One event-loop thread is plenty for one request at a time, and costs least at idle.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        client = HTTPClient(
-            eventLoopGroup: group,
-            configuration: HTTPClient.Configuration(
-                tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
-                timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled)
+        // A refused connection is an answer: report it now instead of retrying until the connect timeout.
+        // The poll schedule is the retry.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: group, configuration: configuration)
         self.maximumBodySize = maximumBodySize
     }
 
@@ -77,6 +82,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
+    /// The operating system's words for a socket error ("Connection refused"), without NIO's decoration.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(error.errnoCode))
+    }
+
     private static func transportError(_ error: any Error, url: String) -> TransportError {
         if let error = error as? HTTPClientError {
             switch error {
@@ -95,7 +106,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return TransportError(.tls, "TLS handshake with \(url) failed: \(error)")
         }
         if let error = error as? NIOConnectionError {
-            return TransportError(.connectionFailed, "cannot connect to \(url): \(error.connectionErrors.first.map { "\($0.error)" } ?? "\(error)")")
+            let reason = error.connectionErrors.first.map { Self.reason($0.error) } ?? "\(error)"
+            return TransportError(.connectionFailed, "cannot connect to \(error.host):\(error.port): \(reason)")
+        }
+        if let error = error as? IOError {
+            return TransportError(.connectionFailed, "cannot connect to \(url): \(Self.reason(error))")
         }
         return TransportError(.connectionFailed, "cannot connect to \(url): \(error)")
     }
