@@ -20,6 +20,9 @@ extension CompassClient {
     /// The mode learned so far, `nil` before the first query.
     public var supportedQueryMode: QueryMode? { queryMode }
 
+    /// Starts with a mode learned earlier (persisted by the caller), skipping the probe.
+    public func assume(_ mode: QueryMode) { queryMode = mode }
+
     /// Runs `query` and returns every row's values in column order. The result is complete or this throws.
     public func run(
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil

@@ -89,6 +89,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let started = SystemClocks.wallTime()
         do {
             let report = try session.poller.poll()
+            session.rememberQueryMode()
             pollSucceeded(report, startedAt: started)
         } catch {
             pollFailed(error, startedAt: started)

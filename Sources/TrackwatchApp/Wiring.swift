@@ -39,5 +39,15 @@ public struct Session {
         store = try StateStore(directory: stateDirectory)
         poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
         self.config = config
+        if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
+    }
+
+    /// The server's query mode, remembered per server and database so that later runs skip the probe.
+    private var queryModeKey: String { "query_mode \(config.server.url) \(config.server.repo) \(config.server.database)" }
+
+    /// Stores the query mode the client learned, if it changed.
+    public func rememberQueryMode() {
+        guard let mode = client.supportedQueryMode, (try? store.value(forKey: queryModeKey)) != mode.rawValue else { return }
+        try? store.setValue(mode.rawValue, forKey: queryModeKey)
     }
 }

@@ -36,6 +36,7 @@ struct Check: ParsableCommand {
                 environment: environment, logger: logger)
             defer { session.client.logoff() }
             let report = try session.poller.poll(dryRun: dryRun)
+            if !dryRun { session.rememberQueryMode() }
             print(report)
             if !dryRun {
                 try session.store.markDelivered(report.changes.map(\.id), at: Poller.systemWallClock())

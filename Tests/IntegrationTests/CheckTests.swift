@@ -139,5 +139,7 @@ final class PagingAndFallbackTests: XCTestCase {
         let stored = (try sim.stats()["storedQueries"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         XCTAssertEqual(stored.filter { $0.hasPrefix("trackwatch:") }, ["trackwatch: assigned to me"],
                        "the fixed query is kept for reuse, the time-filtered one is deleted")
+        let routes = try sim.stats()["requestsByRoute"] as? [String: Int] ?? [:]
+        XCTAssertEqual(routes["POST /query"], 1, "the mode learned by the first check is remembered: \(routes)")
     }
 }
