@@ -3,22 +3,10 @@
 /// Kept as the server's string: the zone is undocumented, so trackwatch never mixes these values with the
 /// local clock. Fixed-width values order correctly as strings; arithmetic goes through seconds since an
 /// arbitrary epoch, treating the value as zone-less.
-public struct CompassTimestamp: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+public struct CompassTimestamp: CompassString {
     public let rawValue: String
 
     public init(_ rawValue: String) { self.rawValue = rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Seconds since 1970-01-01 00:00:00 in the value's own zone, or `nil` if the text is not a timestamp.
     public var secondsSinceEpoch: Int? {

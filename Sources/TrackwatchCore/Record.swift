@@ -1,11 +1,12 @@
-/// A Compass record's display id, such as `SAMPL00000042`.
-public struct RecordID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+/// A string from Compass with a meaning of its own; encoded as the bare string.
+public protocol CompassString: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    var rawValue: String { get }
+    init(_ rawValue: String)
+}
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-
+extension CompassString {
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -14,7 +15,14 @@ public struct RecordID: Hashable, Comparable, Codable, Sendable, CustomStringCon
     }
 
     public var description: String { rawValue }
-    public static func < (lhs: RecordID, rhs: RecordID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A Compass record's display id, such as `SAMPL00000042`.
+public struct RecordID: CompassString {
+    public let rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
 /// One record as a watched query returned it: its id and the watched fields, keyed by Compass field name

@@ -82,17 +82,22 @@ struct Parser {
                 try header()
                 try endOfLine()
             } else {
-                let keyLine = line
-                let path = try keyPath()
-                skipBlank()
-                guard peek == UInt8(ascii: "=") else { throw fail("expected = after the key") }
-                index += 1
-                skipBlank()
-                let value = try self.value(depth: 0)
+                let (path, value, keyLine) = try keyValue(depth: 0)
                 try insert(value, at: current, keyPath: path, line: keyLine)
                 try endOfLine()
             }
         }
+    }
+
+    /// `key.path = value`, with the line the key is on.
+    mutating func keyValue(depth: Int) throws -> ([String], TOMLValue, Int) {
+        let keyLine = line
+        let path = try keyPath()
+        skipBlank()
+        guard peek == UInt8(ascii: "=") else { throw fail("expected = after the key") }
+        index += 1
+        skipBlank()
+        return (path, try value(depth: depth), keyLine)
     }
 
     // MARK: Lines and blanks

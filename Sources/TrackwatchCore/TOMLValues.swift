@@ -94,13 +94,8 @@ extension Parser {
         }
         while true {
             skipBlank()
-            let keyLine = line
-            let path = try keyPath()
-            skipBlank()
-            guard peek == UInt8(ascii: "=") else { throw fail("expected = after the key") }
-            index += 1
-            skipBlank()
-            try Self.insert(try value(depth: depth + 1), into: &table, keyPath: path[...], line: keyLine)
+            let (path, value, keyLine) = try keyValue(depth: depth + 1)
+            try Self.insert(value, into: &table, keyPath: path[...], line: keyLine)
             skipBlank()
             if peek == UInt8(ascii: "}") {
                 index += 1

@@ -40,35 +40,33 @@ final class SessionBus: @unchecked Sendable {
     /// Starts dbusmock's notification_daemon and waits until it owns the name.
     func startNotificationServer(capabilities: String? = nil) throws {
         stopServers()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon"]
-            + (capabilities.map { ["-p", #"{"capabilities": "\#($0)"}"#] } ?? [])
-        process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        mock = process
+        mock = try python(["-m", "dbusmock", "--session", "-t", "notification_daemon"]
+            + (capabilities.map { ["-p", #"{"capabilities": "\#($0)"}"#] } ?? []))
         try waitForName()
     }
 
     /// Starts a process that owns org.freedesktop.Notifications and never answers (no main loop runs).
     func startHungServer() throws {
         stopServers()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        hung = try python(["-c", """
             import dbus, time
             bus = dbus.SessionBus()
             bus.request_name('org.freedesktop.Notifications')
             time.sleep(600)
-            """]
+            """])
+        try waitForName()
+    }
+
+    /// Debian's python3 (it has the dbus module), on this bus, with its output discarded.
+    private func python(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = arguments
         process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        hung = process
-        try waitForName()
+        return process
     }
 
     func stopServers() {
