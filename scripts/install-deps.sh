@@ -5,6 +5,7 @@ packages=(
   pkg-config libsqlite3-dev libsystemd-dev libnotify-dev   # build: C libraries behind CSQLite, CSystemd, CLibnotify
   systemd dbus dbus-user-session libglib2.0-bin util-linux # tests: journald, a private session bus, gdbus, unshare
   python3-dbusmock libnotify-bin                            # tests: a real notification server (dbusmock's template)
+  openssl                                                   # tests: a self-signed certificate for the TLS tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,21 +1,41 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
-/// Serves a `Simulator` over HTTP/1.1 with keep-alive, on one event-loop thread.
+/// Serves a `Simulator` over HTTP/1.1 (or HTTPS, like a real Compass with its self-signed certificate) with
+/// keep-alive, on one event-loop thread.
 public final class SimulatorServer: Sendable {
+    /// A PEM certificate chain and private key to serve HTTPS with.
+    public struct TLSFiles: Sendable {
+        public let certificate: String
+        public let privateKey: String
+
+        public init(certificate: String, privateKey: String) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
+    }
+
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     public let port: Int
 
-    public init(simulator: Simulator, host: String, port: Int) throws {
+    public init(simulator: Simulator, host: String, port: Int, tls: TLSFiles? = nil) throws {
+        let context = try tls.map { files in
+            try NIOSSLContext(configuration: .makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(files.certificate).map { .certificate($0) },
+                privateKey: .file(files.privateKey)))
+        }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RequestHandler(simulator: simulator))
+                channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(RequestHandler(simulator: simulator))
                 }
             }
         do {

@@ -28,10 +28,13 @@ struct Serve: ParsableCommand {
     @Flag(help: "Answer 404 to the ad-hoc /query endpoint, like older Compass servers.") var noAdhocQuery = false
     @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
     @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
+    @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
+    @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
     func validate() throws {
         guard records >= 1, records <= 1_000_000 else { throw ValidationError("--records must be 1…1000000") }
         guard pat.allSatisfy({ $0.contains("=") }) else { throw ValidationError("--pat takes USER=TOKEN") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
     }
 
     func run() throws {
@@ -47,8 +50,9 @@ struct Serve: ParsableCommand {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             options.personalAccessTokens[parts[1]] = parts[0]
         }
-        let server = try SimulatorServer(simulator: Simulator(options: options), host: host, port: port)
-        var line = "listening on http://\(host):\(server.port)\n"
+        let tls = tlsCertificate.map { SimulatorServer.TLSFiles(certificate: $0, privateKey: tlsKey ?? "") }
+        let server = try SimulatorServer(simulator: Simulator(options: options), host: host, port: port, tls: tls)
+        var line = "listening on \(tls == nil ? "http" : "https")://\(host):\(server.port)\n"
         line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
