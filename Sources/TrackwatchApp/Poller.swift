@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CompassClient
 import Logging
 import TrackwatchCore
@@ -38,7 +35,7 @@ public final class Poller {
     private let wallClock: () -> Double
 
     public init(client: CompassClient, state: any PollState, settings: PollConfig, logger: Logger,
-                wallClock: @escaping () -> Double = Poller.systemWallClock) {
+                wallClock: @escaping () -> Double = SystemClocks.wallTime) {
         self.client = client
         self.state = state
         self.settings = settings
@@ -114,12 +111,5 @@ public final class Poller {
 
     static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// Seconds since 1970 from the system's real-time clock.
-    public static func systemWallClock() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

@@ -35,7 +35,7 @@ public struct Session {
             username: config.server.username)
         client = CompassClient(
             server: server, credential: credential, transport: transport, requestTimeout: config.server.requestTimeout,
-            logger: logger, now: Poller.systemWallClock)
+            logger: logger, now: SystemClocks.wallTime)
         store = try StateStore(directory: stateDirectory)
         poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
         self.config = config

@@ -39,7 +39,7 @@ struct Check: ParsableCommand {
             if !dryRun { session.rememberQueryMode() }
             print(report)
             if !dryRun {
-                try session.store.markDelivered(report.changes.map(\.id), at: Poller.systemWallClock())
+                try session.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
             }
         } catch {
             throw fail(error)
