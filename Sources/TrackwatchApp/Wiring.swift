@@ -36,7 +36,10 @@ public struct Session {
         client = CompassClient(
             server: server, credential: credential, transport: transport, requestTimeout: config.server.requestTimeout,
             logger: logger, now: SystemClocks.wallTime)
-        store = try StateStore(directory: stateDirectory)
+        store = try StateStore.openRecovering(directory: stateDirectory) { aside in
+            logger.warning("the state database was damaged; moved it aside and starting a new baseline",
+                           metadata: ["moved_to": "\(aside)"])
+        }
         poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
         self.config = config
         if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }

@@ -105,6 +105,21 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1)
     }
 
+    func test_corruptStateDatabase_isMovedAside_andANewBaselineTaken() throws {
+        _ = try check()
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        let state = workspace.directory.appendingPathComponent("xdg-state/trackwatch")
+        let database = state.appendingPathComponent("state.sqlite")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: database)
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("Baseline: "), "a silent baseline, no flood: \(result.stdout)")
+        XCTAssertTrue(result.stderr.contains("moved it aside"), result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        XCTAssertTrue(files.contains { $0.hasPrefix("state.sqlite.corrupt-") }, "\(files)")
+    }
+
     func test_badConfig_namesFileLineAndKey() throws {
         try Data("[server]\nurl = \"http://x\"\nrepo = 2\n".utf8).write(to: URL(fileURLWithPath: workspace.configPath))
         let result = try workspace.trackwatch(["check"])

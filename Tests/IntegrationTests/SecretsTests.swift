@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// A recognisable secret goes in; it must come out nowhere: not in output or logs (even verbose), not in the
+/// state database, not in the daemon's command line or environment.
+final class SecretsTests: XCTestCase {
+    private let secret = "S3cr3t-PAT-7f1c9e"
+
+    func test_token_neverLeavesMemory() throws {
+        let sim = try Simulator(["--pat", "engineer=\(secret)"])
+        let workspace = try Workspace(serverURL: sim.url)
+        let tokenFile = workspace.directory.appendingPathComponent("token")
+        try Data("\(secret)\n".utf8).write(to: tokenFile)
+        chmod(tokenFile.path, 0o600)
+        workspace.extraServerLines = []
+        try workspace.writeConfig()
+        let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "token_file = \"\(tokenFile.path)\"")
+        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+
+        var seen: [String] = []
+        for arguments in [["check", "-v"], ["check", "-v", "--json"], ["status", "--json"]] {
+            let result = try workspace.trackwatch(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            seen += [result.stdout, result.stderr]
+        }
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+
+        // The daemon, verbose, with a poll that reports a change.
+        let notify = try NotifySocket()
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
+        process.arguments = ["run", "-v", "--config", workspace.configPath]
+        var env = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
+        env["NOTIFY_SOCKET"] = notify.path
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        process.environment = env
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = stderr
+        try process.run()
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change") }, "\(notify.messages)")
+        for file in ["cmdline", "environ"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/\(file)"))
+            seen.append(String(decoding: data, as: UTF8.self))
+        }
+        process.terminate()
+        process.waitUntilExit()
+        seen.append(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+
+        let state = workspace.directory.appendingPathComponent("xdg-state/trackwatch")
+        for name in try FileManager.default.contentsOfDirectory(atPath: state.path) {
+            seen.append(String(decoding: try Data(contentsOf: state.appendingPathComponent(name)), as: UTF8.self))
+        }
+        XCTAssertTrue(seen.joined().contains("SAMPL00000001 resolved by lead"), "the run really reported the change")
+        for (index, text) in seen.enumerated() {
+            XCTAssertFalse(text.contains(secret), "the token leaked into output #\(index)")
+        }
+    }
+}
