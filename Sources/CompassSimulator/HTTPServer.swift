@@ -84,15 +84,24 @@ private final class RequestHandler: ChannelInboundHandler {
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
         let response = simulator.handle(SimRequest(
             method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"), body: body))
+        if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Content-Length", value: String(response.body.count))
+        if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        let truncated = response.delivery == .truncated
+        headers.add(name: "Content-Length", value: String(response.body.count + (truncated ? 100 : 0)))
         if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
         let status = HTTPResponseStatus(statusCode: response.status)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: response.body.count)
         buffer.writeBytes(response.body)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if truncated {
+            // Fewer bytes than announced, then the connection ends: a body cut short.
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(capacity: 0)))))
+                .whenComplete { [context] _ in context.close(promise: nil) }
+            return
+        }
         let keepAlive = head.isKeepAlive
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
             if !keepAlive { context.close(promise: nil) }

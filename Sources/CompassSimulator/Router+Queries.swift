@@ -71,13 +71,14 @@ extension Router {
             recordCount: rows.count, resultSetIsLimited: limited))
     }
 
-    func page(of id: String, token: String) throws -> SimResponse {
+    mutating func page(of id: String, token: String) throws -> SimResponse {
         guard let resultSet = state.sessions[token]?.resultSets[id] else {
             throw Failure(status: 404, message: "Result set \(id) not found")
         }
         let number = max(1, Int(request.query["pageNumber"] ?? "1") ?? 1)
         let start = (number - 1) * resultSet.pageSize
-        let rows = start < resultSet.rows.count ? Array(resultSet.rows[start..<min(start + resultSet.pageSize, resultSet.rows.count)]) : []
+        var rows = start < resultSet.rows.count ? Array(resultSet.rows[start..<min(start + resultSet.pageSize, resultSet.rows.count)]) : []
+        if !rows.isEmpty, state.consumeShortPage(route: routeName) { rows.removeLast() }
         let pages = (resultSet.rows.count + resultSet.pageSize - 1) / resultSet.pageSize
         return encoded(200, ResultPage(
             rows: rows.map { PageRow(dbId: $0.dbid, displayName: $0.displayName, values: $0.values) },

@@ -47,6 +47,13 @@ public struct SimRequest: Sendable {
 public struct SimResponse: Sendable {
     public var status: Int
     public var body: [UInt8]
+    public var headers: [(String, String)] = []
+    public var delivery: Delivery = .normal
+
+    public init(status: Int, body: [UInt8]) {
+        self.status = status
+        self.body = body
+    }
 }
 
 /// compass-sim's request handling, independent of the HTTP plumbing so that tests can call it directly.
@@ -61,9 +68,10 @@ public final class Simulator: Sendable {
         state.withLock { state in
             state.requests += 1
             var router = Router(state: state, request: request)
-            let response = router.route()
+            var response = router.route()
             state = router.state
             state.requestsByRoute[router.routeName, default: 0] += 1
+            state.applyFault(to: &response, route: router.routeName)
             return response
         }
     }
@@ -218,6 +226,15 @@ struct Router {
 
     private mutating func simRoute(_ path: [String]) -> SimResponse {
         if match("GET", "stats", path) != nil { return encoded(200, Stats(state: state)) }
+        if match("POST", "faults", path) != nil {
+            guard let fault = try? decode(Fault.self) else { return error(400, "expected {route, kind, count[, status]}") }
+            state.faults.append(fault)
+            return json(200, ["message": "fault armed"])
+        }
+        if match("DELETE", "faults", path) != nil {
+            state.faults.removeAll()
+            return json(200, ["message": "faults cleared"])
+        }
         if match("POST", "expire-tokens", path) != nil {
             for key in state.sessions.keys { state.sessions[key]?.expiresAt = state.clock.now - 1 }
             return json(200, ["message": "all tokens expired"])

@@ -55,6 +55,7 @@ struct SimulatorState {
     var nextDbId = 33_600_000
     var requests = 0, logins = 0, loginFailures = 0, logoffs = 0
     var requestsByRoute: [String: Int] = [:]
+    var faults: [Fault] = []
 
     static let publicFolder = "33554441"
     static func personalFolder(of user: String) -> String {

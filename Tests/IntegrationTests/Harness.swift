@@ -104,8 +104,16 @@ final class Simulator {
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
-    func post(_ path: String) throws {
-        let response = try http.send(HTTPRequest(method: .post, url: url + path, timeout: 10))
+    /// Arms a compass-sim fault: the next `count` answers to `route` go wrong as `kind` says.
+    func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil) throws {
+        let body = #"{"route":"\#(route)","kind":"\#(kind)","count":\#(count)\#(status.map { ",\"status\":\($0)" } ?? "")}"#
+        try post("/ccmweb/sim/faults", body: body)
+    }
+
+    func post(_ path: String, body: String? = nil) throws {
+        let response = try http.send(HTTPRequest(method: .post, url: url + path,
+                                                 headers: body == nil ? [] : [("Content-Type", "application/json")],
+                                                 body: body.map { Array($0.utf8) }, timeout: 10))
         XCTAssertTrue((200..<300).contains(response.status), "POST \(path): \(response.status)")
     }
 }

@@ -1,0 +1,70 @@
+/// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
+/// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way.
+public struct Fault: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503.
+        case status
+        /// An HTML page with status 200, as a proxy or login portal sends.
+        case html
+        /// Status 200 with a body that is not JSON.
+        case garbage
+        /// A body shorter than its Content-Length, then the connection closes.
+        case truncate
+        /// A result page that lacks its last row, so the pages disagree with `recordCount`.
+        case shortPage = "short-page"
+        /// No answer at all.
+        case hang
+    }
+
+    public var route: String
+    public var kind: Kind
+    public var count: Int
+    public var status: Int?
+}
+
+/// How a response leaves the server.
+public enum Delivery: Sendable {
+    case normal
+    case truncated
+    case never
+}
+
+extension SimulatorState {
+    /// True (consuming one use) when a short-page fault is armed for `route`.
+    mutating func consumeShortPage(route: String) -> Bool {
+        guard let index = faults.firstIndex(where: { $0.kind == .shortPage && $0.route == route && $0.count > 0 }) else {
+            return false
+        }
+        faults[index].count -= 1
+        return true
+    }
+
+    /// Applies the first matching fault (consuming one of its uses) to a response the router produced.
+    mutating func applyFault(to response: inout SimResponse, route: String) {
+        guard !route.contains("/ccmweb/sim"),
+            let index = faults.firstIndex(where: {
+                ($0.route.isEmpty || $0.route == route) && $0.count > 0 && $0.kind != .shortPage
+            })
+        else { return }
+        faults[index].count -= 1
+        let fault = faults[index]
+        switch fault.kind {
+        case .status:
+            let status = fault.status ?? 500
+            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":"injected fault"}"#.utf8))
+            if status == 429 || status == 503 { response.headers.append(("Retry-After", "2")) }
+        case .html:
+            response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))
+            response.headers.append(("Content-Type", "text/html"))
+        case .garbage:
+            response = SimResponse(status: 200, body: Array(#"{"rows": [{"values": ["SAMPL"#.utf8))
+        case .truncate:
+            response.delivery = .truncated
+        case .shortPage:
+            break  // applied where the page is built: see consumeShortPage(route:)
+        case .hang:
+            response.delivery = .never
+        }
+    }
+}
+

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// Server and network faults injected into compass-sim: none produces a change, none loses one. The snapshot
+/// stays until a complete, valid result arrives, and that poll reports what happened meanwhile, once.
+final class FaultTests: XCTestCase {
+    func test_faults_neverProduceOrLoseAChange() throws {
+        let sim = try Simulator(["--records", "80"])
+        let workspace = try Workspace(serverURL: sim.url)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+        let cases: [(kind: String, route: String, status: Int?, exit: Int32)] = [
+            ("status", "POST /query", 500, 69),
+            ("status", "POST /query", 503, 69),
+            ("status", "GET /query/{id}", 429, 69),
+            ("status", "GET /query/{id}", 404, 76),
+            ("html", "GET /query/{id}", nil, 76),
+            ("garbage", "POST /query", nil, 76),
+            ("truncate", "GET /query/{id}", nil, 69),
+            ("short-page", "GET /query/{id}", nil, 76),
+            ("status", "POST /authenticate", 502, 69),
+            ("hang", "GET /query/{id}", nil, 69),
+        ]
+        // One record per case: history timestamps have one-second resolution, and two identical actions by the
+        // same user on the same record within a second share one de-duplication key by design.
+        let engineers = (1...80).filter { $0 % 4 == 1 && (($0 - 1) / 4) % 5 != 2 }.map { "SAMPL" + String(format: "%08d", $0) }
+        for (index, fault) in cases.enumerated() {
+            let label = "\(fault.kind) \(fault.status.map(String.init) ?? "") on \(fault.route)"
+            let record = engineers[index]
+            try sim.act("lead", record, "Modify", set: ["Priority=1-Resolve Immediately"])
+            if fault.route == "POST /authenticate" { try sim.post("/ccmweb/sim/expire-tokens") }
+            try sim.inject(fault.kind, on: fault.route, status: fault.status)
+            let failed = try workspace.trackwatch(["check", "--json"])
+            XCTAssertEqual(failed.status, fault.exit, "\(label): \(failed.stderr)")
+            XCTAssertEqual(failed.stdout, "", "\(label): a failed poll reports nothing")
+            let recovered = try workspace.trackwatch(["check", "--json"])
+            XCTAssertEqual(recovered.status, 0, "\(label): \(recovered.stderr)")
+            XCTAssertEqual(recovered.objects.map { $0["record"] as? String }, [record], "\(label): reported once, after")
+        }
+        let status = try workspace.trackwatch(["status", "--json"])
+        XCTAssertTrue(status.stdout.contains("\"consecutiveFailures\":0"), status.stdout)
+    }
+}
