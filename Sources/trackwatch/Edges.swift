@@ -38,6 +38,11 @@ final class JournalRecorder: ChangeRecorder {
 
     func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String) {
         ChangeJournal(server: server).recordServiceProblem(summary, detail: detail, resolved: resolved)
+        if resolved {
+            logger?.notice("\(summary)")
+        } else {
+            logger?.error("\(summary)", metadata: ["error": "\(detail)"])
+        }
     }
 }
 

@@ -73,6 +73,34 @@ final class DaemonTests: XCTestCase {
         XCTAssertEqual(log.components(separatedBy: "SAMPL00000001 resolved by lead").count - 1, 1, "journaled once: \(log)")
     }
 
+    func test_outage_isAnnouncedOnceAfterThreeFailures_andRecoveryOnce() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try sim.inject("status", on: "POST /query", count: 4, status: 503)
+        for attempt in 1...4 {
+            notify.skipReceived()
+            kill(daemon.processIdentifier, SIGUSR1)
+            XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed: Compass answered HTTP 503") },
+                            "failure \(attempt): \(notify.messages)")
+        }
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(log.components(separatedBy: "poll failed").count - 1, 4, log)
+        XCTAssertEqual(log.components(separatedBy: "Cannot reach Compass").count - 1, 1, "told once, after the third: \(log)")
+        XCTAssertEqual(log.components(separatedBy: "Connected to Compass again").count - 1, 1, log)
+        XCTAssertEqual(log.components(separatedBy: "SAMPL00000001 resolved by lead").count - 1, 1, log)
+    }
+
     func test_timerDrivenPoll_followsTheInterval() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)  // interval 10 s via extra line below
