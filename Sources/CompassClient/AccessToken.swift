@@ -4,32 +4,51 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A bearer token from `POST /authenticate`. Its JWT `exp` claim (read, not verified: the server verifies)
-/// tells when to log in again, so that a poll does not start with a token about to expire.
+/// A bearer token from `POST /authenticate`. Its JWT claims (read, not verified: the server verifies) tell
+/// when to log in again, so that a poll does not start with a token about to expire.
+///
+/// The expiry is kept on the local clock: `exp - iat` is the token's lifetime as the server sees it, counted
+/// from when the token arrived here. Comparing the server's `exp` with the local clock instead would log in
+/// on every request when the server's clock is behind, and use dead tokens when it is ahead.
 public struct AccessToken: Sendable, CustomStringConvertible {
     public let value: String
-    /// Seconds since 1970, or `nil` when the token carries no readable `exp`.
+    /// Local seconds since 1970 at which the token expires, or `nil` when unknown (a 401 then says so).
     public let expiresAt: Double?
+    /// The token's lifetime in seconds, or `nil` when unknown.
+    public let lifetime: Double?
 
-    public init(_ value: String) {
+    /// - Parameter receivedAt: the local time the login answered.
+    public init(_ value: String, receivedAt: Double) {
         self.value = value
-        expiresAt = Self.expiry(ofJWT: value)
+        let claims = Self.claims(ofJWT: value)
+        if let exp = claims?.exp, let iat = claims?.iat, exp > iat {
+            lifetime = exp - iat
+        } else if let exp = claims?.exp, exp > receivedAt {
+            lifetime = exp - receivedAt  // no `iat`: trust the clocks to agree, if the result makes sense
+        } else {
+            lifetime = nil
+        }
+        expiresAt = lifetime.map { receivedAt + $0 }
     }
 
     public var description: String { "<token>" }
 
-    /// True when the token expires within `margin` seconds of `now`.
-    public func needsRenewal(now: Double, margin: Double) -> Bool {
-        guard let expiresAt else { return false }
-        return expiresAt - now <= margin
+    /// True when the token expires within a tenth of its lifetime (at most five minutes) of `now`.
+    public func needsRenewal(now: Double) -> Bool {
+        guard let expiresAt, let lifetime else { return false }
+        return expiresAt - now <= min(300, lifetime / 10)
     }
 
-    /// The `exp` claim of a JWT, without verifying its signature.
-    public static func expiry(ofJWT token: String) -> Double? {
+    struct Claims: Decodable {
+        let exp: Double?
+        let iat: Double?
+    }
+
+    /// The `exp` and `iat` claims of a JWT, without verifying its signature.
+    static func claims(ofJWT token: String) -> Claims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = base64URLDecode(String(parts[1])) else { return nil }
-        struct Claims: Decodable { let exp: Double? }
-        return (try? JSONDecoder().decode(Claims.self, from: payload))?.exp
+        return try? JSONDecoder().decode(Claims.self, from: payload)
     }
 
     static func base64URLDecode(_ text: String) -> Data? {

@@ -34,7 +34,6 @@ public final class CompassClient {
     let requestTimeout: Int
     private let now: () -> Double
     private var token: AccessToken?
-    private var tokenLifetime: Double = 0
     /// Successful logins since this client was made (for status and tests).
     public private(set) var loginCount = 0
 
@@ -84,7 +83,9 @@ public final class CompassClient {
     /// Throws `CompassError.server` unless the response is 2xx.
     func expectSuccess(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws {
         guard (200..<300).contains(response.status) else {
-            throw CompassError.server(status: response.status, message: Self.message(in: response), endpoint: endpoint.name)
+            throw CompassError.server(
+                status: response.status, message: Self.message(in: response), endpoint: endpoint.name,
+                retryAfter: RetryAfter.seconds(response.header("retry-after"), now: now()))
         }
     }
 
@@ -119,7 +120,7 @@ public final class CompassClient {
 
     private func ensureSession() throws {
         guard case .password(let password) = credential else { return }
-        if let token, !token.needsRenewal(now: now(), margin: min(300, tokenLifetime / 10)) { return }
+        if let token, !token.needsRenewal(now: now()) { return }
         try login(password: password)
     }
 
@@ -129,15 +130,16 @@ public final class CompassClient {
         let response = try rawSend(.authenticate, method: .post, body: [UInt8](try JSONEncoder().encode(body)))
         switch response.status {
         case 200, 201:
-            let token = AccessToken(try decode(LoginResponse.self, from: response, .authenticate).token)
-            tokenLifetime = token.expiresAt.map { $0 - now() } ?? 0
+            let token = AccessToken(try decode(LoginResponse.self, from: response, .authenticate).token, receivedAt: now())
             self.token = token
             loginCount += 1
             logger.debug("logged in", metadata: ["user": "\(server.username)", "database": "\(server.database)"])
         case 400, 401, 403:
             throw CompassError.loginRejected(status: response.status, message: Self.message(in: response))
         default:
-            throw CompassError.server(status: response.status, message: Self.message(in: response), endpoint: "login")
+            throw CompassError.server(
+                status: response.status, message: Self.message(in: response), endpoint: "login",
+                retryAfter: RetryAfter.seconds(response.header("retry-after"), now: now()))
         }
     }
 

@@ -7,8 +7,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
     case loginRejected(status: Int, message: String)
     /// A personal access token was refused.
     case tokenRejected(status: Int, message: String)
-    /// Any other non-2xx answer, with the server's own message.
-    case server(status: Int, message: String, endpoint: String)
+    /// Any other non-2xx answer, with the server's own message and, for 429/503, how many seconds the server
+    /// asked clients to wait (`Retry-After`).
+    case server(status: Int, message: String, endpoint: String, retryAfter: Double? = nil)
     /// A 2xx answer that is not what the API documents (HTML, garbage JSON, wrong row shape).
     case invalidResponse(endpoint: String, detail: String)
     /// Paging ended before `recordCount` rows arrived, or returned more than announced.
@@ -34,8 +35,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
         case .tokenRejected(let status, let message):
             return "Compass rejected the personal access token (HTTP \(status)\(Self.quote(message))). "
                 + "Create a new token in the Compass REST server's welcome page and update token_file."
-        case .server(let status, let message, let endpoint):
-            return "Compass answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))."
+        case .server(let status, let message, let endpoint, let retryAfter):
+            let wait = retryAfter.map { "; it asked to retry after \(Int($0.rounded(.up))) s" } ?? ""
+            return "Compass answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))\(wait)."
         case .invalidResponse(let endpoint, let detail):
             return "Compass sent an unexpected answer to the \(endpoint) request: \(detail)."
         case .incompleteResult(let detail):
@@ -43,6 +45,12 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
         case .invalidConfiguration(let detail):
             return detail
         }
+    }
+
+    /// Seconds the server asked to wait before the next request, if it did.
+    public var retryAfter: Double? {
+        if case .server(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
     }
 
     private static func quote(_ message: String) -> String { message.isEmpty ? "" : ": \(message)" }

@@ -21,6 +21,9 @@ public final class StateStore: Sendable {
 
     /// The database file.
     public let path: String
+    /// Random, made when the file is created: tells this database's change ids from those of a database
+    /// that was moved aside and replaced.
+    public let identity: String
     private let database: Mutex<Database>
 
     /// Opens (creating if needed) `<directory>/state.sqlite`. A missing directory is created with mode 0700,
@@ -34,8 +37,27 @@ public final class StateStore: Sendable {
     public init(path: String) throws {
         self.path = path
         try createPrivateFile(path)
-        database = Mutex(try Self.open(path))
+        let database = try Self.open(path)
+        identity = try Self.identity(of: database, path: path)
+        self.database = Mutex(database)
     }
+
+    private static func identity(of database: Database, path: String) throws -> String {
+        do {
+            if let known = try database.queryFirst("SELECT value FROM meta WHERE key = 'identity'", row: { $0.string(at: 0) }) ?? nil {
+                return known
+            }
+            var generator = SystemRandomNumberGenerator()
+            let made = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+            try database.execute("INSERT INTO meta (key, value) VALUES ('identity', ?)", [.text(made)])
+            return made
+        } catch let error as SQLiteError {
+            throw StoreError(error, operation: "open the state database", path: path)
+        }
+    }
+
+    /// The id of a stored change that is unique across state databases (journal entries carry it).
+    public func globalID(of change: StoredChange) -> String { "\(identity)-\(change.id)" }
 
     private static func open(_ path: String) throws -> Database {
         do {

@@ -18,8 +18,12 @@ public final class ChangeJournal: Sendable {
 
     public init(server: String) { self.server = server }
 
-    /// The fields of a change's entry (separate from sending, so that tests can check them).
-    public func fields(for change: Change) -> [(name: String, value: String)] {
+    /// The field that identifies a change across restarts (see `JournalReader`).
+    public static let changeIDField = "TRACKWATCH_CHANGE_ID"
+
+    /// The fields of a change's entry (separate from sending, so that tests can check them). `id` is unique
+    /// per detected change.
+    public func fields(for change: Change, id: String) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [
             ("MESSAGE", change.sentence),
             ("PRIORITY", String(Journal.Priority.notice.rawValue)),
@@ -29,6 +33,7 @@ public final class ChangeJournal: Sendable {
             ("TRACKWATCH_CHANGE", change.kind.rawValue),
             ("TRACKWATCH_HEADLINE", change.headline),
             ("TRACKWATCH_SERVER", server),
+            (Self.changeIDField, id),
         ]
         if let by = change.by { fields.append(("TRACKWATCH_BY", by)) }
         if let action = change.action { fields.append(("TRACKWATCH_ACTION", action)) }
@@ -39,7 +44,12 @@ public final class ChangeJournal: Sendable {
     }
 
     @discardableResult
-    public func record(_ change: Change) -> Int32 { Journal.send(fields(for: change)) }
+    public func record(_ change: Change, id: String) -> Int32 { Journal.send(fields(for: change, id: id)) }
+
+    /// The change IDs among `ids` that already have an entry this user can read.
+    public static func recordedChangeIDs(among ids: [String]) -> Set<String> {
+        JournalReader.presentValues(of: changeIDField, among: ids)
+    }
 
     /// An outage or a recovery, at `err` or `notice`.
     @discardableResult

@@ -1,4 +1,5 @@
 import Dispatch
+import CompassClient
 import Logging
 import TrackwatchCore
 
@@ -13,9 +14,6 @@ import Glibc
 /// there is one place where state changes. Only the watchdog runs elsewhere, so that it can tell a stuck
 /// loop from a slow one.
 public final class Daemon: @unchecked Sendable {  // all mutable state is confined to `queue`
-    /// Failed polls in a row before people are told (transient errors stay in the journal).
-    public static let failureThreshold = 3
-
     private let queue = DispatchQueue(label: "trackwatch.poll")
     private let watchdogQueue = DispatchQueue(label: "trackwatch.watchdog")
     private let makeSession: (Heartbeat) throws -> Session
@@ -29,6 +27,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var consecutiveFailures = 0
     private var outageAnnounced = false
     private var stopping = false
+    /// Delivered changes the store has not yet recorded as delivered.
+    private var awaitingMark = Set<Int64>()
 
     /// - Parameter makeSession: builds a session from the current configuration file; called at start and
     ///   on every SIGHUP.
@@ -37,7 +37,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         self.edges = edges
         self.logger = logger
         session = try makeSession(heartbeat)
-        schedule = PollSchedule(interval: Double(session.config.poll.interval))
+        schedule = PollSchedule(interval: Double(session.config.poll.interval), firstRetry: Double(session.config.poll.firstRetry))
     }
 
     /// Starts everything and never returns.
@@ -48,7 +48,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             startWatchdog()
             edges.service.ready()
             logger.info("started", metadata: ["interval_s": "\(session.config.poll.interval)", "server": "\(session.config.server.url)"])
-            deliverLeftovers()
+            deliverOutbox(consultJournal: true)
             wake()
         }
         dispatchMain()
@@ -87,11 +87,19 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         schedule.pollStarted(at: SystemClocks.bootTime(), random: Double.random(in: 0..<1))
         heartbeat.beat()
         let started = SystemClocks.wallTime()
+        let startedOnBootClock = SystemClocks.bootTime()
         do {
             let report = try session.poller.poll()
             session.rememberQueryMode()
+            schedule.pollSucceeded()
             pollSucceeded(report, startedAt: started)
         } catch {
+            // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
+            // locks accounts: those wait for the regular poll. Everything else is retried sooner.
+            if !Self.needsPerson(error) {
+                schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(),
+                                    retryAfter: (error as? CompassError)?.retryAfter, random: Double.random(in: 0..<1))
+            }
             pollFailed(error, startedAt: started)
         }
     }
@@ -107,7 +115,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         if report.isBaseline {
             logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"])
         }
-        deliver(report.changes)
+        deliverOutbox()
         let changes = report.changes.count == 1 ? "1 change" : "\(report.changes.count) changes"
         edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)): \(report.recordCount) assigned, \(changes); next \(nextPollClockTime())")
     }
@@ -117,41 +125,70 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         logger.error("poll failed", metadata: ["error": "\(error)", "failures_in_a_row": "\(consecutiveFailures)"])
         // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
         // several failures in a row.
-        let threshold = [.credentials, .configuration].contains(ExitStatus.forError(error)) ? 1 : Self.failureThreshold
+        let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
         if consecutiveFailures >= threshold && !outageAnnounced {
             outageAnnounced = true
-            edges.announcer.announceServiceProblem(summary: "Cannot reach Compass", body: "\(error)", resolved: false,
+            let summary = Self.outageSummary(error)
+            edges.announcer.announceServiceProblem(summary: summary, body: "\(error)", resolved: false,
                                                    settings: session.config.notify)
-            edges.recorder.recordServiceProblem("Cannot reach Compass", detail: "\(error)", resolved: false, server: session.config.server.url)
+            edges.recorder.recordServiceProblem(summary, detail: "\(error)", resolved: false, server: session.config.server.url)
         }
         edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)) failed: \(error) Next \(nextPollClockTime())")
+    }
+
+    private static func outageSummary(_ error: any Error) -> String {
+        switch ExitStatus.forError(error) {
+        case .credentials: "Compass rejected the login"
+        case .configuration: "trackwatch configuration error"
+        case .stateError: "trackwatch cannot save its state"
+        default: "Cannot reach Compass"
+        }
+    }
+
+    /// Errors that only a person can fix: credentials and configuration.
+    private static func needsPerson(_ error: any Error) -> Bool {
+        [.credentials, .configuration].contains(ExitStatus.forError(error))
     }
 
     private func nextPollClockTime() -> String {
         SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
     }
 
-    /// Journal first (the durable record), then the desktop, then mark delivered. A crash in between
-    /// redelivers on the next start rather than losing the change.
-    private func deliver(_ changes: [StoredChange]) {
-        guard !changes.isEmpty else { return }
-        for stored in changes { edges.recorder.record(stored.change, server: session.config.server.url) }
-        edges.announcer.announce(changes.map(\.change), settings: session.config.notify)
+    /// Delivers the outbox: journal first (the durable record, and the proof of delivery after a crash),
+    /// then the desktop, then the store marks the changes delivered. Marking can fail (disk full): the ids
+    /// wait in memory and are marked with the next batch, so they are not delivered twice by this process.
+    ///
+    /// - Parameter consultJournal: after a restart, changes whose journal entry exists were delivered by the
+    ///   previous process, which died before it could mark them; they are marked, not delivered again.
+    private func deliverOutbox(consultJournal: Bool = false) {
+        let outbox: [StoredChange]
         do {
-            try session.store.markDelivered(changes.map(\.id), at: SystemClocks.wallTime())
+            outbox = try session.store.undeliveredChanges().filter { !awaitingMark.contains($0.id) }
         } catch {
-            logger.error("could not mark changes delivered", metadata: ["error": "\(error)"])
+            logger.error("could not read the changes to deliver", metadata: ["error": "\(error)"])
+            return
         }
-    }
-
-    /// Changes a previous run detected and committed but did not get to deliver before it stopped.
-    private func deliverLeftovers() {
+        var pending = outbox
+        if consultJournal, !outbox.isEmpty {
+            let recorded = edges.recorder.recordedChangeIDs(among: outbox.map(session.store.globalID))
+            pending = outbox.filter { !recorded.contains(session.store.globalID(of: $0)) }
+            awaitingMark.formUnion(outbox.filter { recorded.contains(session.store.globalID(of: $0)) }.map(\.id))
+            logger.notice("changes from before the restart", metadata: [
+                "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
+            ])
+        }
+        for stored in pending {
+            edges.recorder.record(stored.change, id: session.store.globalID(of: stored), server: session.config.server.url)
+        }
+        if !pending.isEmpty { edges.announcer.announce(pending.map(\.change), settings: session.config.notify) }
+        awaitingMark.formUnion(pending.map(\.id))
+        guard !awaitingMark.isEmpty else { return }
         do {
-            let leftovers = try session.store.undeliveredChanges()
-            if !leftovers.isEmpty { logger.notice("delivering changes from before the restart", metadata: ["count": "\(leftovers.count)"]) }
-            deliver(leftovers)
+            try session.store.markDelivered(awaitingMark.sorted(), at: SystemClocks.wallTime())
+            awaitingMark.removeAll()
         } catch {
-            logger.error("could not read undelivered changes", metadata: ["error": "\(error)"])
+            logger.error("could not mark changes delivered; trying again after the next poll",
+                         metadata: ["error": "\(error)", "count": "\(awaitingMark.count)"])
         }
     }
 
@@ -193,6 +230,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             session.client.logoff()
             session = fresh
             schedule.interval = Double(fresh.config.poll.interval)
+            schedule.firstRetry = Double(fresh.config.poll.firstRetry)
             logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
         } catch {
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])

@@ -8,9 +8,12 @@ public protocol ChangeAnnouncer: AnyObject {
     func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
 }
 
-/// Writes one structured journal entry per change.
+/// Writes one structured journal entry per change, and finds them again after a restart.
 public protocol ChangeRecorder: AnyObject {
-    func record(_ change: Change, server: String)
+    /// `id` is unique per detected change, across restarts and state databases.
+    func record(_ change: Change, id: String, server: String)
+    /// The ids among `ids` that were already recorded (empty when the record cannot be read back).
+    func recordedChangeIDs(among ids: [String]) -> Set<String>
     /// The journal's record of an outage ("Cannot reach Compass") or a recovery.
     func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String)
 }

@@ -30,7 +30,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             switch error {
             case .unreachable: return .unavailable
             case .loginRejected, .tokenRejected: return .credentials
-            case .server(let status, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError
+            case .server(let status, _, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError
             case .invalidResponse, .incompleteResult: return .protocolError
             case .invalidConfiguration: return .configuration
             }

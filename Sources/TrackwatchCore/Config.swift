@@ -64,11 +64,15 @@ public struct PollConfig: Equatable, Sendable {
     public var overlap: Int
     /// Rows requested per result-set page (`page_size`).
     public var pageSize: Int
+    /// Seconds before the first retry of a failed poll; each further retry waits twice as long, up to the
+    /// interval (`first_retry`).
+    public var firstRetry: Int
 
-    public init(interval: Int = 300, overlap: Int = 600, pageSize: Int = 1000) {
+    public init(interval: Int = 300, overlap: Int = 600, pageSize: Int = 1000, firstRetry: Int = 30) {
         self.interval = interval
         self.overlap = overlap
         self.pageSize = pageSize
+        self.firstRetry = firstRetry
     }
 }
 
@@ -77,10 +81,14 @@ public struct NotifyConfig: Equatable, Sendable {
     public var summaryThreshold: Int
     /// Send desktop notifications at all (`desktop`); the journal always gets every change.
     public var desktop: Bool
+    /// Failed polls in a row (retries included) before "Cannot reach Compass" is shown
+    /// (`alert_after_failures`); credential and configuration errors are shown at once.
+    public var alertAfterFailures: Int
 
-    public init(summaryThreshold: Int = 3, desktop: Bool = true) {
+    public init(summaryThreshold: Int = 3, desktop: Bool = true, alertAfterFailures: Int = 3) {
         self.summaryThreshold = summaryThreshold
         self.desktop = desktop
+        self.alertAfterFailures = alertAfterFailures
     }
 }
 

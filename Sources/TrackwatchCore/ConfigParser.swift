@@ -3,8 +3,8 @@ extension Config {
     static let schema: [String: [String]] = [
         "server": ["url", "repo", "database", "username", "password_file", "password_command", "credential", "token_file",
                    "ca_file", "insecure", "timeout"],
-        "poll": ["interval", "overlap", "page_size"],
-        "notify": ["summary_threshold", "desktop"],
+        "poll": ["interval", "overlap", "page_size", "first_retry"],
+        "notify": ["summary_threshold", "desktop", "alert_after_failures"],
     ]
 
     /// Reads `config.toml` text. Every error names the file, the line and the dotted key, and says what is
@@ -107,6 +107,7 @@ struct ConfigReader {
         }
         config.overlap = try duration(table, "poll", "overlap", range: 0...86_400) ?? config.overlap
         config.pageSize = try integer(table, "poll", "page_size", range: 1...100_000) ?? config.pageSize
+        config.firstRetry = try duration(table, "poll", "first_retry", range: 1...86_400) ?? config.firstRetry
         return config
     }
 
@@ -115,6 +116,8 @@ struct ConfigReader {
         guard let table else { return config }
         config.summaryThreshold = try integer(table, "notify", "summary_threshold", range: 1...1_000) ?? config.summaryThreshold
         config.desktop = try boolean(table, "notify", "desktop") ?? config.desktop
+        config.alertAfterFailures = try integer(table, "notify", "alert_after_failures", range: 1...1_000)
+            ?? config.alertAfterFailures
         return config
     }
 

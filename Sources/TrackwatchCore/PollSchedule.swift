@@ -3,21 +3,32 @@
 /// Due times are kept on the boot-time clock (it counts time spent suspended, and nobody sets it), so that
 /// after a suspend/resume the overdue poll runs at once, and a wall-clock jump neither triggers nor delays a
 /// poll. The daemon's timers only wake it up; this decides whether a wake-up is a poll.
+///
+/// A failed poll is retried before the next regular one, after a delay that doubles from `firstRetry` and is
+/// capped at the interval (so a long outage settles into the normal rhythm instead of hammering the
+/// server); a server's `Retry-After` lengthens a delay but never shortens it.
 public struct PollSchedule: Equatable, Sendable {
     /// Seconds between polls.
     public var interval: Double
     /// Each interval is stretched by up to this fraction, so that many users' daemons do not poll in step.
     public var jitterFraction: Double
+    /// Seconds before the first retry after a failure.
+    public var firstRetry: Double
     /// Boot-time seconds at which the next poll is due; `nil` means now (the first poll runs at start).
     public private(set) var dueAt: Double?
+    /// Failed polls since the last success.
+    public private(set) var failures = 0
 
-    public init(interval: Double, jitterFraction: Double = 0.05) {
+    public init(interval: Double, jitterFraction: Double = 0.05, firstRetry: Double = 30) {
         self.interval = interval
         self.jitterFraction = jitterFraction
+        self.firstRetry = firstRetry
     }
 
     /// A wake-up earlier than the due time by no more than this still polls (timers have leeway).
     public static let tolerance = 1.0
+    /// The longest `Retry-After` honoured; a server asking for more is retried after this.
+    public static let longestRetryAfter = 3_600.0
 
     public func isDue(at now: Double) -> Bool {
         guard let dueAt else { return true }
@@ -30,9 +41,24 @@ public struct PollSchedule: Equatable, Sendable {
         return max(0, dueAt - now)
     }
 
-    /// Records that a poll started at `now`; `random` in 0..<1 picks the jitter.
+    /// Records that a poll started at `now`; `random` in 0..<1 picks the jitter. Until the poll is known to
+    /// have failed, the next one is due a full interval later.
     public mutating func pollStarted(at now: Double, random: Double) {
         dueAt = now + interval * (1 + jitterFraction * random)
+    }
+
+    /// A poll succeeded: back to the regular interval.
+    public mutating func pollSucceeded() { failures = 0 }
+
+    /// A poll that started at `startedAt` failed at `now`: the next attempt is due after the backoff delay
+    /// (or the server's `retryAfter`, if longer), but never later than the regular poll would have been,
+    /// unless the server asked for that.
+    public mutating func pollFailed(startedAt: Double, at now: Double, retryAfter: Double?, random: Double) {
+        failures += 1
+        let backoff = min(interval, firstRetry * Double(1 << min(failures - 1, 20))) * (1 + jitterFraction * random)
+        var next = min(now + backoff, dueAt ?? (startedAt + interval))
+        if let retryAfter, retryAfter > 0 { next = max(next, now + min(retryAfter, Self.longestRetryAfter)) }
+        dueAt = next
     }
 
     /// Makes the next poll due now (SIGUSR1).

@@ -31,10 +31,12 @@ final class JournalRecorder: ChangeRecorder {
 
     init(alsoLog logger: Logger?) { self.logger = logger }
 
-    func record(_ change: Change, server: String) {
-        ChangeJournal(server: server).record(change)
+    func record(_ change: Change, id: String, server: String) {
+        ChangeJournal(server: server).record(change, id: id)
         logger?.notice("\(change.sentence)", metadata: ["record": "\(change.record)", "change": "\(change.kind.rawValue)"])
     }
+
+    func recordedChangeIDs(among ids: [String]) -> Set<String> { ChangeJournal.recordedChangeIDs(among: ids) }
 
     func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String) {
         ChangeJournal(server: server).recordServiceProblem(summary, detail: detail, resolved: resolved)

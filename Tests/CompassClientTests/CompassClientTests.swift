@@ -26,8 +26,9 @@ private func json(_ status: Int, _ text: String) -> HTTPResponse {
     HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
 }
 
-private func jwt(exp: Int) -> String {
-    let payload = Data(#"{"sub":"engineer","exp":\#(exp)}"#.utf8).base64EncodedString()
+private func jwt(exp: Int, iat: Int? = nil) -> String {
+    let issued = iat.map { #","iat":\#($0)"# } ?? ""
+    let payload = Data(#"{"sub":"engineer","exp":\#(exp)\#(issued)}"#.utf8).base64EncodedString()
         .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     return "eyJhbGciOiJIUzUxMiJ9.\(payload).c2ln"
 }
@@ -60,9 +61,43 @@ final class CompassClientTests: XCTestCase {
     }
 
     func test_jwtExpiry_isReadWithoutVerification() {
-        XCTAssertEqual(AccessToken(jwt(exp: 1_573_661_945)).expiresAt, 1_573_661_945)
-        XCTAssertNil(AccessToken("not-a-jwt").expiresAt)
-        XCTAssertEqual("\(AccessToken(jwt(exp: 1)))", "<token>")
+        XCTAssertEqual(AccessToken(jwt(exp: 1_573_661_945), receivedAt: 1_573_660_000).expiresAt, 1_573_661_945)
+        XCTAssertNil(AccessToken("not-a-jwt", receivedAt: 0).expiresAt)
+        XCTAssertEqual("\(AccessToken(jwt(exp: 1), receivedAt: 0))", "<token>")
+    }
+
+    func test_tokenExpiry_isCountedOnTheLocalClock_whateverTheServerClockSays() {
+        // The server's clock is an hour behind ours: exp is "in the past" here, yet the token lives 30 minutes.
+        let behind = AccessToken(jwt(exp: 1_000_000 - 3_600 + 1_800, iat: 1_000_000 - 3_600), receivedAt: 1_000_000)
+        XCTAssertEqual(behind.expiresAt, 1_001_800)
+        XCTAssertFalse(behind.needsRenewal(now: 1_000_060), "no login per request when the server's clock is behind")
+        XCTAssertTrue(behind.needsRenewal(now: 1_001_800 - 170), "renewed within a tenth of the lifetime")
+        // An hour ahead: the token must not be trusted for 90 minutes.
+        let ahead = AccessToken(jwt(exp: 1_000_000 + 3_600 + 1_800, iat: 1_000_000 + 3_600), receivedAt: 1_000_000)
+        XCTAssertEqual(ahead.expiresAt, 1_001_800)
+        // Without iat and with an exp already past locally: unknown, so the server's 401 decides.
+        XCTAssertNil(AccessToken(jwt(exp: 999_000), receivedAt: 1_000_000).expiresAt)
+    }
+
+    func test_retryAfter_isReadAsSecondsOrHTTPDate() throws {
+        let transport = ScriptedTransport { request in
+            if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"\#(jwt(exp: 2_000_000))"}"#) }
+            if request.url.hasSuffix("/query") {
+                // 1,000,120 s after 1970 is Mon, 12 Jan 1970 13:48:40 GMT.
+                return HTTPResponse(status: 503, headers: [("Retry-After", "Mon, 12 Jan 1970 13:48:40 GMT")])
+            }
+            return HTTPResponse(status: 429, headers: [("retry-after", " 7 ")])
+        }
+        XCTAssertThrowsError(try run(try client(transport))) { error in
+            XCTAssertEqual((error as? CompassError)?.retryAfter, 120)
+        }
+        transport.handler = { _ in HTTPResponse(status: 429, headers: [("retry-after", " 7 ")]) }
+        XCTAssertThrowsError(try run(try client(transport))) { error in
+            XCTAssertEqual((error as? CompassError)?.retryAfter, 7)
+            XCTAssertTrue("\(error)".contains("retry after 7 s"), "\(error)")
+        }
+        transport.handler = { _ in HTTPResponse(status: 503, headers: [("Retry-After", "soon")]) }
+        XCTAssertThrowsError(try run(try client(transport))) { XCTAssertNil(($0 as? CompassError)?.retryAfter) }
     }
 
     func test_adHocQuery_readsEveryPageUntilRecordCount() throws {

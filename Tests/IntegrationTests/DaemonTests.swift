@@ -114,4 +114,55 @@ final class DaemonTests: XCTestCase {
         XCTAssertNotNil(notify.waitFor(timeout: 25) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") })
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 5, "waited for the timer, not polled at once")
     }
+
+    func test_failedPoll_isRetriedWithBackoff_honouringRetryAfter_beforeTheRegularPoll() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.interval = "10m"
+        workspace.extraPollLines = ["first_retry = \"1s\""]
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        try sim.inject("status", on: "POST /query", count: 2, status: 503)  // each with Retry-After: 2
+        notify.skipReceived()
+        let started = Date()
+        kill(daemon.processIdentifier, SIGUSR1)
+        // Two failures, each retried after max(backoff 1 s / 2 s, Retry-After 2 s): no signal, no 10-minute wait.
+        XCTAssertNotNil(notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
+                        "\(notify.messages)")
+        let waited = Date().timeIntervalSince(started)
+        XCTAssertGreaterThan(waited, 3.5, "Retry-After: 2 honoured twice")
+        XCTAssertLessThan(waited, 15, "retried well before the regular poll")
+        let failures = notify.messages.filter { $0.contains("failed: Compass answered HTTP 503") }
+        XCTAssertEqual(failures.count, 2, "\(notify.messages)")
+        XCTAssertTrue(failures.allSatisfy { $0.contains("retry after 2 s") }, "\(failures)")
+    }
+
+    func test_rejectedLogin_isNotRetriedBeforeTheRegularPoll() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.user = "engineer"
+        workspace.interval = "10m"
+        workspace.extraPollLines = ["first_retry = \"1s\""]
+        try workspace.writeConfig()
+        try Data("wrong-password\n".utf8).write(to: workspace.directory.appendingPathComponent("password"))
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
+        // Wait on something that does happen: the watchdog pings keep coming for 4 s, and no login is tried.
+        let deadline = Date().addingTimeInterval(4)
+        while Date() < deadline { _ = notify.waitFor(timeout: 1) { $0 == "WATCHDOG=1" } }
+        XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1, "one attempt, then the regular schedule")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(log.components(separatedBy: "] Compass rejected the login\n").count - 1, 1, "told at once, once: \(log)")
+        XCTAssertTrue(log.contains("Check username, repo, database and the password source"), log)
+    }
 }

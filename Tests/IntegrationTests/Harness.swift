@@ -125,6 +125,9 @@ final class Workspace {
     var extraServerLines: [String] = []
     var user = "engineer"
     var interval = "10s"
+    var extraPollLines: [String] = []
+    /// Appended after [poll]: further tables.
+    var trailer = ""
 
     init(serverURL: String) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-test-\(UUID().uuidString)")
@@ -153,6 +156,8 @@ final class Workspace {
             \(extraServerLines.joined(separator: "\n"))
             [poll]
             interval = "\(interval)"
+            \(extraPollLines.joined(separator: "\n"))
+            \(trailer)
             """
         try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
     }

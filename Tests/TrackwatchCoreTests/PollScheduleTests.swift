@@ -37,4 +37,46 @@ final class PollScheduleTests: XCTestCase {
         schedule.pollNow()
         XCTAssertTrue(schedule.isDue(at: 1_001))
     }
+
+    /// Polls at `start`, fails one second later; returns when the next attempt is due.
+    private func failedAttempt(_ schedule: inout PollSchedule, at start: Double, retryAfter: Double? = nil) -> Double {
+        schedule.pollStarted(at: start, random: 0)
+        schedule.pollFailed(startedAt: start, at: start + 1, retryAfter: retryAfter, random: 0)
+        return schedule.dueAt!
+    }
+
+    func test_failures_retryWithDoublingDelays_cappedByTheRegularPoll() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        var at = 1_000.0
+        var delays: [Double] = []
+        for _ in 0..<6 {
+            let due = failedAttempt(&schedule, at: at)
+            delays.append(due - at)
+            at = due
+        }
+        // 1 s for the failing request, then 30, 60, 120, 240; then the regular interval from the start.
+        XCTAssertEqual(delays, [31, 61, 121, 241, 300, 300])
+        XCTAssertEqual(schedule.failures, 6)
+        schedule.pollStarted(at: at, random: 0)
+        schedule.pollSucceeded()
+        XCTAssertEqual(schedule.failures, 0)
+        XCTAssertEqual(schedule.dueAt, at + 300, "after a success, the regular interval again")
+    }
+
+    func test_retryAfter_lengthensTheDelay_butNeverShortensIt_andIsBounded() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        XCTAssertEqual(failedAttempt(&schedule, at: 1_000, retryAfter: 120), 1_121, "server asked for 120 s")
+        schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        XCTAssertEqual(failedAttempt(&schedule, at: 1_000, retryAfter: 2), 1_031, "backoff is longer than 2 s")
+        schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        XCTAssertEqual(failedAttempt(&schedule, at: 1_000, retryAfter: 86_400), 1_001 + PollSchedule.longestRetryAfter)
+    }
+
+    func test_aRetryNeverComesLaterThanTheRegularPoll_whenTheFailureTookLong() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        schedule.pollStarted(at: 1_000, random: 0)
+        // The request timed out after 290 s: the regular poll (1,300) comes before 290 + 30.
+        schedule.pollFailed(startedAt: 1_000, at: 1_290, retryAfter: nil, random: 0)
+        XCTAssertEqual(schedule.dueAt, 1_300)
+    }
 }
