@@ -12,6 +12,7 @@
 #                   systemd/unit-root/ and credentials/ (needed by sandboxing options and LoadCredential=),
 #                   log/ for this journald alone (never share /run/log/journal with another journald)
 #   /run/user/UID   the user's XDG_RUNTIME_DIR, a tmpfs owned by the user
+#   /var/log/journal  a tmpfs, so that the journal is persistent (per-user files) and private to the lab
 # and on the host: a delegated cgroup subtree user.slice/user-UID.slice/user@UID.service owned by the
 # user. The manager must never start in the root cgroup: it would move every process there, PID 1
 # included, into its own init.scope.
@@ -42,9 +43,16 @@ inner() {
     if [ -f /etc/machine-id ] && [ ! -s /etc/machine-id ]; then   # journald needs one; some images ship it empty
         systemd-id128 new > /run/systemd/machine-id && mount --bind /run/systemd/machine-id /etc/machine-id
     fi
+    # Persistent storage, as on Debian and Ubuntu desktops, but on a tmpfs of this namespace's own: journald
+    # then keeps a journal file per user that the user may read (trackwatch reads its own entries back to
+    # prove delivery after a crash). On volatile storage only members of systemd-journal could.
+    mkdir -p /var/log/journal
+    mount -t tmpfs -o mode=2755,nosuid,nodev tmpfs /var/log/journal
+    chgrp systemd-journal /var/log/journal 2> /dev/null || true
     "$JOURNALD" > "$LAB_STATE/journald.out" 2>&1 < /dev/null &
     echo $! > "$LAB_STATE/journald.pid"
     lab_wait_for 10 test -S /run/systemd/journal/socket || { echo "journald did not create its socket" >&2; exit 1; }
+    journalctl --flush > /dev/null 2>&1 || true   # what systemd-journal-flush.service does at boot: /run → /var
 
     mkdir -p "/run/user/$uid"
     mount -t tmpfs -o "mode=700,uid=$uid,gid=$gid,size=64M" tmpfs "/run/user/$uid"

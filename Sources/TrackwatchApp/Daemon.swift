@@ -27,6 +27,11 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var consecutiveFailures = 0
     private var outageAnnounced = false
     private var stopping = false
+    /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
+    /// test uses it to hit that instant deterministically.
+    private let failpoint: String?
+    /// How long delivery waits for bubbles to reach the notification server before marking them delivered.
+    static let bubbleHandOverTimeout = 5.0
     /// Delivered changes the store has not yet recorded as delivered.
     private var awaitingMark = Set<Int64>()
 
@@ -36,6 +41,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         self.makeSession = makeSession
         self.edges = edges
         self.logger = logger
+        failpoint = getenv("TRACKWATCH_FAILPOINT").map { String(cString: $0) }
         session = try makeSession(heartbeat)
         schedule = PollSchedule(interval: Double(session.config.poll.interval), firstRetry: Double(session.config.poll.firstRetry))
     }
@@ -180,7 +186,15 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         for stored in pending {
             edges.recorder.record(stored.change, id: session.store.globalID(of: stored), server: session.config.server.url)
         }
-        if !pending.isEmpty { edges.announcer.announce(pending.map(\.change), settings: session.config.notify) }
+        if failpoint == "after-journal", !pending.isEmpty { kill(getpid(), SIGKILL) }
+        if !pending.isEmpty {
+            edges.announcer.announce(pending.map(\.change), settings: session.config.notify)
+            // Mark only once the bubbles left the process (a kill before that would lose them), but never
+            // wait long for a hung notification server: the journal already has the change.
+            if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
+                logger.warning("the notification server is slow; marking the changes delivered anyway")
+            }
+        }
         awaitingMark.formUnion(pending.map(\.id))
         guard !awaitingMark.isEmpty else { return }
         do {

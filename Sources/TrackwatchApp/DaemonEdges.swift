@@ -6,6 +6,9 @@ public protocol ChangeAnnouncer: AnyObject {
     func announce(_ changes: [Change], settings: NotifyConfig)
     /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
     func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
+    /// Waits until what was announced has been handed to the notification server, or `timeout` seconds
+    /// passed (a hung server); true when handed over.
+    func flush(timeout: Double) -> Bool
 }
 
 /// Writes one structured journal entry per change, and finds them again after a restart.

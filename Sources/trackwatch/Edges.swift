@@ -63,4 +63,6 @@ final class DesktopAnnouncer: ChangeAnnouncer {
         guard settings.desktop else { return }
         notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved)
     }
+
+    func flush(timeout: Double) -> Bool { notifier.drain(timeout: timeout) }
 }
