@@ -13,6 +13,8 @@ struct SQLiteError: Error, CustomStringConvertible, Sendable {
     let message: String
     /// The statement or operation that failed, for the log.
     let context: String
+    /// The operating system's errno behind an I/O failure (`sqlite3_system_errno`), 0 when none.
+    var systemErrno: Int32 = 0
 
     var description: String { "\(message) (SQLite code \(extendedCode), during \(context))" }
 }
@@ -44,8 +46,9 @@ final class Database {
             // Even a failed open may allocate a handle; it must still be closed.
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let extended = pointer.map { sqlite3_extended_errcode($0) } ?? rc
+            let systemErrno = pointer.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(pointer)
-            throw SQLiteError(extendedCode: extended, message: message, context: "open")
+            throw SQLiteError(extendedCode: extended, message: message, context: "open", systemErrno: systemErrno)
         }
         handle = pointer
         self.path = path
@@ -151,7 +154,7 @@ final class Database {
         guard rc != SQLITE_OK else { return }
         throw SQLiteError(
             extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
-            context: context
+            context: context, systemErrno: sqlite3_system_errno(handle)
         )
     }
 }

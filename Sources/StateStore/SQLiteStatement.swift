@@ -26,7 +26,8 @@ final class Statement {
             sqlite3_finalize(pointer)
             throw SQLiteError(
                 extendedCode: sqlite3_extended_errcode(connection),
-                message: String(cString: sqlite3_errmsg(connection)), context: sql
+                message: String(cString: sqlite3_errmsg(connection)), context: sql,
+                systemErrno: sqlite3_system_errno(connection)
             )
         }
         handle = pointer
@@ -128,7 +129,7 @@ final class Statement {
         return SQLiteError(
             extendedCode: connection.map { sqlite3_extended_errcode($0) } ?? rc,
             message: connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc)),
-            context: sql
+            context: sql, systemErrno: connection.map { sqlite3_system_errno($0) } ?? 0
         )
     }
 }

@@ -59,9 +59,15 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     init(_ error: SQLiteError, operation: String, path: String) {
+        // An I/O error's errno says more than SQLite's code: a full disk while growing the WAL or the
+        // shared-memory file is reported as SQLITE_IOERR_WRITE / _SHMSIZE, not SQLITE_FULL.
+        let fromErrno = Self.reason(forErrno: error.systemErrno)
+        let reason = [SQLITE_IOERR, SQLITE_CANTOPEN].contains(error.code) && [.diskFull, .readOnly].contains(fromErrno)
+            ? fromErrno : Self.reason(forSQLiteCode: error.code)
+        let system = error.systemErrno != 0 ? ": \(systemMessage(error.systemErrno))" : ""
         self.init(
-            reason: Self.reason(forSQLiteCode: error.code), operation: operation, path: path,
-            detail: "\(error.message) (SQLite code \(error.extendedCode))", sqliteCode: error.extendedCode
+            reason: reason, operation: operation, path: path,
+            detail: "\(error.message)\(system) (SQLite code \(error.extendedCode))", sqliteCode: error.extendedCode
         )
     }
 

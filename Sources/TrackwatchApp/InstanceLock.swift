@@ -18,17 +18,23 @@ public final class InstanceLock {
         }
     }
 
-    public struct Failed: Error, CustomStringConvertible {
+    public struct Failed: StateStoreFailure, CustomStringConvertible {
         public let path: String
         public let reason: String
-        public var description: String { "cannot create the lock file \(path): \(reason)" }
+        public var description: String {
+            "cannot create the lock file \(path): \(reason). The state directory must be writable, on a disk with free space."
+        }
     }
 
     /// Takes the lock or throws `Held` naming the holder's pid.
     public init(stateDirectory: String) throws {
         try Self.makeDirectory(stateDirectory)
         let path = stateDirectory + "/trackwatch.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EROFS || errno == EACCES {
+            // flock works on a read-only descriptor too; the store then says precisely what is wrong.
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else { throw Failed(path: path, reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
@@ -37,6 +43,7 @@ public final class InstanceLock {
             let pid = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).filter(\.isNumber)
             throw Held(directory: stateDirectory, pid: pid)
         }
+        self.descriptor = descriptor
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, pid, pid.count, 0)
