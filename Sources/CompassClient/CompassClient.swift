@@ -36,6 +36,9 @@ public final class CompassClient {
     private var token: AccessToken?
     /// Successful logins since this client was made (for status and tests).
     public private(set) var loginCount = 0
+    /// Logins that replaced an earlier session (expired or refused token): server-side state of the old
+    /// session, such as result sets, is gone.
+    private(set) var sessionRenewals = 0
 
     // Query-mode memory (see QueryRunner.swift).
     var queryMode: QueryMode?
@@ -132,6 +135,7 @@ public final class CompassClient {
         case 200, 201:
             let token = AccessToken(try decode(LoginResponse.self, from: response, .authenticate).token, receivedAt: now())
             self.token = token
+            if loginCount > 0 { sessionRenewals += 1 }
             loginCount += 1
             logger.debug("logged in", metadata: ["user": "\(server.username)", "database": "\(server.database)"])
         case 400, 401, 403:

@@ -28,6 +28,20 @@ extension CompassClient {
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil
     ) throws -> [[String]] {
         let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: maxRows)
+        let renewals = sessionRenewals
+        do {
+            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options)
+        } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
+            // The token expired while paging: a result set belongs to the session that made it, so after the
+            // new login its pages are gone. Run the query again, once, in the new session.
+            logger.info("result set lost with the expired session; running the query again")
+            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options)
+        }
+    }
+
+    private func runOnce(
+        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions
+    ) throws -> [[String]] {
         if queryMode != .stored {
             if let rows = try runAdHoc(query, options: options) {
                 if queryMode == nil { logger.info("server runs ad-hoc queries") }

@@ -1,5 +1,6 @@
 /// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
-/// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way.
+/// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way, after
+/// `after` matching responses went right (to hit, say, the third page of a result set).
 public struct Fault: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
         /// An error status (`status` field), with `Retry-After: 2` for 429 and 503.
@@ -20,6 +21,10 @@ public struct Fault: Codable, Sendable {
     public var kind: Kind
     public var count: Int
     public var status: Int?
+    /// Matching responses to let through before the fault applies.
+    public var after: Int?
+    /// `Retry-After` seconds sent with 429 and 503 (default 2).
+    public var retryAfter: Int?
 }
 
 /// How a response leaves the server.
@@ -35,6 +40,10 @@ extension SimulatorState {
         guard let index = faults.firstIndex(where: { $0.kind == .shortPage && $0.route == route && $0.count > 0 }) else {
             return false
         }
+        if let after = faults[index].after, after > 0 {
+            faults[index].after = after - 1
+            return false
+        }
         faults[index].count -= 1
         return true
     }
@@ -46,13 +55,17 @@ extension SimulatorState {
                 ($0.route.isEmpty || $0.route == route) && $0.count > 0 && $0.kind != .shortPage
             })
         else { return }
+        if let after = faults[index].after, after > 0 {
+            faults[index].after = after - 1
+            return
+        }
         faults[index].count -= 1
         let fault = faults[index]
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
             response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":"injected fault"}"#.utf8))
-            if status == 429 || status == 503 { response.headers.append(("Retry-After", "2")) }
+            if status == 429 || status == 503 { response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)")) }
         case .html:
             response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))
             response.headers.append(("Content-Type", "text/html"))

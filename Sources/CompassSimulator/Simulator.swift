@@ -227,7 +227,7 @@ struct Router {
     private mutating func simRoute(_ path: [String]) -> SimResponse {
         if match("GET", "stats", path) != nil { return encoded(200, Stats(state: state)) }
         if match("POST", "faults", path) != nil {
-            guard let fault = try? decode(Fault.self) else { return error(400, "expected {route, kind, count[, status]}") }
+            guard let fault = try? decode(Fault.self) else { return error(400, "expected {route, kind, count[, status, after, retryAfter]}") }
             state.faults.append(fault)
             return json(200, ["message": "fault armed"])
         }

@@ -52,4 +52,13 @@ final class ClientOverHTTPTests: XCTestCase {
             guard case CompassError.tokenRejected = error else { return XCTFail("\(error)") }
         }
     }
+
+    func test_serverClockBehindOrAhead_oneLoginForManyPolls() throws {
+        for offset in ["-3600", "3600"] {
+            let sim = try Simulator(["--clock-offset=\(offset)", "--token-ttl", "1800"])
+            let client = try client(sim)
+            for _ in 0..<3 { _ = try assigned(client) }
+            XCTAssertEqual(try sim.stats()["logins"] as? Int, 1, "server clock off by \(offset) s: the token is reused")
+        }
+    }
 }

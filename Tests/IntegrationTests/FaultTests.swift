@@ -39,4 +39,35 @@ final class FaultTests: XCTestCase {
         let status = try workspace.trackwatch(["status", "--json"])
         XCTAssertTrue(status.stdout.contains("\"consecutiveFailures\":0"), status.stdout)
     }
+
+    func test_tokenRefusedInTheMiddleOfPaging_logsInAgain_andTheResultIsComplete() throws {
+        let sim = try Simulator(["--records", "80"])
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.extraPollLines = ["page_size = 4"]  // about 14 records assigned: four pages
+        try workspace.writeConfig()
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        let logins = try sim.stats()["logins"] as? Int ?? 0
+        try sim.inject("status", on: "GET /query/{id}", status: 401, after: 2)  // page 3 of the first query
+        let check = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.objects.map { $0["record"] as? String }, ["SAMPL00000001"], "complete and exact: \(check.stdout)")
+        XCTAssertEqual(try sim.stats()["logins"] as? Int, logins + 2, "this check's login, and once more after the 401")
+        XCTAssertEqual(try workspace.trackwatch(["check", "--json"]).stdout, "", "nothing false from the broken paging")
+    }
+
+    func test_serverClockAheadOrBehind_reportsEachChangeOnce() throws {
+        for offset in ["3600", "-3600"] {
+            let sim = try Simulator(["--records", "80", "--clock-offset=\(offset)"])
+            let workspace = try Workspace(serverURL: sim.url)
+            XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+            try sim.act("lead", "SAMPL00000001", "Resolve")
+            let first = try workspace.trackwatch(["check", "--json"])
+            XCTAssertEqual(first.objects.map { $0["record"] as? String }, ["SAMPL00000001"], "offset \(offset): \(first.stderr)")
+            try sim.act("alice", "SAMPL00000005", "Modify", set: ["Priority=1-Resolve Immediately"])
+            let second = try workspace.trackwatch(["check", "--json"])
+            XCTAssertEqual(second.objects.map { $0["record"] as? String }, ["SAMPL00000005"], "offset \(offset): \(second.stderr)")
+            XCTAssertEqual(try workspace.trackwatch(["check", "--json"]).stdout, "", "offset \(offset): once")
+        }
+    }
 }
