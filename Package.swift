@@ -88,6 +88,13 @@ let package = Package(
             ]
         ),
 
+        // libFuzzer targets for the config reader and the response decoding (scripts/fuzz.sh); an ordinary
+        // build is their corpus replayer.
+        .executableTarget(
+            name: "trackwatch-fuzz",
+            dependencies: ["TrackwatchCore", "CompassClient", .product(name: "Logging", package: "swift-log")]
+        ),
+
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),

@@ -188,7 +188,7 @@ X systemctl --user reload "$unit" || fail "systemctl --user reload"
 ok "reload: still active, same MainPID"
 
 # 11. Crash safety: SIGKILL at random moments while a colleague changes records. Afterwards every change is in
-#     the journal exactly once and on the desktop at most once. CRASH_ITERATIONS (default 10; scripts/crash-test.sh
+#     the journal exactly once and on the desktop at least once (twice only for a kill during the D-Bus call). CRASH_ITERATIONS (default 10; scripts/crash-test.sh
 #     runs hundreds). Each iteration changes a record nobody changed before, so that no two changes can merge.
 iterations=${CRASH_ITERATIONS:-10}
 X mkdir -p "$home/.config/systemd/user/$unit.d"
@@ -262,15 +262,18 @@ not_shown = [r for r in records if shown[r] == 0]
 print(f"# {len(records)} changes: journaled once {sum(1 for r in records if journaled[r] == 1)}, "
       f"twice or more {len(twice)}, never {len(missing)}; bubbles once {sum(1 for r in records if shown[r] == 1)}, "
       f"twice or more {len(shown_twice)}, never {len(not_shown)}")
-ok = not missing and not twice and not shown_twice and len(not_shown) <= len(records) // 100
+# A kill during the D-Bus call itself (the server has the bubble, the reply has not arrived) cannot be told from
+# a kill before it: that bubble is shown again after the restart. Measured: 1 in 300 random kills.
+ok = not missing and not twice and not not_shown and len(shown_twice) <= max(1, len(records) // 100)
 sys.exit(0 if ok else 1)
 PY
 }
 settled() { X systemctl --user kill -s USR1 "$unit" 2> /dev/null; crash_report --settled; }
 lab_wait_for 60 settled || { crash_report --final; fail "changes missing from the journal after the crash test"; }
 kills=$(prop NRestarts)
-crash_report --final || fail "crash test: a change was journaled or shown twice, or lost"
-ok "$iterations SIGKILLs at random moments (NRestarts=$kills): every change journaled exactly once, no bubble twice"
+crash_report --final > "$work/crash.out" || { cat "$work/crash.out"; fail "crash test: a change journaled twice, or lost"; }
+cat "$work/crash.out"
+ok "$iterations SIGKILLs at random moments (NRestarts=$kills): every change journaled exactly once, every bubble shown"
 X rm "$home/.config/systemd/user/$unit.d/e2e-crash.conf"
 X systemctl --user daemon-reload
 

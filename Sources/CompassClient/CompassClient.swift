@@ -34,6 +34,8 @@ public final class CompassClient {
     let requestTimeout: Int
     private let now: () -> Double
     private var token: AccessToken?
+    /// The most rows one query may return; larger results are refused rather than read.
+    public var maxResultRows = 500_000
     /// Successful logins since this client was made (for status and tests).
     public private(set) var loginCount = 0
     /// Logins that replaced an earlier session (expired or refused token): server-side state of the old

@@ -137,16 +137,21 @@ extension CompassClient {
     }
 
     /// Reads pages 1, 2, … until `recordCount` rows arrived (or, if the server gives no count, an empty page).
+    /// A count beyond `maxResultRows` is refused before anything is read: a server that claims billions of
+    /// rows must not make trackwatch loop and grow for hours.
     private func readPages(
         of created: ResultSetCreated, pageSize: Int, endpoint: (Int) -> CompassEndpoint
     ) throws -> [[String]] {
         if created.recordCount == 0 { return [] }
         var rows: [[String]] = []
+        if let expected = created.recordCount {
+            guard expected >= 0, expected <= maxResultRows else { throw tooManyRows(expected, endpoint(1)) }
+            rows.reserveCapacity(expected)
+        }
         for page in 1... {
             let response = try send(endpoint(page), method: .get)
             try expectSuccess(response, endpoint(page))
             let batch = try decode(ResultPage.self, from: response, endpoint(page)).rows
-            rows.reserveCapacity(rows.count + batch.count)
             for row in batch { rows.append(row.values.map { $0 ?? "" }) }
             if let expected = created.recordCount {
                 if rows.count > expected {
@@ -158,9 +163,15 @@ extension CompassClient {
                 }
             } else if batch.isEmpty {
                 break
+            } else if rows.count > maxResultRows {
+                throw tooManyRows(rows.count, endpoint(page))
             }
-            if page >= 100_000 { throw CompassError.incompleteResult("more than 100000 pages") }
         }
         return rows
+    }
+
+    private func tooManyRows(_ count: Int, _ endpoint: CompassEndpoint) -> CompassError {
+        .invalidResponse(endpoint: endpoint.name,
+                         detail: "the query matches \(count) records, more than the \(maxResultRows) trackwatch reads; narrow the query")
     }
 }

@@ -30,7 +30,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
     /// test uses it to hit that instant deterministically.
     private let failpoint: String?
-    /// How long delivery waits for bubbles to reach the notification server before marking them delivered.
+    /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
     /// Delivered changes the store has not yet recorded as delivered.
     private var awaitingMark = Set<Int64>()
@@ -160,9 +160,14 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
     }
 
-    /// Delivers the outbox: journal first (the durable record, and the proof of delivery after a crash),
-    /// then the desktop, then the store marks the changes delivered. Marking can fail (disk full): the ids
-    /// wait in memory and are marked with the next batch, so they are not delivered twice by this process.
+    /// Delivers the outbox: first the desktop, then the journal (the durable record, and the proof of
+    /// delivery after a crash), then the store marks the changes delivered. Marking can fail (disk full): the
+    /// ids wait in memory and are marked with the next batch, so this process never delivers them twice.
+    ///
+    /// The order is what the crash test measured: journaling first lost about one bubble in a hundred kills
+    /// (a kill during the D-Bus hand-over left a journal entry that vouched for a bubble never shown). Now a
+    /// kill before the journal entry redelivers both, and only a kill in the microseconds between the
+    /// hand-over and the journal write can show a bubble twice.
     ///
     /// - Parameter consultJournal: after a restart, changes whose journal entry exists were delivered by the
     ///   previous process, which died before it could mark them; they are marked, not delivered again.
@@ -183,18 +188,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
             ])
         }
+        if !pending.isEmpty {
+            edges.announcer.announce(pending.map(\.change), settings: session.config.notify)
+            // Journal only once the bubbles left the process, but never wait long for a hung server.
+            if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
+                logger.warning("the notification server is slow; journaling the changes without waiting for it")
+            }
+        }
         for stored in pending {
             edges.recorder.record(stored.change, id: session.store.globalID(of: stored), server: session.config.server.url)
         }
         if failpoint == "after-journal", !pending.isEmpty { kill(getpid(), SIGKILL) }
-        if !pending.isEmpty {
-            edges.announcer.announce(pending.map(\.change), settings: session.config.notify)
-            // Mark only once the bubbles left the process (a kill before that would lose them), but never
-            // wait long for a hung notification server: the journal already has the change.
-            if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
-                logger.warning("the notification server is slow; marking the changes delivered anyway")
-            }
-        }
         awaitingMark.formUnion(pending.map(\.id))
         guard !awaitingMark.isEmpty else { return }
         do {
