@@ -6,6 +6,7 @@ packages=(
   systemd dbus dbus-user-session libglib2.0-bin util-linux # tests: journald, a private session bus, gdbus, unshare
   python3-dbusmock libnotify-bin                            # tests: a real notification server (dbusmock's template)
   openssl                                                   # tests: a self-signed certificate for the TLS tests
+  gnome-keyring libsecret-tools                             # tests: keyring = true against a real Secret Service
 )
 missing=()
 for p in "${packages[@]}"; do

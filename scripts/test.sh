@@ -10,6 +10,10 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "skipping the systemd --user end-to-end test: it needs root (it builds a private user manager)"
 fi
+# The fuzzers' corpora through the same code, unsanitised: every input that ever crashed stays fixed.
+bin=$(swift build --show-bin-path)
+"$bin/trackwatch-fuzz" config fuzz/corpus/config
+"$bin/trackwatch-fuzz" compass fuzz/corpus/compass
 log=$(mktemp /tmp/trackwatch-test.XXXXXX)
 status=0
 swift test --skip-build --disable-swift-testing > "$log" 2>&1 || status=$?

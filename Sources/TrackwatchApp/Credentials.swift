@@ -31,6 +31,8 @@ public func loadCredential(_ source: CredentialSource, environment: [String: Str
         return .password(try readSecret(directory + "/" + name, key: "credential"))
     case .passwordCommand(let command):
         return .password(try runPasswordCommand(command, environment: environment))
+    case .keyring(let attributes):
+        return .password(try lookUpInKeyring(attributes, environment: environment))
     }
 }
 

@@ -3,15 +3,36 @@ import Glibc
 #endif
 import TrackwatchCore
 
-/// Runs `password_command` with `/bin/sh -c`, stdin from /dev/null, and returns the first line it prints.
-/// The command gets our environment unchanged (it may need the session bus or gpg-agent); nothing secret is
-/// ever put into a child's arguments or environment. A command that hangs (say, a locked keyring waiting
-/// for a prompt) is killed after `timeout` seconds.
+/// Runs `password_command` with `/bin/sh -c` and returns the first line it prints.
 func runPasswordCommand(_ command: String, environment: [String: String], timeout: Double = 30) throws -> Secret {
+    try runSecretProgram(["/bin/sh", "-c", command], label: "password_command", environment: environment, timeout: timeout)
+}
+
+/// `keyring = true`: `secret-tool lookup ATTRIBUTE VALUE …` against the Secret Service on the session bus.
+func lookUpInKeyring(_ attributes: [String], environment: [String: String], timeout: Double = 30) throws -> Secret {
+    let pairs = stride(from: 0, to: attributes.count - 1, by: 2).map { "\(attributes[$0]) \(quoted(attributes[$0 + 1]))" }
+    // secret-tool exits 1 without output when nothing matches.
+    let missing = "keyring: no password stored for \(pairs.joined(separator: " ")). Store it with: "
+        + "secret-tool store --label=trackwatch \(pairs.joined(separator: " "))"
+    return try runSecretProgram(["secret-tool", "lookup"] + attributes, label: "keyring (secret-tool lookup)",
+                                environment: environment, timeout: timeout, whenNothingPrinted: missing)
+}
+
+private func quoted(_ text: String) -> String {
+    text.allSatisfy { $0.isLetter || $0.isNumber || "-_.:/@".contains($0) } ? text : "'\(text)'"
+}
+
+/// Runs `arguments` (the program is looked up in PATH), stdin from /dev/null, and returns the first line it
+/// prints. The program gets our environment unchanged (it may need the session bus or gpg-agent); nothing
+/// secret is ever put into a child's arguments or environment. A program that hangs (say, a locked keyring
+/// waiting for a prompt) is killed after `timeout` seconds.
+func runSecretProgram(
+    _ arguments: [String], label: String, environment: [String: String], timeout: Double, whenNothingPrinted: String? = nil
+) throws -> Secret {
     var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
     // Close-on-exec, so that other children never inherit them (dup2 in the child clears the flag on 1 and 2).
     guard pipe(&output) == 0, pipe(&errors) == 0 else {
-        throw CredentialError(description: "password_command: cannot create a pipe: \(String(cString: strerror(errno)))")
+        throw CredentialError(description: "\(label): cannot create a pipe: \(String(cString: strerror(errno)))")
     }
     for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     var actions = posix_spawn_file_actions_t()
@@ -20,34 +41,37 @@ func runPasswordCommand(_ command: String, environment: [String: String], timeou
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, output[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-    let arguments = ["/bin/sh", "-c", command]
     let environmentLines = environment.map { "\($0.key)=\($0.value)" }
     var pid = pid_t()
     let status = withCStrings(arguments) { argv in
-        withCStrings(environmentLines) { envp in posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) }
+        withCStrings(environmentLines) { envp in posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) }
     }
     close(output[1])
     close(errors[1])
     defer { close(output[0]); close(errors[0]) }
     guard status == 0 else {
-        throw CredentialError(description: "password_command: cannot start /bin/sh: \(String(cString: strerror(status)))")
+        let hint = status == ENOENT && arguments[0] == "secret-tool" ? " (install it: apt install libsecret-tools)" : ""
+        throw CredentialError(description: "\(label): cannot start \(arguments[0]): \(String(cString: strerror(status)))\(hint)")
     }
     let (stdout, stderr, timedOut) = collect(output: output[0], errors: errors[0], timeout: timeout)
     if timedOut { kill(pid, SIGKILL) }
     var exitStatus: Int32 = 0
     while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
     if timedOut {
-        throw CredentialError(description: "password_command did not finish within \(Int(timeout)) s and was stopped. "
+        throw CredentialError(description: "\(label) did not finish within \(Int(timeout)) s and was stopped. "
             + "Is a keyring locked or waiting for a prompt?")
     }
     let code = (exitStatus >> 8) & 0xFF
+    if let whenNothingPrinted, exitStatus & 0x7F == 0, stdout.isEmpty, stderr.isEmpty {
+        throw CredentialError(description: whenNothingPrinted)
+    }
     if exitStatus & 0x7F != 0 || code != 0 {
         let reason = firstLine(stderr)
-        throw CredentialError(description: "password_command failed (exit status \(exitStatus & 0x7F != 0 ? 128 + (exitStatus & 0x7F) : code))"
+        throw CredentialError(description: "\(label) failed (exit status \(exitStatus & 0x7F != 0 ? 128 + (exitStatus & 0x7F) : code))"
             + (reason.isEmpty ? "" : ": \(reason.prefix(200))"))
     }
     let secret = firstLine(stdout)
-    guard !secret.isEmpty else { throw CredentialError(description: "password_command printed nothing") }
+    guard !secret.isEmpty else { throw CredentialError(description: "\(label) printed nothing") }
     return Secret(secret)
 }
 

@@ -21,6 +21,9 @@ public enum CredentialSource: Equatable, Sendable {
     case systemdCredential(name: String)
     /// `token_file`: a personal access token, sent as `Authorization: Basic <token>`, no login.
     case tokenFile(path: String)
+    /// `keyring = true`: the Secret Service (GNOME Keyring, KWallet) via `secret-tool lookup`, under these
+    /// attribute/value pairs (`service trackwatch server <url> user <username>`).
+    case keyring(attributes: [String])
     /// No secret configured: an empty password (the sample `admin` user has one).
     case emptyPassword
 }

@@ -2,7 +2,7 @@ extension Config {
     /// The keys each table accepts; anything else is a typo and is reported, never silently ignored.
     static let schema: [String: [String]] = [
         "server": ["url", "repo", "database", "username", "password_file", "password_command", "credential", "token_file",
-                   "ca_file", "insecure", "timeout"],
+                   "keyring", "ca_file", "insecure", "timeout"],
         "poll": ["interval", "overlap", "page_size", "first_retry"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures"],
     ]
@@ -70,18 +70,22 @@ struct ConfigReader {
             url: url, repo: try requiredString(table, "server", "repo", example: "2.0.0"),
             database: try requiredString(table, "server", "database", example: "SAMPL"),
             username: try requiredString(table, "server", "username", example: "engineer"))
-        config.credential = try credential(table)
+        config.credential = try credential(table, url: url, username: config.username)
         config.caFile = try string(table, "server", "ca_file")
         config.insecure = try boolean(table, "server", "insecure") ?? false
         config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
         return config
     }
 
-    func credential(_ table: TOMLTable) throws(ConfigError) -> CredentialSource {
-        let keys = ["password_file", "password_command", "credential", "token_file"].filter { table[$0] != nil }
+    func credential(_ table: TOMLTable, url: String, username: String) throws(ConfigError) -> CredentialSource {
+        let keys = ["password_file", "password_command", "credential", "token_file", "keyring"].filter { table[$0] != nil }
         if keys.count > 1 {
             throw error(table[keys[1]], "server.\(keys[1])",
                         "set only one of \(keys.joined(separator: " and ")): each is a complete password source")
+        }
+        if keys.first == "keyring" {
+            guard try boolean(table, "server", "keyring") == true else { return .emptyPassword }
+            return .keyring(attributes: Self.keyringAttributes(url: url, username: username))
         }
         guard let key = keys.first, let value = try string(table, "server", key) else { return .emptyPassword }
         guard !value.isEmpty else { throw error(table[key], "server.\(key)", "must not be empty") }
@@ -119,6 +123,11 @@ struct ConfigReader {
         config.alertAfterFailures = try integer(table, "notify", "alert_after_failures", range: 1...1_000)
             ?? config.alertAfterFailures
         return config
+    }
+
+    /// The Secret Service attributes trackwatch looks the password up by (README: `secret-tool store …`).
+    static func keyringAttributes(url: String, username: String) -> [String] {
+        ["service", "trackwatch", "server", url, "user", username]
     }
 
     // MARK: Typed values

@@ -29,7 +29,8 @@ func runProduct(_ executable: String, _ arguments: [String], environment: [Strin
     throws -> RunResult
 {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent(executable)
+    // A product name, or an absolute path for a system tool.
+    process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : productsDirectory.appendingPathComponent(executable)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env.merge(environment) { _, new in new }

@@ -57,4 +57,39 @@ final class SecretsTests: XCTestCase {
             XCTAssertFalse(text.contains(secret), "the token leaked into output #\(index)")
         }
     }
+
+    /// `keyring = true` against a real Secret Service: gnome-keyring-daemon in a private D-Bus session, filled
+    /// with `secret-tool store` as the README says.
+    func test_keyring_passwordComesFromTheSecretService() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-keyring-daemon")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool"), "gnome-keyring and libsecret-tools (scripts/install-deps.sh)")
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "keyring = true")
+        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        let home = workspace.directory.appendingPathComponent("home").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let trackwatch = productsDirectory.appendingPathComponent("trackwatch").path
+        func inKeyringSession(store: Bool) throws -> RunResult {
+            let storeLine = store
+                ? "printf engineer | secret-tool store --label=trackwatch service trackwatch server '\(sim.url)' user engineer || exit 90"
+                : ":"
+            let script = """
+                printf unlock | gnome-keyring-daemon --unlock --components=secrets > /dev/null || exit 91
+                \(storeLine)
+                exec '\(trackwatch)' check --config '\(workspace.configPath)'
+                """
+            return try runProduct("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", script],
+                                  environment: workspace.environment.merging(["HOME": home]) { _, new in new })
+        }
+        let missing = try inKeyringSession(store: false)
+        XCTAssertEqual(missing.status, 77, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no password stored for service trackwatch server \(sim.url) user engineer"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("secret-tool store --label=trackwatch service trackwatch"), missing.stderr)
+
+        let stored = try inKeyringSession(store: true)
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        XCTAssertTrue(stored.stdout.contains("Baseline: watching"), stored.stdout)
+    }
 }

@@ -46,6 +46,11 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(try Config.parse(minimal + "password_file = \"~/p\"\n", file: "c").server.credential, .passwordFile(path: "~/p"))
         XCTAssertEqual(try Config.parse(minimal + "credential = \"compass\"\n", file: "c").server.credential, .systemdCredential(name: "compass"))
         XCTAssertEqual(try Config.parse(minimal + "token_file = \"/t\"\n", file: "c").server.credential, .tokenFile(path: "/t"))
+        XCTAssertEqual(try Config.parse(minimal + "keyring = true\n", file: "c").server.credential,
+                       .keyring(attributes: ["service", "trackwatch", "server", "https://compass.example.com:8190", "user", "engineer"]))
+        XCTAssertThrowsError(try Config.parse(minimal + "keyring = true\npassword_file = \"/p\"\n", file: "c")) { error in
+            XCTAssertEqual((error as? ConfigError)?.line, 8)
+        }
     }
 
     /// Each bad input and the line and key its error must name.
