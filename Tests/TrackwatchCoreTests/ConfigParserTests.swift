@@ -49,7 +49,8 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(try Config.parse(minimal + "keyring = true\n", file: "c").server.credential,
                        .keyring(attributes: ["service", "trackwatch", "server", "https://compass.example.com:8190", "user", "engineer"]))
         XCTAssertThrowsError(try Config.parse(minimal + "keyring = true\npassword_file = \"/p\"\n", file: "c")) { error in
-            XCTAssertEqual((error as? ConfigError)?.line, 8)
+            XCTAssertEqual((error as? ConfigError)?.line, 6)
+            XCTAssertEqual((error as? ConfigError)?.key, "server.keyring")
         }
     }
 
