@@ -45,6 +45,17 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
+    /// The summary of the changes held back during quiet hours; returns at once.
+    public func announceQuietHoursSummary(_ changes: [Change]) {
+        guard !changes.isEmpty else { return }
+        queue.async { [self] in
+            guard let capabilities = serverCapabilities(),
+                let bubble = NotificationPlan.quietHoursSummary(changes: changes, bodyMarkup: capabilities.contains("body-markup"))
+            else { return }
+            show(bubble)
+        }
+    }
+
     /// A message about trackwatch itself; returns at once.
     public func announceServiceProblem(summary: String, body: String, resolved: Bool) {
         queue.async { [self] in

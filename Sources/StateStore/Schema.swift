@@ -2,7 +2,7 @@
 ///
 /// `migrations[n]` takes a database from version `n` to `n + 1`. Append new steps; never edit a shipped one.
 enum Schema {
-    static let migrations: [String] = [version1]
+    static let migrations: [String] = [version1, version2]
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
@@ -36,6 +36,17 @@ enum Schema {
     // - `changes_undelivered` is a partial index: it holds only the outbox, which is usually empty.
     // - `changes.poll_id` references the poll that detected it, so deleting poll log rows takes their
     //   changes along (foreign keys are switched on per connection).
+    // Version 2: muted records (`trackwatch mute`, the bubble's "Mute" button), and changes whose bubble waits
+    // for the end of quiet hours (journaled and delivered, `held` until the summary bubble is shown).
+    private static let version2 = """
+        CREATE TABLE mutes (
+            record_id TEXT PRIMARY KEY NOT NULL,
+            muted_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        ALTER TABLE changes ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX changes_held ON changes (id) WHERE held = 1;
+        """
+
     private static let version1 = """
         CREATE TABLE meta (
             key TEXT PRIMARY KEY NOT NULL,

@@ -114,7 +114,7 @@ extension StateStore {
         return Snapshot(records: records)
     }
 
-    private func storedChange(_ row: Statement, operation: String) throws -> StoredChange {
+    func storedChange(_ row: Statement, operation: String) throws -> StoredChange {
         let id = row.int64(at: 0)
         let json = row.withUTF8(at: 3) { Data($0) }
         guard let change = try? JSONDecoder().decode(Change.self, from: json) else {

@@ -32,8 +32,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private let failpoint: String?
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
-    /// Delivered changes the store has not yet recorded as delivered.
+    /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
     private var awaitingMark = Set<Int64>()
+    private var awaitingHold = Set<Int64>()
+    private var awaitingUnmute = Set<RecordID>()
 
     /// - Parameter makeSession: builds a session from the current configuration file; called at start and
     ///   on every SIGHUP.
@@ -77,11 +79,13 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func wake() {
         guard !stopping else { return }
         if schedule.isDue(at: SystemClocks.bootTime()) { poll() }
+        showQuietHoursSummaryIfOver()
         rearmTimers()
     }
 
     private func rearmTimers() {
-        let delay = schedule.delay(at: SystemClocks.bootTime())
+        var delay = schedule.delay(at: SystemClocks.bootTime())
+        if let quietEnd = secondsUntilQuietHoursEnd() { delay = min(delay, quietEnd) }  // for the summary bubble
         let nanoseconds = Int(min(delay, 86_400) * 1e9)
         timers[0].schedule(wallDeadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
         timers[1].schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
@@ -188,8 +192,23 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
             ])
         }
-        if !pending.isEmpty {
-            edges.announcer.announce(pending.map(\.change), settings: session.config.notify)
+        // Every change is journaled; which become bubbles now, after quiet hours, or never (muted, below
+        // min_priority) is the rules' decision. A change that lifts a record's mute is decided as unmuted.
+        let muted = (try? session.store.mutedRecords()) ?? [:]
+        let minute = SystemClocks.localMinuteOfDay(SystemClocks.wallTime())
+        var bubbles: [Change] = []
+        for stored in pending {
+            let (verdict, liftsMute) = session.config.notify.rules.verdict(
+                for: stored.change, muted: muted[stored.change.record] != nil, minuteOfDay: minute)
+            if liftsMute { awaitingUnmute.insert(stored.change.record) }
+            switch verdict {
+            case .show: bubbles.append(stored.change)
+            case .hold: awaitingHold.insert(stored.id)
+            case .journalOnly: break
+            }
+        }
+        if !bubbles.isEmpty {
+            edges.announcer.announce(bubbles, settings: session.config.notify)
             // Journal only once the bubbles left the process, but never wait long for a hung server.
             if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
                 logger.warning("the notification server is slow; journaling the changes without waiting for it")
@@ -202,12 +221,40 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         awaitingMark.formUnion(pending.map(\.id))
         guard !awaitingMark.isEmpty else { return }
         do {
-            try session.store.markDelivered(awaitingMark.sorted(), at: SystemClocks.wallTime())
+            try session.store.markDelivered(awaitingMark.sorted(), held: awaitingHold, unmuted: awaitingUnmute.sorted(),
+                                            at: SystemClocks.wallTime())
             awaitingMark.removeAll()
+            awaitingHold.removeAll()
+            awaitingUnmute.removeAll()
         } catch {
             logger.error("could not mark changes delivered; trying again after the next poll",
                          metadata: ["error": "\(error)", "count": "\(awaitingMark.count)"])
         }
+    }
+
+    /// After quiet hours: one bubble for everything they held back.
+    private func showQuietHoursSummaryIfOver() {
+        let rules = session.config.notify.rules
+        if let quiet = rules.quiet, quiet.contains(minuteOfDay: SystemClocks.localMinuteOfDay(SystemClocks.wallTime())) { return }
+        do {
+            let held = try session.store.heldChanges()
+            guard !held.isEmpty else { return }
+            edges.announcer.announceQuietHoursSummary(held.map(\.change), settings: session.config.notify)
+            _ = edges.announcer.flush(timeout: Self.bubbleHandOverTimeout)
+            try session.store.releaseHeld()
+            logger.info("quiet hours over", metadata: ["changes": "\(held.count)"])
+        } catch {
+            logger.error("could not show the quiet-hours summary", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Seconds until quiet hours end, or `nil` outside them.
+    private func secondsUntilQuietHoursEnd() -> Double? {
+        guard let quiet = session.config.notify.rules.quiet else { return nil }
+        let wall = SystemClocks.wallTime()
+        let minutes = quiet.minutesUntilEnd(from: SystemClocks.localMinuteOfDay(wall))
+        guard minutes > 0 else { return nil }
+        return Double(minutes * 60) - wall.truncatingRemainder(dividingBy: 60) + 1
     }
 
     // MARK: - Signals
@@ -250,6 +297,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             schedule.interval = Double(fresh.config.poll.interval)
             schedule.firstRetry = Double(fresh.config.poll.firstRetry)
             logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
+            showQuietHoursSummaryIfOver()
         } catch {
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])
         }

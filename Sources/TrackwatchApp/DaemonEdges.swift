@@ -4,6 +4,8 @@ import TrackwatchCore
 /// must never stall polling or the watchdog.
 public protocol ChangeAnnouncer: AnyObject {
     func announce(_ changes: [Change], settings: NotifyConfig)
+    /// One bubble for the changes held back during quiet hours.
+    func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig)
     /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
     func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
     /// Waits until what was announced has been handed to the notification server, or `timeout` seconds

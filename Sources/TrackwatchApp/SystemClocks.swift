@@ -22,4 +22,21 @@ public enum SystemClocks {
         func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min))"
     }
+
+    /// `2026-11-22 10:05` in local time, for `trackwatch log`.
+    public static func localDateTime(_ wall: Double) -> String {
+        var seconds = time_t(wall)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) \(pad(parts.tm_hour)):\(pad(parts.tm_min))"
+    }
+
+    /// Minutes after local midnight at `wall` (seconds since 1970), for quiet hours.
+    public static func localMinuteOfDay(_ wall: Double) -> Int {
+        var seconds = time_t(wall)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
+    }
 }

@@ -87,11 +87,25 @@ public struct NotifyConfig: Equatable, Sendable {
     /// Failed polls in a row (retries included) before "Cannot reach Compass" is shown
     /// (`alert_after_failures`); credential and configuration errors are shown at once.
     public var alertAfterFailures: Int
+    /// Quiet hours, priority threshold and what lifts a mute (`quiet`, `min_priority`, `min_severity`,
+    /// `unmute_on`).
+    public var rules: BubbleRules
+    /// The record's page in the Compass web client, for the "Open" button (`web_url`); `{url}`, `{repo}`,
+    /// `{database}`, `{entity}` and `{id}` are filled in.
+    public var webURL: String
+    /// The program that opens `web_url` (`opener`).
+    public var opener: String
 
-    public init(summaryThreshold: Int = 3, desktop: Bool = true, alertAfterFailures: Int = 3) {
+    public static let defaultWebURL = "{url}/cqweb/#/{repo}/{database}/RECORD/{id}&recordType={entity}&format=HTML&noframes=false"
+
+    public init(summaryThreshold: Int = 3, desktop: Bool = true, alertAfterFailures: Int = 3,
+                rules: BubbleRules = BubbleRules(), webURL: String = NotifyConfig.defaultWebURL, opener: String = "xdg-open") {
         self.summaryThreshold = summaryThreshold
         self.desktop = desktop
         self.alertAfterFailures = alertAfterFailures
+        self.rules = rules
+        self.webURL = webURL
+        self.opener = opener
     }
 }
 

@@ -4,7 +4,8 @@ extension Config {
         "server": ["url", "repo", "database", "username", "password_file", "password_command", "credential", "token_file",
                    "keyring", "ca_file", "insecure", "timeout"],
         "poll": ["interval", "overlap", "page_size", "first_retry"],
-        "notify": ["summary_threshold", "desktop", "alert_after_failures"],
+        "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
+                   "unmute_on", "web_url", "opener"],
     ]
 
     /// Reads `config.toml` text. Every error names the file, the line and the dotted key, and says what is
@@ -122,6 +123,22 @@ struct ConfigReader {
         config.desktop = try boolean(table, "notify", "desktop") ?? config.desktop
         config.alertAfterFailures = try integer(table, "notify", "alert_after_failures", range: 1...1_000)
             ?? config.alertAfterFailures
+        if let text = try string(table, "notify", "quiet") {
+            guard let quiet = QuietHours(parsing: text) else {
+                throw error(table["quiet"], "notify.quiet", "expected \"HH:MM-HH:MM\" in local time, e.g. \"22:00-08:00\", found \"\(text.prefix(40))\"")
+            }
+            config.rules.quiet = quiet
+        }
+        config.rules.minPriority = try integer(table, "notify", "min_priority", range: 1...9)
+        config.rules.minSeverity = try integer(table, "notify", "min_severity", range: 1...9)
+        config.rules.unmuteOn = try stringArray(table, "notify", "unmute_on") ?? config.rules.unmuteOn
+        if let template = try string(table, "notify", "web_url") {
+            guard template.hasPrefix("https://") || template.hasPrefix("http://") || template.hasPrefix("{url}") else {
+                throw error(table["web_url"], "notify.web_url", "expected an http(s):// URL template with {id}, found \"\(template.prefix(40))\"")
+            }
+            config.webURL = template
+        }
+        config.opener = try string(table, "notify", "opener") ?? config.opener
         return config
     }
 
@@ -147,6 +164,21 @@ struct ConfigReader {
             throw error(value, "\(name).\(key)", "expected a string, found \(value.typeName)")
         }
         return text
+    }
+
+    func stringArray(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> [String]? {
+        guard let value = table[key] else { return nil }
+        guard case .array(let items) = value.kind else {
+            throw error(value, "\(name).\(key)", "expected an array of strings such as [\"Owner\", \"State\"], found \(value.typeName)")
+        }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item.kind else {
+                throw error(item, "\(name).\(key)", "expected strings in the array, found \(item.typeName)")
+            }
+            strings.append(text)
+        }
+        return strings
     }
 
     func boolean(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> Bool? {

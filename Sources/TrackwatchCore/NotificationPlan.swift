@@ -53,6 +53,19 @@ public enum NotificationPlan {
         }
     }
 
+    /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.
+    public static func quietHoursSummary(changes: [Change], bodyMarkup: Bool) -> DesktopNotification? {
+        guard !changes.isEmpty else { return nil }
+        let shown = 3
+        var lines = changes.prefix(shown).map { text("\($0.summary): \(bounded($0.headline, headlineLimit))", markup: bodyMarkup) }
+        if changes.count > shown { lines.append("and \(changes.count - shown) more (journalctl --user -u trackwatch)") }
+        return DesktopNotification(
+            summary: changes.count == 1 ? "1 Compass change during quiet hours" : "\(changes.count) Compass changes during quiet hours",
+            body: bounded(lines.joined(separator: "\n"), bodyLimit),
+            urgency: changes.contains(where: isCritical) ? .critical : .normal, category: changeCategory, isSummary: false,
+            record: nil)
+    }
+
     /// "Cannot reach Compass" / "Connected again": about trackwatch itself, shown in the summary slot.
     public static func serviceProblem(summary: String, body: String, resolved: Bool, bodyMarkup: Bool) -> DesktopNotification {
         DesktopNotification(summary: summary, body: text(bounded(body, bodyLimit), markup: bodyMarkup),

@@ -69,8 +69,11 @@ struct ChangeLine: Encodable {
     let at: String?
     let priority: String?
     let severity: String?
+    /// When trackwatch detected it (`log --json` only).
+    let detected: String?
 
-    init(_ change: Change) {
+    init(_ change: Change, detectedAt: String? = nil) {
+        detected = detectedAt
         record = change.record.rawValue
         kind = change.kind.rawValue
         headline = change.headline
@@ -93,9 +96,10 @@ struct ChangeLine: Encodable {
         try container.encode(at, forKey: .at)
         try container.encode(priority, forKey: .priority)
         try container.encode(severity, forKey: .severity)
+        try container.encodeIfPresent(detected, forKey: .detected)
     }
 
-    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity }
+    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity, detected }
 
     var json: String {
         let encoder = JSONEncoder()

@@ -59,6 +59,11 @@ final class DesktopAnnouncer: ChangeAnnouncer {
         notifier.announce(changes, summaryThreshold: settings.summaryThreshold)
     }
 
+    func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig) {
+        guard settings.desktop else { return }
+        notifier.announceQuietHoursSummary(changes)
+    }
+
     func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig) {
         guard settings.desktop else { return }
         notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved)

@@ -1,0 +1,103 @@
+/// `quiet = "22:00-08:00"`: local wall-clock minutes in which no bubble is shown (the journal still gets
+/// every change); one summary bubble follows when they end. A range may wrap past midnight.
+public struct QuietHours: Equatable, Sendable, CustomStringConvertible {
+    /// Minutes after local midnight.
+    public let start: Int
+    public let end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    /// `HH:MM-HH:MM`; `nil` when malformed or empty (start equal to end).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { $0.split(separator: " ").joined() }
+        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else {
+            return nil
+        }
+        self.init(start: start, end: end)
+    }
+
+    private static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), (0...23).contains(hours), (0...59).contains(minutes)
+        else { return nil }
+        return hours * 60 + minutes
+    }
+
+    public func contains(minuteOfDay minute: Int) -> Bool {
+        start < end ? (start..<end).contains(minute) : (minute >= start || minute < end)
+    }
+
+    /// Minutes from `minute` until the quiet hours end (0 when not inside them).
+    public func minutesUntilEnd(from minute: Int) -> Int {
+        guard contains(minuteOfDay: minute) else { return 0 }
+        return (end - minute + 1_440) % 1_440
+    }
+
+    public var description: String {
+        func format(_ minutes: Int) -> String {
+            let hours = minutes / 60, rest = minutes % 60
+            return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+        }
+        return "\(format(start))-\(format(end))"
+    }
+}
+
+/// Which changes become bubbles. Every change is journaled whatever these say.
+public struct BubbleRules: Equatable, Sendable {
+    public var quiet: QuietHours?
+    /// Bubbles only for priorities whose leading number is at most this (`min_priority = 2`: 1 and 2).
+    public var minPriority: Int?
+    /// Likewise for severity; a change passes when its priority *or* its severity is high enough.
+    public var minSeverity: Int?
+    /// A muted record is heard again when a change touches one of these fields (or it enters or leaves the set).
+    public var unmuteOn: [String]
+
+    public init(quiet: QuietHours? = nil, minPriority: Int? = nil, minSeverity: Int? = nil,
+                unmuteOn: [String] = ["Owner", "State"]) {
+        self.quiet = quiet
+        self.minPriority = minPriority
+        self.minSeverity = minSeverity
+        self.unmuteOn = unmuteOn
+    }
+
+    public enum Verdict: Equatable, Sendable {
+        /// Show it now.
+        case show
+        /// Quiet hours: hold it for the summary bubble when they end.
+        case hold
+        /// Journal only: muted, or below the priority threshold.
+        case journalOnly
+    }
+
+    /// The verdict for one change, and whether it lifts the record's mute.
+    public func verdict(for change: Change, muted: Bool, minuteOfDay: Int) -> (Verdict, liftsMute: Bool) {
+        let liftsMute = muted && lifts(change)
+        if muted && !liftsMute { return (.journalOnly, false) }
+        if !important(change) { return (.journalOnly, liftsMute) }
+        if quiet?.contains(minuteOfDay: minuteOfDay) == true { return (.hold, liftsMute) }
+        return (.show, liftsMute)
+    }
+
+    func lifts(_ change: Change) -> Bool {
+        change.kind != .modified || change.changes.contains { unmuteOn.contains($0.field) }
+    }
+
+    func important(_ change: Change) -> Bool {
+        guard minPriority != nil || minSeverity != nil else { return true }
+        let priority = Self.level(change.priority), severity = Self.level(change.severity)
+        if priority == nil && severity == nil { return true }  // nothing to judge by: do not hide it
+        if let minPriority, let priority, priority <= minPriority { return true }
+        if let minSeverity, let severity, severity <= minSeverity { return true }
+        return false
+    }
+
+    /// The leading number of `1-Resolve Immediately`, `2-Major`, …
+    static func level(_ value: String?) -> Int? {
+        guard let value else { return nil }
+        return Int(value.prefix { $0.isASCII && $0.isNumber })
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import StateStore
+import TrackwatchApp
+import TrackwatchCore
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show past changes from the state store, newest first.",
+        discussion: """
+            Examples: `trackwatch log --since 1d`, `trackwatch log --record SAMPL00000042 --json`. \
+            --since takes a duration back from now (30m, 12h, 1d, 2w) or a date (2026-11-20, UTC).
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: ArgumentHelp("Only changes detected since then: 30m, 12h, 1d, 2w, or YYYY-MM-DD.", valueName: "when"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only this record's changes.", valueName: "id"))
+    var record: String?
+
+    @Option(help: "At most this many changes.")
+    var limit: Int = 100
+
+    @Flag(help: "One JSON object per line, as `check --json` prints, plus `detected`.")
+    var json = false
+
+    func validate() throws {
+        if let since, Self.start(since, now: 0) == nil {
+            throw ValidationError("--since \(since): expected a duration such as 30m, 12h, 1d, 2w, or a date such as 2026-11-20")
+        }
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        do {
+            let store = try StateStore(directory: options.paths().stateDirectory)
+            let from = since.flatMap { Self.start($0, now: SystemClocks.wallTime()) }
+            let changes = try store.changes(since: from, record: try record.map(Mute.recordID), limit: limit)
+            for stored in changes {
+                if json {
+                    print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt)).json)
+                } else {
+                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(stored.change.sentence)")
+                }
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Seconds since 1970 for `--since`: `now` minus a duration, or midnight UTC of a date.
+    static func start(_ text: String, now: Double) -> Double? {
+        let units: [Character: Double] = ["m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+        if let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count >= 0 {
+            return now - count * unit
+        }
+        let parts = text.split(separator: "-").map { Int($0) }
+        guard parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2],
+            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        return Double(daysSince1970(year: year, month: month, day: day) * 86_400)
+    }
+
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
+    }
+
+}
