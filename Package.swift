@@ -100,14 +100,16 @@ let package = Package(
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
+        // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "DesktopIntegrationTests",
-            dependencies: ["DesktopNotifier", "SystemdIntegration", "TrackwatchCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DesktopNotifier", "SystemdIntegration", "TrackwatchCore", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

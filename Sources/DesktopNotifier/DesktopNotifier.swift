@@ -5,18 +5,25 @@ import TrackwatchCore
 
 /// Desktop notifications through libnotify, over the session bus.
 ///
-/// Every libnotify call runs on the notifier's own serial queue: libnotify is synchronous and blocks up to
-/// 25 s per D-Bus call on a hung server, so callers (the poll loop, the watchdog) never wait for it.
-/// Markup is used only when the server advertises `body-markup`; the rolling summary bubble is updated in
-/// place, which reuses its id (replaces_id).
+/// Every libnotify call runs on the notifier's own thread, which also runs GLib's main loop (see
+/// `GLibThread`): libnotify is synchronous and blocks up to 25 s per D-Bus call on a hung server, so
+/// callers (the poll loop, the watchdog) never wait for it, and action buttons are heard without blocking
+/// polls. Markup is used only when the server advertises `body-markup`; the rolling summary bubble is
+/// updated in place, which reuses its id (replaces_id). "Open" and "Mute" buttons are added only when the
+/// server advertises `actions`.
 public final class DesktopNotifier: @unchecked Sendable {  // all mutable state is confined to `queue`
-    private let queue = DispatchQueue(label: "trackwatch.notifications")
+    private let queue = GLibThread()
     private let logger: Logger
     private let desktopEntry: String
     private let appName: String
     private var summaryBubble: UnsafeMutablePointer<NotifyNotification>?
     private var outage = false
     private var serverLogged = false
+    /// Bubbles with buttons, kept alive until the server closes them (libnotify forgets the buttons of a
+    /// freed bubble); the oldest go first beyond `liveBubbleLimit`.
+    private var liveBubbles: [(bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID)] = []
+    private static let liveBubbleLimit = 100
+    private var actionHandler: (@Sendable (RecordID, BubbleAction) -> Void)?
 
     public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger) {
         self.logger = logger
@@ -41,7 +48,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             guard let capabilities = serverCapabilities() else { return }
             let plan = NotificationPlan.make(changes: changes, threshold: summaryThreshold,
                                              bodyMarkup: capabilities.contains("body-markup"))
-            plan.forEach(show)
+            let buttons = capabilities.contains("actions") && actionHandler != nil
+            for bubble in plan { show(bubble, buttons: buttons) }
         }
     }
 
@@ -52,7 +60,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             guard let capabilities = serverCapabilities(),
                 let bubble = NotificationPlan.quietHoursSummary(changes: changes, bodyMarkup: capabilities.contains("body-markup"))
             else { return }
-            show(bubble)
+            show(bubble, buttons: false)
         }
     }
 
@@ -61,8 +69,13 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         queue.async { [self] in
             guard let capabilities = serverCapabilities() else { return }
             show(NotificationPlan.serviceProblem(summary: summary, body: body, resolved: resolved,
-                                                 bodyMarkup: capabilities.contains("body-markup")))
+                                                 bodyMarkup: capabilities.contains("body-markup")), buttons: false)
         }
+    }
+
+    /// Called on the notifier's thread when someone clicks a bubble or one of its buttons.
+    public func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void) {
+        queue.async { [self] in actionHandler = handler }
     }
 
     /// Runs `body` on the notifier's queue after everything queued before it (for tests and shutdown).
@@ -77,8 +90,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// The server's capabilities, or nil (with one warning per outage) when there is no server.
     private func serverCapabilities() -> Set<String>? {
         // GDBus learns that the notification server restarted (a new owner of the name) from a signal, which
-        // only a GLib main context iteration dispatches; without it, libnotify keeps calling the dead server.
-        while g_main_context_iteration(nil, 0) != 0 {}
+        // the GLib thread's main loop dispatches before this runs.
         var list = notify_get_server_caps()
         if list == nil {
             reconnect()
@@ -102,7 +114,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         return capabilities
     }
 
-    private func show(_ notification: DesktopNotification) {
+    private func show(_ notification: DesktopNotification, buttons: Bool) {
         let bubble: UnsafeMutablePointer<NotifyNotification>
         if notification.isSummary, let existing = summaryBubble {
             notify_notification_update(existing, notification.summary, notification.body, nil)
@@ -116,6 +128,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         if let record = notification.record {
             notify_notification_set_hint(bubble, "x-trackwatch-record", g_variant_new_string(record.rawValue))
         }
+        if let record = notification.record, buttons {
+            addButtons(bubble, record: record)
+        }
         var error: UnsafeMutablePointer<GError>?
         let shown = notify_notification_show(bubble, &error) != 0
         if shown {
@@ -124,7 +139,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         }
         if let error { g_error_free(error) }
-        if notification.isSummary {
+        if let record = notification.record, buttons, shown {
+            keepForActions(bubble, record: record)
+        } else if notification.isSummary {
             if shown { summaryBubble = bubble } else {
                 // A server restart invalidates ids: start a fresh summary bubble next time.
                 g_object_unref(bubble)
@@ -135,10 +152,51 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
+    // MARK: - Buttons (on the GLib thread)
+
+    private func addButtons(_ bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID) {
+        let me = Unmanaged.passUnretained(self).toOpaque()  // the notifier lives as long as the process
+        let callback: NotifyActionCallback = { bubble, action, me in
+            guard let bubble, let action, let me else { return }
+            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().invoked(bubble, action: String(cString: action))
+        }
+        // "default" is a click on the bubble itself.
+        for (key, label) in [("default", "Open"), (BubbleAction.open.rawValue, "Open"), (BubbleAction.mute.rawValue, "Mute this record")] {
+            notify_notification_add_action(bubble, key, label, callback, me, nil)
+        }
+    }
+
+    private func keepForActions(_ bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, me in
+            guard let bubble, let me else { return }
+            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().closed(bubble)
+        }
+        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+        liveBubbles.append((bubble, record))
+        while liveBubbles.count > Self.liveBubbleLimit { g_object_unref(liveBubbles.removeFirst().bubble) }
+    }
+
+    private func invoked(_ bubble: UnsafeMutablePointer<NotifyNotification>, action: String) {
+        guard let record = liveBubbles.first(where: { $0.bubble == bubble })?.record else { return }
+        let chosen: BubbleAction = action == BubbleAction.mute.rawValue ? .mute : .open
+        logger.info("bubble action", metadata: ["record": "\(record)", "action": "\(chosen.rawValue)"])
+        actionHandler?(record, chosen)
+        if chosen == .mute { notify_notification_close(bubble, nil) }
+    }
+
+    private func closed(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
+        guard let index = liveBubbles.firstIndex(where: { $0.bubble == bubble }) else { return }
+        liveBubbles.remove(at: index)
+        g_object_unref(bubble)
+    }
+
     /// Drops libnotify's cached D-Bus proxy, so that the next call finds the current server.
     private func reconnect() {
         if let summaryBubble { g_object_unref(summaryBubble) }
         summaryBubble = nil
+        for live in liveBubbles { g_object_unref(live.bubble) }
+        liveBubbles.removeAll()
         notify_uninit()
         _ = notify_init(appName)
     }

@@ -53,6 +53,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         queue.async { [self] in
             installSignalHandlers()
             installTimers()
+            edges.announcer.onAction { [weak self] record, action in
+                guard let self else { return }
+                queue.async { self.perform(action, on: record) }
+            }
             startWatchdog()
             edges.service.ready()
             logger.info("started", metadata: ["interval_s": "\(session.config.poll.interval)", "server": "\(session.config.server.url)"])
@@ -255,6 +259,27 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let minutes = quiet.minutesUntilEnd(from: SystemClocks.localMinuteOfDay(wall))
         guard minutes > 0 else { return nil }
         return Double(minutes * 60) - wall.truncatingRemainder(dividingBy: 60) + 1
+    }
+
+    /// A click on a bubble or one of its buttons.
+    private func perform(_ action: BubbleAction, on record: RecordID) {
+        switch action {
+        case .open:
+            let url = session.config.notify.recordURL(record, server: session.config.server)
+            do {
+                try openInBrowser(url, program: session.config.notify.opener)
+                logger.info("opened", metadata: ["record": "\(record)", "url": "\(url)"])
+            } catch {
+                logger.error("could not open the record", metadata: ["record": "\(record)", "error": "\(error)"])
+            }
+        case .mute:
+            do {
+                try session.store.mute(record, at: SystemClocks.wallTime())
+                logger.notice("muted until it changes owner or state", metadata: ["record": "\(record)"])
+            } catch {
+                logger.error("could not mute", metadata: ["record": "\(record)", "error": "\(error)"])
+            }
+        }
     }
 
     // MARK: - Signals

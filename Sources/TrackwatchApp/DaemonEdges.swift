@@ -8,6 +8,8 @@ public protocol ChangeAnnouncer: AnyObject {
     func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig)
     /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
     func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
+    /// Where clicks on bubbles and their buttons go (called on the announcer's own thread).
+    func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void)
     /// Waits until what was announced has been handed to the notification server, or `timeout` seconds
     /// passed (a hung server); true when handed over.
     func flush(timeout: Double) -> Bool

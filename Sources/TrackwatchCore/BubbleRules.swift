@@ -101,3 +101,40 @@ public struct BubbleRules: Equatable, Sendable {
         return Int(value.prefix { $0.isASCII && $0.isNumber })
     }
 }
+
+/// A bubble's buttons.
+public enum BubbleAction: String, Sendable {
+    /// Open the record in the Compass web client (also a click on the bubble).
+    case open
+    /// Stop bubbles for the record until it changes owner or state.
+    case mute
+}
+
+extension NotifyConfig {
+    /// `web_url` with `{url}` (the server URL without `/ccmweb/rest`), `{repo}`, `{database}`, `{entity}` and
+    /// `{id}` filled in; values are percent-encoded except `{url}`.
+    public func recordURL(_ record: RecordID, server: ServerConfig, entity: String = "Defect") -> String {
+        var base = server.url
+        while base.hasSuffix("/") { base.removeLast() }
+        if base.hasSuffix("/ccmweb/rest") { base.removeLast("/ccmweb/rest".count) }
+        var url = webURL
+        for (key, value) in [("{url}", base), ("{repo}", Self.encode(server.repo)), ("{database}", Self.encode(server.database)),
+                             ("{entity}", Self.encode(entity)), ("{id}", Self.encode(record.rawValue))] {
+            url = url.split(separator: key, omittingEmptySubsequences: false).joined(separator: value)
+        }
+        return url
+    }
+
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte) {
+                out.append(Character(Unicode.Scalar(byte)))
+            } else {
+                let hex = Array("0123456789ABCDEF")
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+}

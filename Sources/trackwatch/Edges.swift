@@ -70,4 +70,6 @@ final class DesktopAnnouncer: ChangeAnnouncer {
     }
 
     func flush(timeout: Double) -> Bool { notifier.drain(timeout: timeout) }
+
+    func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void) { notifier.onAction(handler) }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// Collects log messages in memory, so that tests can count warnings without bootstrapping LoggingSystem.

@@ -1,5 +1,4 @@
 import Foundation
-import XCTest
 
 /// The bus daemon outlives the static `SessionBus`; it is stopped when the test process exits.
 nonisolated(unsafe) private var busDaemonPID: pid_t = 0
@@ -7,11 +6,11 @@ nonisolated(unsafe) private var busDaemonPID: pid_t = 0
 /// A private D-Bus session bus with python-dbusmock's notification server on it: a real notification
 /// server process for libnotify to talk to. GDBus caches its session connection per process, so one bus
 /// serves every test in this process and is set in the environment before the first libnotify call.
-final class SessionBus: @unchecked Sendable {
-    static let shared = Result { try SessionBus() }
+public final class SessionBus: @unchecked Sendable {
+    public static let shared = Result { try SessionBus() }
 
-    let directory: URL
-    let address: String
+    public let directory: URL
+    public let address: String
     private let daemon = Process()
     private var mock: Process?
     private var hung: Process?
@@ -38,7 +37,7 @@ final class SessionBus: @unchecked Sendable {
     }
 
     /// Starts dbusmock's notification_daemon and waits until it owns the name.
-    func startNotificationServer(capabilities: String? = nil) throws {
+    public func startNotificationServer(capabilities: String? = nil) throws {
         stopServers()
         mock = try python(["-m", "dbusmock", "--session", "-t", "notification_daemon"]
             + (capabilities.map { ["-p", #"{"capabilities": "\#($0)"}"#] } ?? []))
@@ -46,7 +45,7 @@ final class SessionBus: @unchecked Sendable {
     }
 
     /// Starts a process that owns org.freedesktop.Notifications and never answers (no main loop runs).
-    func startHungServer() throws {
+    public func startHungServer() throws {
         stopServers()
         hung = try python(["-c", """
             import dbus, time
@@ -69,7 +68,7 @@ final class SessionBus: @unchecked Sendable {
         return process
     }
 
-    func stopServers() {
+    public func stopServers() {
         for process in [mock, hung].compactMap({ $0 }) where process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -93,7 +92,7 @@ final class SessionBus: @unchecked Sendable {
                       "org.freedesktop.Notifications"]))?.contains("true") ?? false
     }
 
-    func busctl(_ arguments: [String]) throws -> String {
+    public func busctl(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
         process.arguments = ["--address=\(address)", "--json=short"] + arguments
@@ -107,7 +106,7 @@ final class SessionBus: @unchecked Sendable {
     }
 
     /// The Notify calls the mock received, oldest first.
-    func notifyCalls() throws -> [NotifyCall] {
+    public func notifyCalls() throws -> [NotifyCall] {
         let text = try busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                "org.freedesktop.DBus.Mock", "GetMethodCalls", "s", "Notify"])
         guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
@@ -117,7 +116,7 @@ final class SessionBus: @unchecked Sendable {
     }
 
     /// Waits until the mock has received `count` Notify calls (or the deadline passes).
-    func waitForNotifyCalls(_ count: Int, timeout: TimeInterval = 10) throws -> [NotifyCall] {
+    public func waitForNotifyCalls(_ count: Int, timeout: TimeInterval = 10) throws -> [NotifyCall] {
         let deadline = Date().addingTimeInterval(timeout)
         var calls = try notifyCalls()
         while calls.count < count, Date() < deadline {
@@ -127,19 +126,27 @@ final class SessionBus: @unchecked Sendable {
         return calls
     }
 
-    func clearCalls() throws {
+    /// Makes the mock emit ActionInvoked(id, action), as a click on a bubble's button would.
+    public func invokeAction(_ action: String, onNotification id: Int) throws {
+        _ = try busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                        "org.freedesktop.DBus.Mock", "EmitSignal", "sssav", "org.freedesktop.Notifications", "ActionInvoked",
+                        "us", "2", "u", "\(id)", "s", action])
+    }
+
+    public func clearCalls() throws {
         _ = try busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                         "org.freedesktop.DBus.Mock", "ClearCalls"])
     }
 }
 
 /// One Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout) call.
-struct NotifyCall {
-    let appName: String
-    let replacesID: Int
-    let summary: String
-    let body: String
-    let hints: [String: Any]
+public struct NotifyCall {
+    public let appName: String
+    public let replacesID: Int
+    public let summary: String
+    public let body: String
+    public let actions: [String]
+    public let hints: [String: Any]
 
     init(_ arguments: [[String: Any]]) {
         func value(_ index: Int) -> Any? { index < arguments.count ? arguments[index]["data"] : nil }
@@ -147,6 +154,7 @@ struct NotifyCall {
         replacesID = value(1) as? Int ?? -1
         summary = value(3) as? String ?? ""
         body = value(4) as? String ?? ""
+        actions = value(5) as? [String] ?? []
         let raw = value(6) as? [String: [String: Any]] ?? [:]
         hints = raw.mapValues { $0["data"] ?? "" }
     }

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The daemon's bubbles through a real notification server (python-dbusmock on a private session bus):
+/// the Open and Mute buttons, quiet hours, the priority threshold.
+final class BubbleTests: XCTestCase {
+    private var bus: SessionBus!
+
+    override func setUpWithError() throws {
+        bus = try SessionBus.shared.get()
+        try bus.startNotificationServer(capabilities: "body body-markup actions")
+    }
+
+    override func tearDown() {
+        bus?.stopServers()
+        super.tearDown()
+    }
+
+    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
+        process.arguments = ["run", "--config", workspace.configPath]
+        var env = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
+        env["NOTIFY_SOCKET"] = notify.path
+        env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        env["JOURNAL_STREAM"] = nil
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        return process
+    }
+
+    /// Polls now and waits for the poll's STATUS line; bubbles are handed over before a poll finishes.
+    private func poll(_ daemon: Process, _ notify: NotifySocket, expecting changes: String) {
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
+    }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    func test_openAndMuteButtons() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let opened = workspace.directory.appendingPathComponent("opened")
+        let opener = workspace.directory.appendingPathComponent("opener.sh")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
+        chmod(opener.path, 0o755)
+        workspace.trailer = "[notify]\nopener = \"\(opener.path)\"\nweb_url = \"https://compass.example.com/cqweb/#/{repo}/{database}/RECORD/{id}\""
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
+        poll(daemon, notify, expecting: "1 change;")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.count, 1)
+        XCTAssertTrue(calls.first?.summary.contains("SAMPL00000001") == true)
+        let actions = calls.first?.actions ?? []
+        XCTAssertEqual(stride(from: 0, to: actions.count, by: 2).map { actions[$0] }, ["default", "open", "mute"],
+                       "buttons, since the server advertises actions")
+
+        // dbusmock numbers notifications from 1: this is the first one since it started.
+        try bus.invokeAction("open", onNotification: 1)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000001") })
+        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8),
+                       "https://compass.example.com/cqweb/#/2.0.0/SAMPL/RECORD/SAMPL00000001\n", "the opener got the record's URL")
+
+        try bus.invokeAction("mute", onNotification: 1)
+        XCTAssertTrue(try waitUntil { try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001") }, "muted by the button")
+
+        // Muted: a change that does not touch Owner or State is journaled only.
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue"])  // another user: Compass stamps seconds
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().filter { $0.summary.contains("SAMPL00000001") }.count, 1, "no bubble while muted")
+        // A state change lifts the mute: shown again.
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().filter { $0.summary.contains("SAMPL00000001") }.count, 2, "shown after it changed state")
+        XCTAssertFalse(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "the mute is gone")
+    }
+
+    func test_quietHours_holdBubbles_thenOneSummary_andMinPriorityKeepsLowOnesInTheJournal() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let now = Calendar.current.dateComponents([.hour, .minute], from: Date())
+        let minute = (now.hour ?? 0) * 60 + (now.minute ?? 0)
+        func clock(_ minutes: Int) -> String {
+            let wrapped = (minutes % 1_440 + 1_440) % 1_440
+            return String(format: "%02d:%02d", wrapped / 60, wrapped % 60)
+        }
+        workspace.trailer = "[notify]\nquiet = \"\(clock(minute - 60))-\(clock(minute + 60))\"\nmin_priority = 2"
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        try bus.startNotificationServer()  // dbusmock's defaults: no "actions", so bubbles get no buttons
+        try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
+        try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=4-Low Priority"])
+        poll(daemon, notify, expecting: "2 changes;")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "quiet hours: nothing shown")
+
+        // Quiet hours moved elsewhere, configuration reloaded: they are over, one summary follows.
+        workspace.trailer = "[notify]\nquiet = \"\(clock(minute + 120))-\(clock(minute + 180))\"\nmin_priority = 2"
+        try workspace.writeConfig()
+        kill(daemon.processIdentifier, SIGHUP)
+        let calls = try bus.waitForNotifyCalls(1)
+        XCTAssertEqual(calls.map(\.summary), ["1 Compass change during quiet hours"], "only the important one was held")
+        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001") == true, calls.first?.body ?? "")
+        XCTAssertEqual(calls.first?.actions, [], "no buttons for a server without actions")
+        poll(daemon, notify, expecting: "0 changes")
+        XCTAssertEqual(try bus.notifyCalls().count, 1, "the summary is shown once")
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("SAMPL00000005 modified by lead"), "the low-priority change is journaled: \(log)")
+        XCTAssertTrue(log.contains("SAMPL00000001 modified by lead"), log)
+    }
+}
