@@ -1,7 +1,17 @@
 import CLibnotify
 import Dispatch
 import Logging
+import Synchronization
 import TrackwatchCore
+
+/// What `GetServerInformation` and `GetCapabilities` said.
+public struct NotificationServer: Sendable {
+    public let name: String
+    public let vendor: String
+    public let version: String
+    public let specVersion: String
+    public let capabilities: Set<String>
+}
 
 /// Desktop notifications through libnotify, over the session bus.
 ///
@@ -71,6 +81,50 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             show(NotificationPlan.serviceProblem(summary: summary, body: body, resolved: resolved,
                                                  bodyMarkup: capabilities.contains("body-markup")), buttons: false)
         }
+    }
+
+    /// The notification server's name, vendor, version, spec version and capabilities, or `nil` when none
+    /// answers within `timeout` seconds.
+    public func serverInformation(timeout: Double) -> NotificationServer? {
+        let result = Mutex<NotificationServer?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            defer { done.signal() }
+            guard let capabilities = serverCapabilities() else { return }
+            var name: UnsafeMutablePointer<CChar>?, vendor: UnsafeMutablePointer<CChar>?
+            var version: UnsafeMutablePointer<CChar>?, spec: UnsafeMutablePointer<CChar>?
+            guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return }
+            defer { for pointer in [name, vendor, version, spec] { g_free(pointer) } }
+            func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+            result.withLock { $0 = NotificationServer(name: text(name), vendor: text(vendor), version: text(version),
+                                                      specVersion: text(spec), capabilities: capabilities) }
+        }
+        guard done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+
+    /// Shows `changes` now and says whether the server took them: `nil`, or why not.
+    public func showNow(_ changes: [Change], timeout: Double) -> String? {
+        let failure = Mutex<String?>("the notification server did not answer within \(Int(timeout)) s")
+        let done = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            defer { done.signal() }
+            guard let capabilities = serverCapabilities() else {
+                failure.withLock { $0 = "no notification server on the session bus" }
+                return
+            }
+            let wasOutage = outage
+            outage = false
+            for bubble in NotificationPlan.make(changes: changes, threshold: 100, bodyMarkup: capabilities.contains("body-markup")) {
+                show(bubble, buttons: false)
+            }
+            failure.withLock { $0 = outage ? "the notification server refused the bubble" : nil }
+            outage = outage || wasOutage
+        }
+        guard done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success else {
+            return failure.withLock { $0 }
+        }
+        return failure.withLock { $0 }
     }
 
     /// Called on the notifier's thread when someone clicks a bubble or one of its buttons.

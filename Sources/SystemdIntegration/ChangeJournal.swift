@@ -13,6 +13,8 @@ public final class ChangeJournal: Sendable {
     /// Compass unreachable for several polls, and connected again.
     public static let outageMessageID = "596fdf4c3f784e77a86982259f2d909f"
     public static let recoveryMessageID = "8632c25cb40547288393a14a4c30d10d"
+    /// `trackwatch notify-test`.
+    public static let testMessageID = "0d6b7a0e4a6c4b8e9a1e0b9c3f6a2d11"
 
     private let server: String
 
@@ -49,6 +51,15 @@ public final class ChangeJournal: Sendable {
     /// The change IDs among `ids` that already have an entry this user can read.
     public static func recordedChangeIDs(among ids: [String]) -> Set<String> {
         JournalReader.presentValues(of: changeIDField, among: ids)
+    }
+
+    /// The sample entry of `trackwatch notify-test`.
+    @discardableResult
+    public func recordTest(_ message: String) -> Int32 {
+        Journal.send([
+            ("MESSAGE", message), ("PRIORITY", String(Journal.Priority.notice.rawValue)), ("SYSLOG_IDENTIFIER", "trackwatch"),
+            ("MESSAGE_ID", Self.testMessageID), ("TRACKWATCH_SERVER", server),
+        ])
     }
 
     /// An outage or a recovery, at `err` or `notice`.

@@ -25,6 +25,21 @@ public struct Session {
                 "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
                 metadata: ["server": "\(config.server.url)"])
         }
+        client = try Self.makeClient(config: config, credential: credential, environment: environment, logger: logger,
+                                     heartbeat: heartbeat)
+        store = try StateStore.openRecovering(directory: stateDirectory) { aside in
+            logger.warning("the state database was damaged; moved it aside and starting a new baseline",
+                           metadata: ["moved_to": "\(aside)"])
+        }
+        poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
+        self.config = config
+        if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
+    }
+
+    /// A Compass client for `config`'s server (also used alone by `trackwatch doctor`).
+    public static func makeClient(
+        config: Config, credential: Credential, environment: [String: String], logger: Logger, heartbeat: Heartbeat? = nil
+    ) throws -> CompassClient {
         let http = try AsyncHTTPTransport(
             tls: .init(caFile: config.server.caFile.map { expandTilde($0, environment: environment) },
                        insecure: config.server.insecure),
@@ -33,16 +48,9 @@ public struct Session {
         let server = try CompassServer(
             baseURL: config.server.url, repo: config.server.repo, database: config.server.database,
             username: config.server.username)
-        client = CompassClient(
+        return CompassClient(
             server: server, credential: credential, transport: transport, requestTimeout: config.server.requestTimeout,
             logger: logger, now: SystemClocks.wallTime)
-        store = try StateStore.openRecovering(directory: stateDirectory) { aside in
-            logger.warning("the state database was damaged; moved it aside and starting a new baseline",
-                           metadata: ["moved_to": "\(aside)"])
-        }
-        poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
-        self.config = config
-        if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
     }
 
     /// The server's query mode, remembered per server and database so that later runs skip the probe.

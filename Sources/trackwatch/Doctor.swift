@@ -1,0 +1,185 @@
+import ArgumentParser
+import CompassClient
+import DesktopNotifier
+import Logging
+import StateStore
+import TrackwatchApp
+import TrackwatchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the whole setup and say how to fix what is wrong.",
+        discussion: """
+            Checks, in order: the configuration file, the password source, the server (reachable, login, \
+            query support), the state directory, the session bus, the notification server, the journal, the \
+            user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for what works with a caveat \
+            and ✘ with the fix for what does not. Exit status 0 when nothing is ✘, 1 otherwise. Safe while the \
+            daemon runs: it changes nothing.
+            """)
+
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        var report = DoctorReport()
+        let logger = Logger(label: "trackwatch") { _ in SwiftLogNoOpLogHandler() }
+        let paths = options.paths()
+        let configPath = options.config ?? paths.configFile
+
+        // Configuration, credentials, server.
+        if let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
+                                     fix: "correct the line and key named above (etc/config.example.toml documents every key)") {
+            if let credential = report.check("password source (\(Self.describe(config.server.credential)))",
+                                             { try loadCredential(config.server.credential, environment: environment) },
+                                             fix: "the message above says what to change") {
+                checkServer(config, credential, logger: logger, report: &report)
+            } else {
+                report.skip("server login (needs the password)")
+            }
+        } else {
+            report.skip("password source and server (need the configuration)")
+        }
+
+        // State.
+        let state = paths.stateDirectory
+        if report.check("state directory \(state)", { try StateStore(directory: state) }, fix: "the message above says what to change") != nil {
+            if access(state, W_OK) != 0 { report.fail("state directory \(state) is not writable", fix: "chmod u+w \(state)") }
+        }
+
+        // Desktop.
+        let bus = environment["DBUS_SESSION_BUS_ADDRESS"] ?? environment["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+        if let bus, Self.busSocketExists(bus) {
+            report.pass("session bus \(bus)")
+            let notifier = DesktopNotifier(logger: logger)
+            if let server = notifier.serverInformation(timeout: 10) {
+                report.pass("notification server \(server.name) \(server.version) (\(server.vendor))")
+                if !server.capabilities.contains("actions") {
+                    report.warn("the notification server has no action buttons: Open and Mute are not offered")
+                }
+                if !server.capabilities.contains("body-markup") { report.warn("the notification server shows plain text only") }
+            } else {
+                report.fail("no notification server answers on the session bus",
+                            fix: "run in your desktop session, or start a notification daemon (dunst, mako); changes still reach the journal")
+            }
+        } else {
+            report.fail("no session bus (\(bus ?? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset"))",
+                        fix: "run trackwatch in your desktop session (systemctl --user sets the bus for the unit)")
+        }
+        if access("/run/systemd/journal/socket", W_OK) == 0 {
+            report.pass("journal socket /run/systemd/journal/socket")
+        } else {
+            report.fail("no journal socket at /run/systemd/journal/socket", fix: "systemd-journald must run; changes are then only in `trackwatch log`")
+        }
+
+        // The unit.
+        let unitPaths = [environment["XDG_CONFIG_HOME"].map { "\($0)/systemd/user" } ?? expandTilde("~/.config/systemd/user", environment: environment),
+                         "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"].map { "\($0)/trackwatch.service" }
+        if let unit = unitPaths.first(where: { access($0, R_OK) == 0 }) {
+            report.pass("user unit \(unit)")
+            let text = (try? String(contentsOfFile: unit, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("WatchdogSec=") }) {
+                report.pass("watchdog: \(line)")
+            } else {
+                report.warn("the unit sets no WatchdogSec=: a hung daemon is not restarted (the shipped unit has 3min)")
+            }
+            switch Self.systemctl(["--user", "is-enabled", "trackwatch"]) {
+            case "enabled"?: report.pass("unit enabled")
+            case let state?: report.fail("unit \(state)", fix: "systemctl --user enable --now trackwatch")
+            case nil: report.warn("cannot ask the user manager whether the unit is enabled (no systemctl --user here)")
+            }
+        } else {
+            report.fail("user unit trackwatch.service not installed", fix: "make install, then systemctl --user enable --now trackwatch")
+        }
+
+        print(report.lines.joined(separator: "\n"))
+        if report.failed { throw ExitCode(1) }
+    }
+
+    private func checkServer(_ config: Config, _ credential: Credential, logger: Logger, report: inout DoctorReport) {
+        guard let client = report.check("server \(config.server.url)", {
+            try Session.makeClient(config: config, credential: credential, environment: environment, logger: logger)
+        }, fix: "check url, ca_file and insecure in [server]") else { return }
+        defer { client.logoff() }
+        let rows = report.check("login as \(config.server.username) and the query \"assigned to me\"", {
+            try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
+                           pageSize: config.poll.pageSize)
+        }, fix: "the message above says what to do")
+        guard let rows else { return }
+        report.pass("\(rows.count) records assigned to you; the server runs \(client.supportedQueryMode == .stored ? "stored queries (Personal Queries)" : "ad-hoc queries")")
+        if config.server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+    }
+
+    static func describe(_ source: CredentialSource) -> String {
+        switch source {
+        case .passwordFile(let path): "password_file \(path)"
+        case .passwordCommand: "password_command"
+        case .systemdCredential(let name): "systemd credential \(name)"
+        case .tokenFile(let path): "token_file \(path)"
+        case .keyring: "keyring"
+        case .emptyPassword: "empty password"
+        }
+    }
+
+    static func busSocketExists(_ address: String) -> Bool {
+        guard let range = address.split(separator: ",").first, range.hasPrefix("unix:path=") else { return true }  // abstract or TCP: trust it
+        return access(String(range.dropFirst("unix:path=".count)), F_OK) == 0
+    }
+
+    /// The first line systemctl prints, or nil when it cannot run or reach the manager.
+    static func systemctl(_ arguments: [String]) -> String? {
+        var output: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = (["systemctl"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let started = posix_spawnp(&pid, "systemctl", &actions, nil, argv, environ) == 0
+        close(output[1])
+        defer { close(output[0]) }
+        guard started else { return nil }
+        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = read(output[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let line = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self)
+        // is-enabled prints a state and exits non-zero for "disabled"; no output means no manager.
+        return line.isEmpty ? nil : line
+    }
+}
+
+/// The ✔/⚠/✘ lines of `trackwatch doctor`.
+struct DoctorReport {
+    private(set) var lines: [String] = []
+    private(set) var failed = false
+
+    mutating func pass(_ what: String) { lines.append("✔ \(what)") }
+    mutating func warn(_ what: String) { lines.append("⚠ \(what)") }
+    mutating func skip(_ what: String) { lines.append("· skipped: \(what)") }
+
+    mutating func fail(_ what: String, fix: String) {
+        failed = true
+        lines.append("✘ \(what)\n    fix: \(fix)")
+    }
+
+    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
+    mutating func check<T>(_ what: String, _ body: () throws -> T, fix: String) -> T? {
+        do {
+            let value = try body()
+            pass(what)
+            return value
+        } catch {
+            fail("\(what): \(error)", fix: fix)
+            return nil
+        }
+    }
+}

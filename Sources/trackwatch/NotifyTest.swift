@@ -1,0 +1,44 @@
+import ArgumentParser
+import DesktopNotifier
+import Logging
+import SystemdIntegration
+import TrackwatchApp
+import TrackwatchCore
+
+struct NotifyTest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify-test",
+        abstract: "Send a sample desktop notification and a sample journal entry.",
+        discussion: """
+            Shows what a change looks like and proves both paths work. Exit status 0 when the notification \
+            server took the bubble; 69 when there is no session bus or notification server (the journal entry \
+            is written either way).
+            """)
+
+    @Flag(name: .shortAndLong, help: "Log progress to stderr.")
+    var verbose = false
+
+    func run() throws {
+        var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .critical
+        let sample = Change(
+            record: RecordID("SAMPL00000042"), kind: .modified, headline: "trackwatch test: this is how a change looks",
+            by: "trackwatch", action: "Test",
+            changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")], priority: "3-Normal Queue")
+        let journal = ChangeJournal(server: "notify-test").recordTest("trackwatch notify-test: journal entries work")
+        print(journal == 0
+            ? "✔ journal entry written (journalctl --user -t trackwatch MESSAGE_ID=\(ChangeJournal.testMessageID))"
+            : "✘ journal entry not written: error \(-journal)")
+        let notifier = DesktopNotifier(logger: logger)
+        guard let server = notifier.serverInformation(timeout: 10) else {
+            print("✘ no notification server answered on the session bus (\(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "no DBUS_SESSION_BUS_ADDRESS"))")
+            print("  run this inside your desktop session, where a notification daemon (GNOME Shell, Plasma, dunst, mako) runs")
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        if let failure = notifier.showNow([sample], timeout: 10) {
+            print("✘ \(server.name) did not show the bubble: \(failure)")
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        print("✔ bubble shown by \(server.name) \(server.version) (capabilities: \(server.capabilities.sorted().joined(separator: ", ")))")
+    }
+}
