@@ -4,7 +4,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 BIN = $(shell $(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)
 
-.PHONY: all deps build release demo test e2e install uninstall install-catalog uninstall-catalog clean
+.PHONY: all deps build release demo test e2e man install uninstall install-catalog uninstall-catalog clean
 
 all: build
 
@@ -29,8 +29,14 @@ test: deps
 e2e: build
 	BIN="$(BIN)" scripts/e2e-user-unit.sh
 
-# Installs the binary into $(PREFIX)/bin, the user unit, the example config and the catalog; prints the next steps.
-install: release
+# The man page, generated from the command definitions by swift-argument-parser's plugin.
+man: release
+	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration release
+	mkdir -p .build/man && cp .build/plugins/GenerateManual/outputs/trackwatch/trackwatch.1 .build/man/
+
+# Installs the binary into $(PREFIX)/bin, the user unit, completions, the man page, the example config and the
+# catalog; prints the next steps.
+install: release man
 	PREFIX="$(PREFIX)" BIN="$$($(SWIFT) build -c release $(SWIFT_FLAGS) --show-bin-path)" scripts/install.sh install
 
 uninstall:

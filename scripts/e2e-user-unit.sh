@@ -138,6 +138,19 @@ baseline_done() { local s; s=$(prop StatusText); [[ $s == "Last poll"* && $s != 
 lab_wait_for 30 baseline_done || fail "no successful poll in STATUS= (StatusText=$(prop StatusText))"
 ok "baseline poll reported: $(prop StatusText)"
 
+# 5b. trackwatch doctor on this good setup: every check passes (exit 0).
+X systemctl --user enable "$unit" > /dev/null 2>&1 || fail "systemctl --user enable"
+X "$home/.local/bin/trackwatch" doctor > "$work/doctor.out" 2>&1 || { cat "$work/doctor.out"; fail "doctor on a good setup"; }
+grep -q '✘' "$work/doctor.out" && { cat "$work/doctor.out"; fail "doctor printed a ✘ on a good setup"; }
+for check in 'login as engineer' 'notification server' 'journal socket' 'unit enabled' 'watchdog: WatchdogSec=3min'; do
+    grep -q "✔ .*$check" "$work/doctor.out" || { cat "$work/doctor.out"; fail "doctor did not confirm: $check"; }
+done
+ok "doctor: all ✔ (config, password, login, queries, state, bus, notification server, journal, unit, watchdog)"
+for f in bash-completion/completions/trackwatch zsh/site-functions/_trackwatch fish/vendor_completions.d/trackwatch.fish; do
+    X grep -q notify-test "$home/.local/share/$f" || fail "completion script $f missing or incomplete"
+done
+ok "bash, zsh and fish completions installed"
+
 # 6. Sandboxing is in effect (a user manager silently skips it without PrivateUsers=yes).
 pid=$(prop MainPID)
 manager=$(lab_live_pid manager)

@@ -45,6 +45,10 @@ esac
 bin_dir=$DESTDIR$PREFIX/bin
 doc_dir=$DESTDIR$PREFIX/share/doc/trackwatch
 data_dir=$DESTDIR$PREFIX/share/trackwatch
+man_file=$DESTDIR$PREFIX/share/man/man1/trackwatch.1
+bash_completion=$DESTDIR$PREFIX/share/bash-completion/completions/trackwatch
+zsh_completion=$DESTDIR$PREFIX/share/zsh/site-functions/_trackwatch
+fish_completion=$DESTDIR$PREFIX/share/fish/vendor_completions.d/trackwatch.fish
 unit_dir=$DESTDIR$config_home/systemd/user
 unit=$unit_dir/trackwatch.service
 config=$config_home/trackwatch/config.toml
@@ -89,6 +93,21 @@ do_install() {
         install -m 0644 "$src/$f" "$doc_dir/${f##*/}"
         echo "installed $doc_dir/${f##*/}"
     done
+    # Shell completions, generated from the command definitions by the binary itself.
+    local shell target
+    for shell in bash zsh fish; do
+        case $shell in bash) target=$bash_completion ;; zsh) target=$zsh_completion ;; fish) target=$fish_completion ;; esac
+        install -d "${target%/*}"
+        "$bin/trackwatch" --generate-completion-script "$shell" > "$target.tmp" && mv -f "$target.tmp" "$target" &&
+            echo "installed $target"
+    done
+    # The man page, generated from the same definitions (make man; MAN=path to use another).
+    local man=${MAN:-$src/.build/man/trackwatch.1}
+    if [ -f "$man" ]; then
+        install -d "${man_file%/*}"
+        install -m 0644 "$man" "$man_file"
+        echo "installed $man_file"
+    fi
     if [ -f "$src/systemd/trackwatch.catalog" ]; then
         install -d "$data_dir"
         install -m 0644 "$src/systemd/trackwatch.catalog" "$data_dir/trackwatch.catalog"
@@ -125,7 +144,7 @@ do_uninstall() {
     rmdir "$unit_dir/default.target.wants" 2> /dev/null || true
     local f
     for f in "$bin_dir/trackwatch" "$unit" "$doc_dir/README.md" "$doc_dir/config.example.toml" \
-        "$data_dir/trackwatch.catalog"; do
+        "$data_dir/trackwatch.catalog" "$man_file" "$bash_completion" "$zsh_completion" "$fish_completion"; do
         [ -e "$f" ] || continue
         rm -f "$f"
         echo "removed $f"

@@ -30,6 +30,7 @@ struct Log: ParsableCommand {
             throw ValidationError("--since \(since): expected a duration such as 30m, 12h, 1d, 2w, or a date such as 2026-11-20")
         }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        _ = try record.map(Mute.recordID)
     }
 
     func run() throws {

@@ -18,6 +18,8 @@ struct Mute: ParsableCommand {
     @Argument(help: "Record id, e.g. SAMPL00000042.")
     var records: [String] = []
 
+    func validate() throws { _ = try records.map(Self.recordID) }
+
     func run() throws {
         do {
             let store = try StateStore(directory: options.paths().stateDirectory)
@@ -52,6 +54,8 @@ struct Unmute: ParsableCommand {
 
     @Argument(help: "Record id, e.g. SAMPL00000042.")
     var records: [String]
+
+    func validate() throws { _ = try records.map(Mute.recordID) }
 
     func run() throws {
         do {

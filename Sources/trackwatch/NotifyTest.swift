@@ -23,7 +23,7 @@ struct NotifyTest: ParsableCommand {
         logger.logLevel = verbose ? .debug : .critical
         let sample = Change(
             record: RecordID("SAMPL00000042"), kind: .modified, headline: "trackwatch test: this is how a change looks",
-            by: "trackwatch", action: "Test",
+            by: "trackwatch", action: "Resolve",
             changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")], priority: "3-Normal Queue")
         let journal = ChangeJournal(server: "notify-test").recordTest("trackwatch notify-test: journal entries work")
         print(journal == 0

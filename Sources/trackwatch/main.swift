@@ -6,8 +6,8 @@ struct Trackwatch: ParsableCommand {
         commandName: "trackwatch",
         abstract: "Watch HCL Compass for changes to your records and report each change once.",
         discussion: """
-            Reruns two queries on your Compass server — records assigned to you, and records you own that \
-            someone else changed — compares them with the snapshot kept in $XDG_STATE_HOME/trackwatch and \
+            Reruns two queries on your Compass server (records assigned to you, and records you own that \
+            someone else changed), compares them with the snapshot kept in $XDG_STATE_HOME/trackwatch and \
             reports every change.
 
             Exit status: 0 success; 64 usage; 69 Compass unreachable or failing (retry later); 74 state \
