@@ -88,6 +88,9 @@ let package = Package(
             ]
         ),
 
+        // The in-process part of a poll at scale (scripts/bench.sh).
+        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "StateStore"]),
+
         // libFuzzer targets for the config reader and the response decoding (scripts/fuzz.sh); an ordinary
         // build is their corpus replayer.
         .executableTarget(

@@ -76,13 +76,16 @@ public enum SampleSchema {
     ///  - State = [Opened, Assigned, Submitted, Resolved, Closed][((n-1)/4) % 5]
     ///  - Owner = [engineer, alice, lead, admin][(n-1) % 4], "" for Submitted records
     ///  - Submitter = [admin, lead, alice][(n-1) % 3]
-    public static func seed(count: Int, seed: UInt64, now: Int) -> [Defect] {
+    /// With `everyOwner`, every record belongs to that user and none is Submitted (for benchmarks that need N
+    /// records assigned to one user).
+    public static func seed(count: Int, seed: UInt64, now: Int, everyOwner: String? = nil) -> [Defect] {
         var random = SplitMix64(seed: seed)
         let owners = ["engineer", "alice", "lead", "admin"], submitters = ["admin", "lead", "alice"]
         let seededStates = ["Opened", "Assigned", "Submitted", "Resolved", "Closed"]
         return (1...max(1, count)).map { n in
-            let state = seededStates[((n - 1) / 4) % 5]
-            let owner = state == "Submitted" ? "" : owners[(n - 1) % 4]
+            var state = seededStates[((n - 1) / 4) % 5]
+            if everyOwner != nil, state == "Submitted" { state = "Opened" }
+            let owner = everyOwner ?? (state == "Submitted" ? "" : owners[(n - 1) % 4])
             let submitter = submitters[(n - 1) % 3]
             let headline = n <= 4 ? headlines[n - 1] : headlines[4 + Int(random.next() % UInt64(headlines.count - 4))] + " (\(n))"
             // History in the past: a few days back, a few minutes between steps.

@@ -7,6 +7,8 @@ import Foundation
 /// Options of `compass-sim serve`.
 public struct SimulatorOptions: Sendable {
     public var records = 40
+    /// `--owner`: every seeded record belongs to this user.
+    public var everyOwner: String?
     public var seed: UInt64 = 1
     public var pageSizeCap: Int?
     public var defaultPageSize = 25
@@ -65,7 +67,7 @@ struct SimulatorState {
     init(options: SimulatorOptions) {
         self.options = options
         clock = SimClock(offset: options.clockOffset)
-        let seeded = SampleSchema.seed(count: options.records, seed: options.seed, now: clock.now)
+        let seeded = SampleSchema.seed(count: options.records, seed: options.seed, now: clock.now, everyOwner: options.everyOwner)
         defects = Dictionary(uniqueKeysWithValues: seeded.map { ($0.number, $0) })
         nextRecord = seeded.count + 1
         for (id, name, filters) in Self.publicQueries {

@@ -22,6 +22,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Port; 0 picks a free one.") var port = 8190
     @Option(help: "Number of seeded Defect records.") var records = 40
     @Option(help: "Seed for headlines, priorities and severities.") var seed: UInt64 = 1
+    @Option(help: "Make every seeded record belong to this user (for benchmarks).") var owner: String?
     @Option(help: "Largest page size the server grants, whatever the client asks.") var pageSizeCap: Int?
     @Option(help: "Page size when the client asks for none.") var defaultPageSize = 25
     @Option(help: "Token lifetime in seconds.") var tokenTtl = 86_400
@@ -40,6 +41,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         var options = SimulatorOptions()
         options.records = records
+        options.everyOwner = owner
         options.seed = seed
         options.pageSizeCap = pageSizeCap
         options.defaultPageSize = defaultPageSize
