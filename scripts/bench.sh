@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# trackwatch's performance figures (issue 5), one line each, from a release build against compass-sim on
+# loopback. Takes a few minutes (1,000 polls, 60 s of idle, a 100,000-record server).
+#
+#   scripts/bench.sh          (make bench)
+#   BENCH_POLLS=100 BENCH_IDLE_SECONDS=10 BENCH_SIZES="100 1000" scripts/bench.sh   # quicker
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
+swift build -c release --static-swift-stdlib --product compass-sim > /dev/null
+swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/null
+bin=$(swift build -c release --show-bin-path)
+echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
+"$bin/trackwatch-bench" 100000
+python3 scripts/bench.py "$bin"
