@@ -56,8 +56,6 @@ def workspace(url, name):
 
 def proc_status(pid):
     fields = {}
-    for task in os.listdir(f"/proc/{pid}/task"):
-        pass
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             key, _, value = line.partition(":")
@@ -70,16 +68,29 @@ def kb(fields, key):
 
 
 def switches(pid):
-    total = 0
+    """Context switches per thread id (voluntary + involuntary)."""
+    counts = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/status") as f:
-                for line in f:
-                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                        total += int(line.split()[1])
+                counts[task] = sum(int(line.split()[1]) for line in f
+                                   if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
         except FileNotFoundError:
             pass
-    return total
+    return counts
+
+
+def cpu_seconds(pid):
+    """CPU time of all the process's threads, in seconds, at nanosecond resolution (schedstat), plus the
+    threads that already exited (utime + stime in /proc/PID/stat counts those, at clock-tick resolution)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except FileNotFoundError:
+            pass
+    return total / 1e9
 
 
 def check_once(config, env):
@@ -92,34 +103,10 @@ def check_once(config, env):
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-# 2. One poll at each size: the baseline, then a steady-state poll with nothing changed.
-for size in SIZES:
-    sim, url = start_sim(size)
-    try:
-        config, env = workspace(url, f"check-{size}")
-        cpu0, rss0 = check_once(config, env)
-        before = stats(url)
-        cpu1, rss1 = check_once(config, env)
-        after = stats(url)
-        figure(f"poll of {size:>6} records: first (baseline) {cpu0 * 1000:7.0f} ms CPU, peak RSS {rss0:5.1f} MB; "
-               f"steady {cpu1 * 1000:7.0f} ms CPU, peak RSS {rss1:5.1f} MB")
-        if size == SIZES[0]:
-            # A `check` process logs in once per run; the daemon below shows the steady state without login.
-            figure(f"requests of one check (new process: login + 2 queries + logoff): {after['requests'] - before['requests'] - 1}")
-    finally:
-        sim.terminate()
-        sim.wait()
-
-# 1, 4, 5. The daemon: idle memory after the first poll and after POLLS polls, requests per poll, wake-ups.
-sim, url = start_sim(100)
-config, env = workspace(url, "daemon")
 notify_path = os.path.join(work, "notify.sock")
 listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 listener.bind(notify_path)
-listener.settimeout(60)
-env["NOTIFY_SOCKET"] = notify_path
-daemon = subprocess.Popen([f"{BIN}/trackwatch", "run", "--config", config], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+listener.settimeout(300)
 
 
 def wait_poll():
@@ -131,6 +118,50 @@ def wait_poll():
             return
 
 
+def start_daemon(config, env):
+    env = dict(env, NOTIFY_SOCKET=notify_path)
+    return subprocess.Popen([f"{BIN}/trackwatch", "run", "--config", config], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+# 2. One poll at each size, inside the daemon (CPU of the process across the poll; VmHWM is its peak RSS so
+#    far), and one whole `trackwatch check` process (start-up, login and logoff included).
+for size in SIZES:
+    sim, url = start_sim(size)
+    try:
+        config, env = workspace(url, f"poll-{size}")
+        daemon = start_daemon(config, env)
+        try:
+            wait_poll()
+            baseline_cpu = cpu_seconds(daemon.pid)
+            baseline_hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
+            cpu = []
+            for _ in range(5):
+                time.sleep(0.3)  # the previous poll's memory release has finished
+                before = cpu_seconds(daemon.pid)
+                daemon.send_signal(signal.SIGUSR1)
+                wait_poll()
+                time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
+                cpu.append(cpu_seconds(daemon.pid) - before)
+            hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
+        finally:
+            daemon.terminate()
+            daemon.wait()
+        cpu.sort()
+        figure(f"poll of {size:>6} records in the daemon: {cpu[len(cpu) // 2] * 1000:6.0f} ms CPU (median of 5, memory release included), peak RSS {hwm:5.1f} MB; "
+               f"start-up + baseline poll {baseline_cpu * 1000:.0f} ms CPU, peak {baseline_hwm:.1f} MB")
+        config, env = workspace(url, f"check-{size}")
+        check_once(config, env)
+        check_cpu, check_rss = check_once(config, env)
+        figure(f"           one `trackwatch check` process: {check_cpu * 1000:6.0f} ms CPU, peak RSS {check_rss:5.1f} MB")
+    finally:
+        sim.terminate()
+        sim.wait()
+
+# 1, 4, 5. The daemon: idle memory after the first poll and after POLLS polls, requests per poll, wake-ups.
+sim, url = start_sim(100)
+config, env = workspace(url, "daemon")
+daemon = start_daemon(config, env)
 try:
     wait_poll()
     time.sleep(0.5)  # let the post-poll trim and the notifier settle before reading memory
@@ -144,6 +175,7 @@ try:
         wait_poll()
     elapsed = time.time() - started
     after = stats(url)
+    time.sleep(0.5)  # as above: the poll's memory release runs after its STATUS line
     polls_rss = proc_status(daemon.pid)
     figure(f"idle after {POLLS} more polls: VmRSS {kb(polls_rss, 'VmRSS') / 1024:.1f} MB "
            f"(growth {(kb(polls_rss, 'VmRSS') - kb(first, 'VmRSS')) / 1024:+.1f} MB), RssAnon {kb(polls_rss, 'RssAnon') / 1024:.1f} MB; "
@@ -155,7 +187,8 @@ try:
     s0 = switches(daemon.pid)
     time.sleep(IDLE_SECONDS)
     s1 = switches(daemon.pid)
-    figure(f"wake-ups while idle (context switches, all threads, no watchdog): {s1 - s0} in {IDLE_SECONDS} s")
+    woken = sum(count - s0.get(task, 0) for task, count in s1.items())
+    figure(f"wake-ups while idle (context switches of all {len(s1)} threads, no watchdog): {woken} in {IDLE_SECONDS} s")
 finally:
     daemon.terminate()
     daemon.wait()
@@ -166,9 +199,7 @@ finally:
 if 100000 in SIZES:
     sim, url = start_sim(100000)
     config, env = workspace(url, "daemon-large")
-    env["NOTIFY_SOCKET"] = notify_path
-    daemon = subprocess.Popen([f"{BIN}/trackwatch", "run", "--config", config], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    daemon = start_daemon(config, env)
     try:
         wait_poll()
         daemon.send_signal(signal.SIGUSR1)

@@ -116,10 +116,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
             pollFailed(error, startedAt: started)
         }
-        // A large result is decoded into many short-lived allocations; glibc keeps the freed memory in its
-        // arenas unless asked to give it back, so the idle daemon would keep its peak size (measured: RSS
-        // climbs over polls of 100,000 records without this).
-        _ = malloc_trim(0)
+        IdleMemory.release()
     }
 
     private func pollSucceeded(_ report: PollReport, startedAt: Double) {
@@ -352,7 +349,3 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         timers.append(timer)
     }
 }
-
-/// glibc's `malloc_trim` (in <malloc.h>, which Swift's Glibc module does not export).
-@_silgen_name("malloc_trim")
-private func malloc_trim(_ pad: Int) -> Int32
