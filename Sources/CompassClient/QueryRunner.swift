@@ -151,8 +151,8 @@ extension CompassClient {
         for page in 1... {
             let response = try send(endpoint(page), method: .get)
             try expectSuccess(response, endpoint(page))
-            let batch = try decode(ResultPage.self, from: response, endpoint(page)).rows
-            for row in batch { rows.append(row.values.map { $0 ?? "" }) }
+            let batch = try pageRows(response, endpoint(page))
+            rows.append(contentsOf: batch)
             if let expected = created.recordCount {
                 if rows.count > expected {
                     throw CompassError.incompleteResult("\(rows.count) rows arrived, \(expected) announced")
@@ -168,6 +168,15 @@ extension CompassClient {
             }
         }
         return rows
+    }
+
+    private func pageRows(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws -> [[String]] {
+        do {
+            return try ResultPageParser.rows(in: response.body)
+        } catch {
+            let kind = response.header("content-type").map { " (\($0))" } ?? ""
+            throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(error)")
+        }
     }
 
     private func tooManyRows(_ count: Int, _ endpoint: CompassEndpoint) -> CompassError {

@@ -45,14 +45,6 @@ struct ResultSetCreated: Decodable {
     }
 }
 
-struct ResultPage: Decodable {
-    struct Row: Decodable {
-        let values: [String?]
-    }
-
-    let rows: [Row]
-}
-
 struct WorkspaceItem: Decodable {
     let name: String
     let dbId: String
