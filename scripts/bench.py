@@ -188,6 +188,10 @@ try:
     time.sleep(IDLE_SECONDS)
     s1 = switches(daemon.pid)
     woken = sum(count - s0.get(task, 0) for task, count in s1.items())
+    if os.environ.get("BENCH_THREADS"):
+        for task, count in s1.items():
+            name = open(f"/proc/{daemon.pid}/task/{task}/comm").read().strip()
+            print(f"   thread {task} {name}: {count - s0.get(task, 0)}")
     figure(f"wake-ups while idle (context switches of all {len(s1)} threads, no watchdog): {woken} in {IDLE_SECONDS} s")
 finally:
     daemon.terminate()
