@@ -183,16 +183,28 @@ try:
     requests = (after["requests"] - before["requests"] - 1) / POLLS
     logins = after["logins"] - before["logins"]
     figure(f"steady-state poll: {requests:.2f} HTTP requests (2 queries x (POST + 1 page)), {logins} logins in {POLLS} polls")
+    def wakeups(pid, label):
+        s0 = switches(pid)
+        time.sleep(IDLE_SECONDS)
+        s1 = switches(pid)
+        woken = sum(count - s0.get(task, 0) for task, count in s1.items())
+        figure(f"wake-ups while idle {label} (context switches of all {len(s1)} threads, no watchdog): {woken} in {IDLE_SECONDS} s")
+        return s0, s1
+
     time.sleep(1)
-    s0 = switches(daemon.pid)
-    time.sleep(IDLE_SECONDS)
-    s1 = switches(daemon.pid)
-    woken = sum(count - s0.get(task, 0) for task, count in s1.items())
+    s0, s1 = wakeups(daemon.pid, f"right after {POLLS} back-to-back polls")
     if os.environ.get("BENCH_THREADS"):
         for task, count in s1.items():
             name = open(f"/proc/{daemon.pid}/task/{task}/comm").read().strip()
             print(f"   thread {task} {name}: {count - s0.get(task, 0)}")
-    figure(f"wake-ups while idle (context switches of all {len(s1)} threads, no watchdog): {woken} in {IDLE_SECONDS} s")
+    daemon.terminate()
+    daemon.wait()
+    # The everyday case: a poll, then minutes of nothing.
+    config, env = workspace(url, "daemon-idle")
+    daemon = start_daemon(config, env)
+    wait_poll()
+    time.sleep(5)
+    wakeups(daemon.pid, "after an ordinary poll")
 finally:
     daemon.terminate()
     daemon.wait()
@@ -208,7 +220,7 @@ if 100000 in SIZES:
         wait_poll()
         daemon.send_signal(signal.SIGUSR1)
         wait_poll()
-        time.sleep(0.5)
+        time.sleep(5)  # idle: the memory release has run and the HTTP connection closed (after 3 s)
         large = proc_status(daemon.pid)
         figure(f"idle after polls of 100000 records: VmRSS {kb(large, 'VmRSS') / 1024:.1f} MB, peak VmHWM {kb(large, 'VmHWM') / 1024:.1f} MB, "
                f"RssAnon {kb(large, 'RssAnon') / 1024:.1f} MB")
