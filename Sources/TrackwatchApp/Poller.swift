@@ -51,12 +51,14 @@ public final class Poller {
         let start = clock.now
         let watch = Self.assignedWatch
         do {
-            let previous = try state.snapshot(watch: watch)
             let checkpoint = try state.checkpoint(watch: watch)
-            let seen = try state.seenHistoryKeys(watch: watch)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
             let observation = try observe(since: checkpoint.flatMap { $0.adding(seconds: -settings.overlap) })
+            // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
+            // both at once is what sets the poll's peak memory.
+            let previous = try state.snapshot(watch: watch)
+            let seen = try state.seenHistoryKeys(watch: watch)
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint)
             let duration = Self.milliseconds(clock.now - start)
