@@ -22,6 +22,9 @@ repo = "2.0.0"
 database = "SAMPL"
 username = "engineer"
 password_file = "$work/password"
+[[watch]]
+query = "Public Queries/Team P1s"
+notify = "changes"
 [poll]
 interval = "30s"
 TOML
@@ -29,10 +32,10 @@ export XDG_STATE_HOME="$work/state"
 tw() { "$bin/trackwatch" "$@" --config "$work/config.toml"; }
 
 echo "== compass-sim at $url (user engineer)"
-echo "== trackwatch check   # first run: a silent baseline"
+echo "== trackwatch check   # first run: a silent baseline (the two built-in queries and the watched Team P1s)"
 tw check
 echo
-echo "== colleagues act: lead resolves SAMPL00000001, gives SAMPL00000002 to engineer at top priority, and SAMPL00000005 to alice"
+echo "== colleagues act: lead resolves SAMPL00000001, gives SAMPL00000002 to engineer at top priority (so it enters Team P1s), and SAMPL00000005 to alice"
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000002 --action Modify --set Owner=engineer --set "Priority=1-Resolve Immediately"
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000005 --action Modify --set Owner=alice

@@ -46,6 +46,8 @@ public final class CompassClient {
     var queryMode: QueryMode?
     var personalFolderID: String?
     var storedQueryIDs: [String: String] = [:]
+    /// `[[watch]]` queries found by workspace path: path → dbId (see SavedQueryRunner.swift).
+    var savedQueryIDs: [String: String] = [:]
 
     public init(
         server: CompassServer, credential: Credential, transport: any HTTPTransport, requestTimeout: Int = 30,

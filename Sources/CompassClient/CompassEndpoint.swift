@@ -6,6 +6,7 @@ public enum CompassEndpoint: Equatable, Sendable {
     case adHocQuery
     case adHocResultPage(resultSetID: String, page: Int)
     case folders
+    case folder(id: String)
     case folderQueryDefinitions(folderID: String)
     case queryDefinitions
     case queryDefinition(id: String)
@@ -21,6 +22,7 @@ public enum CompassEndpoint: Equatable, Sendable {
         case .adHocQuery: return "\(db)/query"
         case .adHocResultPage(let id, let page): return "\(db)/query/\(Self.encode(id))?pageNumber=\(page)"
         case .folders: return "\(db)/workspace/folders"
+        case .folder(let id): return "\(db)/workspace/folders/\(Self.encode(id))"
         case .folderQueryDefinitions(let id): return "\(db)/workspace/folders/\(Self.encode(id))/queryDefs"
         case .queryDefinitions: return "\(db)/workspace/queryDefs"
         case .queryDefinition(let id): return "\(db)/workspace/queryDefs/\(Self.encode(id))"
@@ -38,6 +40,7 @@ public enum CompassEndpoint: Equatable, Sendable {
         case .adHocQuery: return "ad-hoc query"
         case .adHocResultPage: return "result page"
         case .folders: return "workspace folders"
+        case .folder: return "workspace folder"
         case .folderQueryDefinitions: return "folder queries"
         case .queryDefinitions: return "stored query"
         case .queryDefinition: return "stored query"

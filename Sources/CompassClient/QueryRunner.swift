@@ -139,7 +139,7 @@ extension CompassClient {
     /// Reads pages 1, 2, … until `recordCount` rows arrived (or, if the server gives no count, an empty page).
     /// A count beyond `maxResultRows` is refused before anything is read: a server that claims billions of
     /// rows must not make trackwatch loop and grow for hours.
-    private func readPages(
+    func readPages(
         of created: ResultSetCreated, pageSize: Int, endpoint: (Int) -> CompassEndpoint
     ) throws -> [[String]] {
         if created.recordCount == 0 { return [] }

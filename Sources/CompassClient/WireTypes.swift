@@ -36,12 +36,18 @@ struct ResultSetRequest: Encodable {
 }
 
 struct ResultSetCreated: Decodable {
+    struct Column: Decodable {
+        let name: String
+    }
+
     let resultSetID: String
     let recordCount: Int?
     let resultSetIsLimited: Int?
+    /// The result's columns, in row-value order (documented; a saved query's columns come from here).
+    let columns: [Column]?
 
     enum CodingKeys: String, CodingKey {
-        case resultSetID = "result_set_id", recordCount, resultSetIsLimited
+        case resultSetID = "result_set_id", recordCount, resultSetIsLimited, columns
     }
 }
 
@@ -49,7 +55,20 @@ struct WorkspaceItem: Decodable {
     let name: String
     let dbId: String
     let workspaceItemType: String?
+    /// The full slash-separated path; some servers match root folders by it.
+    let pathName: String?
     let children: [WorkspaceItem]?
+
+    var isQuery: Bool { workspaceItemType == "WORKSPACE_QUERY" }
+}
+
+/// The display fields of a stored query (`GET …/workspace/queryDefs/{id}`); everything else is ignored.
+struct SavedQueryColumns: Decodable {
+    struct Field: Decodable {
+        let fieldPathName: String
+    }
+
+    let queryFieldDefs: [Field]
 }
 
 struct StoredQuery: Decodable {

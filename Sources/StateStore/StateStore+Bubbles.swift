@@ -21,6 +21,14 @@ extension StateStore {
         }
     }
 
+    /// Whether any change of `record` was ever detected here: with several servers, the one a bubble's
+    /// button refers to.
+    public func hasChanges(of record: RecordID) throws -> Bool {
+        try withDatabase("look up \(record)") { database in
+            try database.queryFirst("SELECT 1 FROM changes WHERE record_id = ? LIMIT 1", [.text(record.rawValue)]) { _ in true } ?? false
+        }
+    }
+
     /// Every muted record and when it was muted (seconds since 1970).
     public func mutedRecords() throws -> [RecordID: Double] {
         try withDatabase("read the muted records") { database in

@@ -3,16 +3,18 @@ import TrackwatchCore
 extension StateStore {
     /// Reads `StoreStatus`; the caller wraps it in one read transaction.
     static func readStatus(_ database: Database) throws -> StoreStatus {
-        let lastPoll = try database.queryFirst("\(pollColumns) ORDER BY id DESC LIMIT 1", row: loggedPoll)
+        // The server's standing is the built-in watch's; each [[watch]] reports its own failure below.
+        let builtIn = [SQLValue.text(builtInWatch)]
+        let lastPoll = try database.queryFirst("\(pollColumns) WHERE watch = ? ORDER BY id DESC LIMIT 1", builtIn, row: loggedPoll)
         let lastSuccess = try database.queryFirst(
-            "SELECT id, \(pollColumnList) FROM polls WHERE error IS NULL ORDER BY id DESC LIMIT 1"
+            "SELECT id, \(pollColumnList) FROM polls WHERE watch = ? AND error IS NULL ORDER BY id DESC LIMIT 1", builtIn
         ) { (id: $0.int64(at: 0), entry: pollLogEntry($0, from: 1)) }
         let lastError = try database.queryFirst(
             "SELECT \(pollColumnList) FROM polls WHERE error IS NOT NULL ORDER BY id DESC LIMIT 1"
         ) { pollLogEntry($0, from: 0) }
         // Walking back by rowid to the last success keeps this cheap however long the log grows.
         let failures = try database.queryFirst(
-            "SELECT count(*) FROM polls WHERE id > ?", [.integer(lastSuccess?.id ?? 0)]
+            "SELECT count(*) FROM polls WHERE watch = ? AND id > ?", [.text(builtInWatch), .integer(lastSuccess?.id ?? 0)]
         ) { $0.int(at: 0) }
         return StoreStatus(
             lastPoll: lastPoll, lastSuccess: lastSuccess?.entry, lastError: lastError,
@@ -20,8 +22,19 @@ extension StateStore {
             checkpoints: try checkpoints(database),
             undelivered: try database.queryFirst("SELECT count(*) FROM changes WHERE delivered_at IS NULL") {
                 $0.int(at: 0)
-            } ?? 0
+            } ?? 0,
+            failingWatches: try failingWatches(database)
         )
+    }
+
+    /// The built-in pair of queries' name in the store (`Poller.assignedWatch`).
+    static let builtInWatch = "assigned"
+
+    private static func failingWatches(_ database: Database) throws -> [String: String] {
+        var failing: [String: String] = [:]
+        let sql = "SELECT watch, error FROM polls WHERE id IN (SELECT max(id) FROM polls GROUP BY watch) AND error IS NOT NULL"
+        try database.forEachRow(sql) { failing[$0.string(at: 0) ?? ""] = $0.string(at: 1) }
+        return failing
     }
 
     private static let pollColumnList = "started_at, duration_ms, record_count, change_count, error"

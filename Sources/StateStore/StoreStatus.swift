@@ -13,13 +13,13 @@ public struct LoggedPoll: Equatable, Sendable {
 
 /// What `trackwatch status` shows: the latest polls, failures in a row, and what is stored per watch.
 public struct StoreStatus: Equatable, Sendable {
-    /// The most recent poll of any watch, successful or not; `nil` before the first poll.
+    /// The most recent poll of the built-in watch, successful or not; `nil` before the first poll.
     public var lastPoll: LoggedPoll?
     /// The most recent poll without an error.
     public var lastSuccess: PollLogEntry?
     /// The most recent poll with an error, even if later polls succeeded.
     public var lastError: PollLogEntry?
-    /// Failed polls (of any watch) since the last successful one; 0 when the last poll succeeded.
+    /// Failed polls of the built-in watch since its last successful one; 0 when the last poll succeeded.
     public var consecutiveFailures: Int
     /// Records in the stored snapshot, per watch that has a baseline.
     public var recordCounts: [String: Int]
@@ -27,11 +27,15 @@ public struct StoreStatus: Equatable, Sendable {
     public var checkpoints: [String: CompassTimestamp]
     /// Changes detected but not yet marked delivered.
     public var undelivered: Int
+    /// Watches whose latest poll failed, with the error.
+    public var failingWatches: [String: String]
 
     public init(
         lastPoll: LoggedPoll?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
-        recordCounts: [String: Int], checkpoints: [String: CompassTimestamp], undelivered: Int
+        recordCounts: [String: Int], checkpoints: [String: CompassTimestamp], undelivered: Int,
+        failingWatches: [String: String] = [:]
     ) {
+        self.failingWatches = failingWatches
         self.lastPoll = lastPoll
         self.lastSuccess = lastSuccess
         self.lastError = lastError

@@ -9,6 +9,9 @@ public final class ChangeJournal: Sendable {
         .assigned: "81ca148b15084239b53e959bb3c2db07",
         .unassigned: "5a0c1b8549cf42c9a9b7e75150b871f9",
         .modified: "518125e66bf2452fbd0ed9650b5ededd",
+        .entered: "a4ba4ff6b7ac48c7bcf81846ce58a374",
+        .left: "485851e29f104b9b904af7090520c2d7",
+        .changed: "60e2b220a7bb4ff79ac5a02cc6ba4710",
     ]
     /// Compass unreachable for several polls, and connected again.
     public static let outageMessageID = "596fdf4c3f784e77a86982259f2d909f"
@@ -42,6 +45,7 @@ public final class ChangeJournal: Sendable {
         if !change.changes.isEmpty { fields.append(("TRACKWATCH_FIELDS", change.fieldSummary)) }
         if let at = change.at { fields.append(("TRACKWATCH_AT", at.rawValue)) }
         if let priority = change.priority { fields.append(("TRACKWATCH_PRIORITY", priority)) }
+        if let watch = change.watch { fields.append(("TRACKWATCH_WATCH", watch)) }
         return fields
     }
 

@@ -24,18 +24,31 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var schedule: PollSchedule
     private var timers: [any DispatchSourceTimer] = []
     private var sources: [any DispatchSourceSignal] = []
-    private var consecutiveFailures = 0
-    private var outageAnnounced = false
+    /// Per server (by label), kept across reloads: outages and marks still owed to its store.
+    private var health: [String: ServerHealth] = [:]
     private var stopping = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
     /// test uses it to hit that instant deterministically.
     private let failpoint: String?
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
-    /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
-    private var awaitingMark = Set<Int64>()
-    private var awaitingHold = Set<Int64>()
-    private var awaitingUnmute = Set<RecordID>()
+
+    /// One server's standing between polls.
+    private final class ServerHealth {
+        var consecutiveFailures = 0
+        var outageAnnounced = false
+        /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
+        var awaitingMark = Set<Int64>()
+        var awaitingHold = Set<Int64>()
+        var awaitingUnmute = Set<RecordID>()
+    }
+
+    private func health(of server: ServerSession) -> ServerHealth {
+        if let known = health[server.server.label] { return known }
+        let fresh = ServerHealth()
+        health[server.server.label] = fresh
+        return fresh
+    }
 
     /// - Parameter makeSession: builds a session from the current configuration file; called at start and
     ///   on every SIGHUP.
@@ -59,8 +72,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
             startWatchdog()
             edges.service.ready()
-            logger.info("started", metadata: ["interval_s": "\(session.config.poll.interval)", "server": "\(session.config.server.url)"])
-            deliverOutbox(consultJournal: true)
+            logger.info("started", metadata: [
+                "interval_s": "\(session.config.poll.interval)",
+                "servers": "\(session.config.servers.map(\.label).joined(separator: ", "))",
+                "watches": "\(session.config.servers.map(\.watches.count).reduce(0, +))",
+            ])
+            for server in session.servers { deliverOutbox(server, consultJournal: true) }
             wake()
         }
         dispatchMain()
@@ -97,58 +114,95 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     // MARK: - Polling and delivery
 
+    /// Polls every server in turn. The schedule counts the round as failed when any server failed (the
+    /// retry then polls all; the healthy ones find nothing new).
     private func poll() {
         schedule.pollStarted(at: SystemClocks.bootTime(), random: Double.random(in: 0..<1))
         heartbeat.beat()
         let started = SystemClocks.wallTime()
         let startedOnBootClock = SystemClocks.bootTime()
-        do {
-            let report = try session.poller.poll()
-            session.rememberQueryMode()
-            schedule.pollSucceeded()
-            pollSucceeded(report, startedAt: started)
-        } catch {
-            // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
-            // locks accounts: those wait for the regular poll. Everything else is retried sooner.
-            if !Self.needsPerson(error) {
-                schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(),
-                                    retryAfter: (error as? CompassError)?.retryAfter, random: Double.random(in: 0..<1))
+        var lines: [String] = []
+        var retryable: [any Error] = []
+        var failedAtAll = false
+        for server in session.servers {
+            let prefix = session.servers.count > 1 ? "\(server.server.label): " : ""
+            do {
+                let report = try server.poller.poll()
+                server.rememberQueryMode()
+                if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
+                for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
+                // What a poll found is delivered even when a watch failed: it is committed.
+                deliverOutbox(server)
+                if let failure = report.failure {
+                    failedAtAll = true
+                    if !Self.needsPerson(failure) { retryable.append(failure) }
+                    pollFailed(server, failure)
+                    lines.append("\(prefix)\(failure)")
+                } else {
+                    pollSucceeded(server)
+                    lines.append(prefix + Self.describe(report))
+                }
+            } catch {
+                failedAtAll = true
+                // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
+                // locks accounts: those wait for the regular poll. Everything else is retried sooner.
+                if !Self.needsPerson(error) { retryable.append(error) }
+                pollFailed(server, error)
+                lines.append("\(prefix)failed: \(error)")
             }
-            pollFailed(error, startedAt: started)
+        }
+        if !failedAtAll {
+            schedule.pollSucceeded()
+        } else if !retryable.isEmpty {
+            let retryAfter = retryable.compactMap { ($0 as? CompassError)?.retryAfter }.max()
+            schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(), retryAfter: retryAfter,
+                                random: Double.random(in: 0..<1))
+        }
+        let joined = lines.joined(separator: "; ")
+        if failedAtAll, session.servers.count == 1, let only = lines.first, only.hasPrefix("failed: ") {
+            edges.service.status("Last poll \(SystemClocks.clockTime(started)) \(only) Next \(nextPollClockTime())")
+        } else {
+            edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
         }
         IdleMemory.release()
     }
 
-    private func pollSucceeded(_ report: PollReport, startedAt: Double) {
-        if outageAnnounced {
-            edges.announcer.announceServiceProblem(summary: "Connected to Compass again", body: "", resolved: true,
-                                                   settings: session.config.notify)
-            edges.recorder.recordServiceProblem("Connected to Compass again", detail: "", resolved: true, server: session.config.server.url)
-        }
-        consecutiveFailures = 0
-        outageAnnounced = false
-        if report.isBaseline {
-            logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"])
-        }
-        deliverOutbox()
-        let changes = report.changes.count == 1 ? "1 change" : "\(report.changes.count) changes"
-        edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)): \(report.recordCount) assigned, \(changes); next \(nextPollClockTime())")
+    /// `7 assigned, 1 change`, or `7 assigned, 12 in watched queries, 1 change`.
+    private static func describe(_ report: PollReport) -> String {
+        var parts = ["\(report.recordCount) assigned"]
+        if report.watchedRecordCount > 0 { parts.append("\(report.watchedRecordCount) in watched queries") }
+        parts.append(report.changes.count == 1 ? "1 change" : "\(report.changes.count) changes")
+        return parts.joined(separator: ", ")
     }
 
-    private func pollFailed(_ error: any Error, startedAt: Double) {
-        consecutiveFailures += 1
-        logger.error("poll failed", metadata: ["error": "\(error)", "failures_in_a_row": "\(consecutiveFailures)"])
+    private func pollSucceeded(_ server: ServerSession) {
+        let health = health(of: server)
+        if health.outageAnnounced {
+            let summary = session.servers.count > 1 ? "Connected to Compass \(server.server.label) again" : "Connected to Compass again"
+            edges.announcer.announceServiceProblem(summary: summary, body: "", resolved: true, settings: session.config.notify)
+            edges.recorder.recordServiceProblem(summary, detail: "", resolved: true, server: server.server.url)
+        }
+        health.consecutiveFailures = 0
+        health.outageAnnounced = false
+    }
+
+    private func pollFailed(_ server: ServerSession, _ error: any Error) {
+        let health = health(of: server)
+        health.consecutiveFailures += 1
+        logger.error("poll failed", metadata: [
+            "server": "\(server.server.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
+        ])
         // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
         // several failures in a row.
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
-        if consecutiveFailures >= threshold && !outageAnnounced {
-            outageAnnounced = true
-            let summary = Self.outageSummary(error)
+        if health.consecutiveFailures >= threshold && !health.outageAnnounced {
+            health.outageAnnounced = true
+            var summary = Self.outageSummary(error)
+            if session.servers.count > 1 { summary += " (\(server.server.label))" }
             edges.announcer.announceServiceProblem(summary: summary, body: "\(error)", resolved: false,
                                                    settings: session.config.notify)
-            edges.recorder.recordServiceProblem(summary, detail: "\(error)", resolved: false, server: session.config.server.url)
+            edges.recorder.recordServiceProblem(summary, detail: "\(error)", resolved: false, server: server.server.url)
         }
-        edges.service.status("Last poll \(SystemClocks.clockTime(startedAt)) failed: \(error) Next \(nextPollClockTime())")
     }
 
     private static func outageSummary(_ error: any Error) -> String {
@@ -180,35 +234,37 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     ///
     /// - Parameter consultJournal: after a restart, changes whose journal entry exists were delivered by the
     ///   previous process, which died before it could mark them; they are marked, not delivered again.
-    private func deliverOutbox(consultJournal: Bool = false) {
+    private func deliverOutbox(_ server: ServerSession, consultJournal: Bool = false) {
+        let health = health(of: server)
+        let store = server.store
         let outbox: [StoredChange]
         do {
-            outbox = try session.store.undeliveredChanges().filter { !awaitingMark.contains($0.id) }
+            outbox = try store.undeliveredChanges().filter { !health.awaitingMark.contains($0.id) }
         } catch {
             logger.error("could not read the changes to deliver", metadata: ["error": "\(error)"])
             return
         }
         var pending = outbox
         if consultJournal, !outbox.isEmpty {
-            let recorded = edges.recorder.recordedChangeIDs(among: outbox.map(session.store.globalID))
-            pending = outbox.filter { !recorded.contains(session.store.globalID(of: $0)) }
-            awaitingMark.formUnion(outbox.filter { recorded.contains(session.store.globalID(of: $0)) }.map(\.id))
+            let recorded = edges.recorder.recordedChangeIDs(among: outbox.map(store.globalID))
+            pending = outbox.filter { !recorded.contains(store.globalID(of: $0)) }
+            health.awaitingMark.formUnion(outbox.filter { recorded.contains(store.globalID(of: $0)) }.map(\.id))
             logger.notice("changes from before the restart", metadata: [
                 "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
             ])
         }
         // Every change is journaled; which become bubbles now, after quiet hours, or never (muted, below
         // min_priority) is the rules' decision. A change that lifts a record's mute is decided as unmuted.
-        let muted = (try? session.store.mutedRecords()) ?? [:]
+        let muted = (try? store.mutedRecords()) ?? [:]
         let minute = SystemClocks.localMinuteOfDay(SystemClocks.wallTime())
         var bubbles: [Change] = []
         for stored in pending {
             let (verdict, liftsMute) = session.config.notify.rules.verdict(
                 for: stored.change, muted: muted[stored.change.record] != nil, minuteOfDay: minute)
-            if liftsMute { awaitingUnmute.insert(stored.change.record) }
+            if liftsMute { health.awaitingUnmute.insert(stored.change.record) }
             switch verdict {
             case .show: bubbles.append(stored.change)
-            case .hold: awaitingHold.insert(stored.id)
+            case .hold: health.awaitingHold.insert(stored.id)
             case .journalOnly: break
             }
         }
@@ -220,20 +276,20 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
         }
         for stored in pending {
-            edges.recorder.record(stored.change, id: session.store.globalID(of: stored), server: session.config.server.url)
+            edges.recorder.record(stored.change, id: store.globalID(of: stored), server: server.server.url)
         }
         if failpoint == "after-journal", !pending.isEmpty { kill(getpid(), SIGKILL) }
-        awaitingMark.formUnion(pending.map(\.id))
-        guard !awaitingMark.isEmpty else { return }
+        health.awaitingMark.formUnion(pending.map(\.id))
+        guard !health.awaitingMark.isEmpty else { return }
         do {
-            try session.store.markDelivered(awaitingMark.sorted(), held: awaitingHold, unmuted: awaitingUnmute.sorted(),
+            try store.markDelivered(health.awaitingMark.sorted(), held: health.awaitingHold, unmuted: health.awaitingUnmute.sorted(),
                                             at: SystemClocks.wallTime())
-            awaitingMark.removeAll()
-            awaitingHold.removeAll()
-            awaitingUnmute.removeAll()
+            health.awaitingMark.removeAll()
+            health.awaitingHold.removeAll()
+            health.awaitingUnmute.removeAll()
         } catch {
             logger.error("could not mark changes delivered; trying again after the next poll",
-                         metadata: ["error": "\(error)", "count": "\(awaitingMark.count)"])
+                         metadata: ["error": "\(error)", "count": "\(health.awaitingMark.count)"])
         }
     }
 
@@ -242,12 +298,13 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let rules = session.config.notify.rules
         if let quiet = rules.quiet, quiet.contains(minuteOfDay: SystemClocks.localMinuteOfDay(SystemClocks.wallTime())) { return }
         do {
-            let held = try session.store.heldChanges()
-            guard !held.isEmpty else { return }
-            edges.announcer.announceQuietHoursSummary(held.map(\.change), settings: session.config.notify)
+            let held = try session.servers.map { try $0.store.heldChanges() }
+            let changes = held.flatMap { $0.map(\.change) }
+            guard !changes.isEmpty else { return }
+            edges.announcer.announceQuietHoursSummary(changes, settings: session.config.notify)
             _ = edges.announcer.flush(timeout: Self.bubbleHandOverTimeout)
-            try session.store.releaseHeld()
-            logger.info("quiet hours over", metadata: ["changes": "\(held.count)"])
+            for (server, changes) in zip(session.servers, held) where !changes.isEmpty { try server.store.releaseHeld() }
+            logger.info("quiet hours over", metadata: ["changes": "\(changes.count)"])
         } catch {
             logger.error("could not show the quiet-hours summary", metadata: ["error": "\(error)"])
         }
@@ -264,9 +321,15 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     /// A click on a bubble or one of its buttons.
     private func perform(_ action: BubbleAction, on record: RecordID) {
+        // With several servers, the bubble was about the one that detected a change of this record.
+        let servers = session.servers.count == 1 ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
+        guard let first = servers.first else {
+            logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"])
+            return
+        }
         switch action {
         case .open:
-            let url = session.config.notify.recordURL(record, server: session.config.server)
+            let url = session.config.notify.recordURL(record, server: first.server)
             do {
                 try openInBrowser(url, program: session.config.notify.opener)
                 logger.info("opened", metadata: ["record": "\(record)", "url": "\(url)"])
@@ -275,7 +338,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
         case .mute:
             do {
-                try session.store.mute(record, at: SystemClocks.wallTime())
+                for server in servers { try server.store.mute(record, at: SystemClocks.wallTime()) }
                 logger.notice("muted until it changes owner or state", metadata: ["record": "\(record)"])
             } catch {
                 logger.error("could not mute", metadata: ["record": "\(record)", "error": "\(error)"])
@@ -310,7 +373,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         stopping = true
         edges.service.stopping()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
-        session.client.logoff()
+        session.logoff()
         exit(0)
     }
 
@@ -318,7 +381,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         edges.service.reloading()
         do {
             let fresh = try makeSession(heartbeat)
-            session.client.logoff()
+            session.logoff()
             session = fresh
             schedule.interval = Double(fresh.config.poll.interval)
             schedule.firstRetry = Double(fresh.config.poll.firstRetry)
@@ -337,7 +400,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// the poll loop alive: idle and answering, or polling and making progress.
     private func startWatchdog() {
         guard let interval = edges.service.watchdogInterval else { return }
-        let progressLimit = Double(session.config.server.requestTimeout) + 15
+        let progressLimit = Double(session.config.servers.map(\.requestTimeout).max() ?? 30) + 15
         let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
         timer.schedule(deadline: .now(), repeating: .milliseconds(Int(interval * 500)), leeway: .milliseconds(200))
         timer.setEventHandler { [heartbeat, queue, edges, logger] in

@@ -12,18 +12,28 @@ public protocol PollState: AnyObject {
     func recordFailure(watch: String, log: PollLogEntry) throws
 }
 
-/// The result of one successful poll.
-public struct PollReport: Sendable {
+/// The result of one poll of a server: the built-in watch and every `[[watch]]`.
+public struct PollReport {
     /// Detected changes; stored in the outbox unless the poll was a dry run (then their ids are 0).
     public var changes: [StoredChange]
+    /// The built-in watch took its silent baseline.
     public var isBaseline: Bool
+    /// Records assigned to me.
     public var recordCount: Int
+    /// Records in the watched saved queries, all together.
+    public var watchedRecordCount = 0
+    /// `[[watch]]` names that took their silent baseline in this poll.
+    public var baselineWatches: [String] = []
     public var durationMilliseconds: Int
     public var silentUpdates: Int
+    /// The first watch that failed, if one did: what it found before is still stored, the rest was polled.
+    public var failure: (any Error)?
 }
 
-/// One poll of the built-in watch: run *assigned to me*, then *modified by others*, diff against the stored
-/// snapshot, and commit snapshot, seen history, checkpoint and changes in one transaction.
+/// One poll of a server: the built-in watch — *assigned to me*, then *modified by others* — and then each
+/// saved query of a `[[watch]]`. Each watch is diffed against its stored snapshot and committed in its own
+/// transaction (snapshot, seen history, checkpoint and changes together), so one watch's failure never
+/// touches another's state.
 public final class Poller {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
@@ -31,39 +41,91 @@ public final class Poller {
     private let client: CompassClient
     private let state: any PollState
     private let settings: PollConfig
+    private let watches: [WatchConfig]
     private let logger: Logger
     private let wallClock: () -> Double
 
-    public init(client: CompassClient, state: any PollState, settings: PollConfig, logger: Logger,
-                wallClock: @escaping () -> Double = SystemClocks.wallTime) {
+    public init(client: CompassClient, state: any PollState, settings: PollConfig, watches: [WatchConfig] = [],
+                logger: Logger, wallClock: @escaping () -> Double = SystemClocks.wallTime) {
         self.client = client
         self.state = state
         self.settings = settings
+        self.watches = watches
         self.logger = logger
         self.wallClock = wallClock
     }
 
-    /// Polls once. On failure the stored state is untouched (the failure is logged unless `dryRun`) and the
-    /// error is rethrown.
+    /// Polls once. A failure of the built-in watch is thrown (nothing else is polled then: the server or the
+    /// session is in trouble); a failure of a `[[watch]]` is in `PollReport.failure`, and only a watch's own
+    /// problem (its query missing or without an id column) lets the next watch be polled. Failed watches'
+    /// stored state is untouched, and the failure is logged unless `dryRun`.
     public func poll(dryRun: Bool = false) throws -> PollReport {
         let started = wallClock()
         let clock = ContinuousClock()
         let start = clock.now
-        let watch = Self.assignedWatch
-        do {
-            let checkpoint = try state.checkpoint(watch: watch)
+        let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
+            let checkpoint = try state.checkpoint(watch: Self.assignedWatch)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
             let observation = try observe(since: checkpoint.flatMap { $0.adding(seconds: -settings.overlap) })
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
             // both at once is what sets the poll's peak memory.
-            let previous = try state.snapshot(watch: watch)
-            let seen = try state.seenHistoryKeys(watch: watch)
+            let previous = try state.snapshot(watch: Self.assignedWatch)
+            let seen = try state.seenHistoryKeys(watch: Self.assignedWatch)
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint)
+            return (outcome, observation.records.count)
+        }
+        var report = PollReport(
+            changes: builtIn.changes, isBaseline: builtIn.isBaseline, recordCount: builtIn.recordCount,
+            durationMilliseconds: 0, silentUpdates: builtIn.silentUpdates)
+        for watch in watches {
+            do {
+                let polled = try pollWatch(watch.storeKey, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
+                    let result = try client.run(savedQuery: watch.query, pageSize: settings.pageSize)
+                    let records: [Record], compared: [String]
+                    do {
+                        records = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
+                        compared = try SavedQueryRows.comparedFields(watch, columns: result.columns)
+                    } catch let error as WatchQueries.RowError {
+                        throw CompassError.invalidConfiguration("[[watch]] \(watch.name): \(error.message)")
+                    }
+                    let previous = try state.snapshot(watch: watch.storeKey)
+                    let outcome = SavedQueryDiff.compare(previous: previous, records: records, watch: watch, comparedFields: compared)
+                    return (outcome, records.count)
+                }
+                report.changes += polled.changes
+                report.watchedRecordCount += polled.recordCount
+                report.silentUpdates += polled.silentUpdates
+                if polled.isBaseline { report.baselineWatches.append(watch.name) }
+            } catch {
+                logger.error("watch failed", metadata: ["watch": "\(watch.name)", "query": "\(watch.query)", "error": "\(error)"])
+                if report.failure == nil { report.failure = error }
+                // A watch's own problem spares the others; trouble with the server or the session does not.
+                guard ExitStatus.forError(error) == .configuration else { break }
+            }
+        }
+        report.durationMilliseconds = Self.milliseconds(clock.now - start)
+        return report
+    }
+
+    private struct WatchPoll {
+        var changes: [StoredChange]
+        var isBaseline: Bool
+        var recordCount: Int
+        var silentUpdates: Int
+    }
+
+    /// Observes and diffs one watch through `diff`, then commits what it found; on failure logs it and rethrows.
+    private func pollWatch(_ watch: String, dryRun: Bool, _ diff: () throws -> (DiffOutcome, Int)) throws -> WatchPoll {
+        let started = wallClock()
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let (outcome, recordCount) = try diff()
             let duration = Self.milliseconds(clock.now - start)
             let log = PollLogEntry(
-                startedAt: started, durationMilliseconds: duration, recordCount: observation.records.count,
+                startedAt: started, durationMilliseconds: duration, recordCount: recordCount,
                 changeCount: outcome.changes.count, error: nil)
             let stored: [StoredChange]
             if dryRun {
@@ -77,11 +139,10 @@ public final class Poller {
             }
             logger.debug(
                 "poll finished",
-                metadata: ["records": "\(observation.records.count)", "changes": "\(outcome.changes.count)",
+                metadata: ["watch": "\(watch)", "records": "\(recordCount)", "changes": "\(outcome.changes.count)",
                            "duration_ms": "\(duration)", "baseline": "\(outcome.isBaseline)"])
-            return PollReport(
-                changes: stored, isBaseline: outcome.isBaseline, recordCount: observation.records.count,
-                durationMilliseconds: duration, silentUpdates: outcome.silentUpdates)
+            return WatchPoll(changes: stored, isBaseline: outcome.isBaseline, recordCount: recordCount,
+                             silentUpdates: outcome.silentUpdates)
         } catch {
             if !dryRun {
                 let log = PollLogEntry(

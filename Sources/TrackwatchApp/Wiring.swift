@@ -6,55 +6,81 @@ import TrackwatchCore
 extension StateStore: PollState {}
 extension StoreError: StateStoreFailure {}
 
-/// The parts one poll needs, built from a configuration.
+/// Everything one configuration polls: a session per server.
 public struct Session {
     public let config: Config
-    public let client: CompassClient
-    public let store: StateStore
-    public let poller: Poller
+    /// In configuration order; one unless the configuration has several `[[server]]` profiles.
+    public let servers: [ServerSession]
 
-    /// Loads credentials, opens the HTTP transport and the state store. Warns, every time, when TLS
-    /// verification is off.
+    /// Loads every server's credentials, opens its HTTP transport and its state store.
     public init(
         config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
         heartbeat: Heartbeat? = nil
     ) throws {
-        let credential = try loadCredential(config.server.credential, environment: environment)
-        if config.server.insecure {
+        self.config = config
+        servers = try config.servers.map { server in
+            try ServerSession(server: server, config: config, stateDirectory: stateDirectory, environment: environment,
+                              logger: logger, heartbeat: heartbeat)
+        }
+    }
+
+    /// Logs every server session off.
+    public func logoff() { servers.forEach { $0.client.logoff() } }
+}
+
+/// One server's parts: its client (own credentials), its state store and its poller.
+public struct ServerSession {
+    public let server: ServerConfig
+    public let client: CompassClient
+    public let store: StateStore
+    public let poller: Poller
+
+    /// Warns, every time, when TLS verification is off.
+    init(server: ServerConfig, config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
+         heartbeat: Heartbeat?) throws {
+        var logger = logger
+        if let name = server.name { logger[metadataKey: "server"] = "\(name)" }
+        let credential = try loadCredential(server.credential, environment: environment)
+        if server.insecure {
             logger.warning(
                 "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
-                metadata: ["server": "\(config.server.url)"])
+                metadata: ["server": "\(server.url)"])
         }
-        client = try Self.makeClient(config: config, credential: credential, environment: environment, logger: logger,
+        client = try Self.makeClient(server: server, credential: credential, environment: environment, logger: logger,
                                      heartbeat: heartbeat)
-        store = try StateStore.openRecovering(directory: stateDirectory) { aside in
+        store = try StateStore.openRecovering(directory: Self.stateDirectory(of: server, in: stateDirectory)) { aside in
             logger.warning("the state database was damaged; moved it aside and starting a new baseline",
                            metadata: ["moved_to": "\(aside)"])
         }
-        poller = Poller(client: client, state: store, settings: config.poll, logger: logger)
-        self.config = config
+        poller = Poller(client: client, state: store, settings: config.poll, watches: server.watches, logger: logger)
+        self.server = server
         if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
     }
 
-    /// A Compass client for `config`'s server (also used alone by `trackwatch doctor`).
+    /// A single `[server]` keeps its state in the state directory itself; each `[[server]]` profile in
+    /// `servers/<name>/` below it.
+    public static func stateDirectory(of server: ServerConfig, in root: String) -> String {
+        server.name.map { "\(root)/servers/\($0)" } ?? root
+    }
+
+    /// A Compass client for `server` (also used alone by `trackwatch doctor`).
     public static func makeClient(
-        config: Config, credential: Credential, environment: [String: String], logger: Logger, heartbeat: Heartbeat? = nil
+        server config: ServerConfig, credential: Credential, environment: [String: String], logger: Logger,
+        heartbeat: Heartbeat? = nil
     ) throws -> CompassClient {
         let http = try AsyncHTTPTransport(
-            tls: .init(caFile: config.server.caFile.map { expandTilde($0, environment: environment) },
-                       insecure: config.server.insecure),
-            connectTimeout: min(config.server.requestTimeout, 10))
+            tls: .init(caFile: config.caFile.map { expandTilde($0, environment: environment) }, insecure: config.insecure),
+            connectTimeout: min(config.requestTimeout, 10))
         let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
         let server = try CompassServer(
-            baseURL: config.server.url, repo: config.server.repo, database: config.server.database,
-            username: config.server.username)
+            baseURL: config.url, repo: config.repo, database: config.database, username: config.username)
         return CompassClient(
-            server: server, credential: credential, transport: transport, requestTimeout: config.server.requestTimeout,
+            server: server, credential: credential, transport: transport, requestTimeout: config.requestTimeout,
             logger: logger, now: SystemClocks.wallTime)
     }
 
     /// The server's query mode, remembered per server and database so that later runs skip the probe.
-    private var queryModeKey: String { "query_mode \(config.server.url) \(config.server.repo) \(config.server.database)" }
+    private var queryModeKey: String { "query_mode \(server.url) \(server.repo) \(server.database)" }
 
     /// Stores the query mode the client learned, if it changed.
     public func rememberQueryMode() {

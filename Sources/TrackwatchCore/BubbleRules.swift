@@ -82,8 +82,14 @@ public struct BubbleRules: Equatable, Sendable {
         return (.show, liftsMute)
     }
 
+    /// Entering or leaving my records lifts a mute, and so does a change of an `unmute_on` field. A record
+    /// entering or leaving a watched query does not: that is the query's view of it, not the record's fate.
     func lifts(_ change: Change) -> Bool {
-        change.kind != .modified || change.changes.contains { unmuteOn.contains($0.field) }
+        switch change.kind {
+        case .assigned, .unassigned: true
+        case .modified, .changed: change.changes.contains { unmuteOn.contains($0.field) }
+        case .entered, .left: false
+        }
     }
 
     func important(_ change: Change) -> Bool {

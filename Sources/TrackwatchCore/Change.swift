@@ -6,6 +6,15 @@ public enum ChangeKind: String, Codable, Sendable, CaseIterable {
     case unassigned
     /// Someone else acted on a record I own.
     case modified
+    /// The record entered a watched saved query (`[[watch]]`).
+    case entered
+    /// The record left a watched saved query.
+    case left
+    /// A compared field of a record in a watched saved query changed.
+    case changed
+
+    /// The kinds of `[[watch]]` changes, which name their watch.
+    public var isWatchKind: Bool { self == .entered || self == .left || self == .changed }
 }
 
 /// One field's value before and after; `nil` where the record was not in that snapshot.
@@ -37,10 +46,13 @@ public struct Change: Equatable, Codable, Sendable {
     /// Current Priority and Severity, kept for urgency and display.
     public let priority: String?
     public let severity: String?
+    /// The `[[watch]]` the change was seen in (its name, e.g. `Team P1s`); `nil` for the built-in queries.
+    public let watch: String?
 
     public init(
         record: RecordID, kind: ChangeKind, headline: String, by: String? = nil, action: String? = nil,
-        changes: [FieldChange] = [], at: CompassTimestamp? = nil, priority: String? = nil, severity: String? = nil
+        changes: [FieldChange] = [], at: CompassTimestamp? = nil, priority: String? = nil, severity: String? = nil,
+        watch: String? = nil
     ) {
         self.record = record
         self.kind = kind
@@ -51,6 +63,7 @@ public struct Change: Equatable, Codable, Sendable {
         self.at = at
         self.priority = priority
         self.severity = severity
+        self.watch = watch
     }
 
     /// The field change for `field`, if that field changed.

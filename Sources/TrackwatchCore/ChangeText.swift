@@ -1,7 +1,8 @@
 /// The words people read for a change: the same sentence goes to the terminal, the journal's MESSAGE and
 /// the notification summary. Plain text; escaping for notification markup happens where markup is built.
 extension Change {
-    /// `SAMPL00000042 assigned to you`, `SAMPL00000017 resolved by lead`, `SAMPL00000003 no longer assigned to you`.
+    /// `SAMPL00000042 assigned to you`, `SAMPL00000017 resolved by lead`, `SAMPL00000003 no longer assigned to you`,
+    /// `SAMPL00000008 now in Team P1s` (a `[[watch]]`).
     public var summary: String {
         switch kind {
         case .assigned:
@@ -11,6 +12,12 @@ extension Change {
         case .modified:
             let verb = action.map(Self.pastTense(ofAction:)) ?? "changed"
             return by.map { "\(record) \(verb) by \($0)" } ?? "\(record) \(verb)"
+        case .entered:
+            return "\(record) now in \(watch ?? "a watched query")"
+        case .left:
+            return "\(record) no longer in \(watch ?? "a watched query")"
+        case .changed:
+            return "\(record) changed in \(watch ?? "a watched query")"
         }
     }
 

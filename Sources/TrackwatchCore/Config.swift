@@ -1,13 +1,19 @@
 /// trackwatch's configuration, as read from `config.toml`. Parsing lives in `ConfigParser.swift`.
 public struct Config: Equatable, Sendable {
-    public var server: ServerConfig
+    /// One `[server]` table, or several `[[server]]` profiles (each named); never empty.
+    public var servers: [ServerConfig]
     public var poll: PollConfig
     public var notify: NotifyConfig
 
-    public init(server: ServerConfig, poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
-        self.server = server
+    public init(servers: [ServerConfig], poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
+        precondition(!servers.isEmpty, "a configuration has at least one server")
+        self.servers = servers
         self.poll = poll
         self.notify = notify
+    }
+
+    public init(server: ServerConfig, poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
+        self.init(servers: [server], poll: poll, notify: notify)
     }
 }
 
@@ -29,6 +35,9 @@ public enum CredentialSource: Equatable, Sendable {
 }
 
 public struct ServerConfig: Equatable, Sendable {
+    /// The profile's name (`[[server]]` `name`); `nil` for a single `[server]` table. Profiles keep their state
+    /// apart (`servers/<name>/` under the state directory).
+    public var name: String?
     /// The base URL as users know it, e.g. `https://compass.example.com:8190`.
     public var url: String
     public var repo: String
@@ -41,12 +50,16 @@ public struct ServerConfig: Equatable, Sendable {
     public var insecure: Bool
     /// Timeout for each HTTP request, in seconds.
     public var requestTimeout: Int
+    /// Saved queries watched on this server besides the two built-in ones (`[[watch]]`).
+    public var watches: [WatchConfig]
 
     public init(
         url: String, repo: String, database: String, username: String,
         credential: CredentialSource = .emptyPassword, caFile: String? = nil, insecure: Bool = false,
-        requestTimeout: Int = 30
+        requestTimeout: Int = 30, name: String? = nil, watches: [WatchConfig] = []
     ) {
+        self.name = name
+        self.watches = watches
         self.url = url
         self.repo = repo
         self.database = database
@@ -56,6 +69,60 @@ public struct ServerConfig: Equatable, Sendable {
         self.insecure = insecure
         self.requestTimeout = requestTimeout
     }
+}
+
+/// What a person calls the server in messages: the profile name, or the URL for a single `[server]`.
+extension ServerConfig {
+    public var label: String { name ?? url }
+}
+
+/// A saved query watched for changes (`[[watch]]`): its results are diffed like the built-in queries, with
+/// the same snapshot, exactly-once and fault rules.
+public struct WatchConfig: Equatable, Sendable {
+    /// What bubbles and the journal call it (`Team P1s`); unique per server. Also the store's key.
+    public var name: String
+    /// The query's workspace path, e.g. `Public Queries/Team P1s`.
+    public var query: WorkspacePath
+    /// The columns compared between polls; `nil` compares every column but `id` and `dbid`.
+    public var fields: [String]?
+    public var rule: WatchRule
+
+    public init(name: String, query: WorkspacePath, fields: [String]? = nil, rule: WatchRule = .entriesAndExits) {
+        self.name = name
+        self.query = query
+        self.fields = fields
+        self.rule = rule
+    }
+
+    /// The watch's key in the state store; the built-in watch is `assigned`, so the prefix keeps them apart.
+    public var storeKey: String { "watch:" + name }
+}
+
+/// Which differences of a watched query are reported (`notify` in `[[watch]]`).
+public enum WatchRule: String, Equatable, Sendable, CaseIterable {
+    /// Records that enter the result set.
+    case entries
+    /// Records that enter or leave it.
+    case entriesAndExits = "entries_and_exits"
+    /// Entries, exits, and any change of a compared field.
+    case changes
+}
+
+/// A query's place in the Compass workspace: `Public Queries/Team/P1s` — a root folder, subfolders, the query.
+public struct WorkspacePath: Equatable, Sendable, CustomStringConvertible {
+    public static let roots = ["Public Queries", "Personal Queries"]
+    /// Root folder first, query name last.
+    public let components: [String]
+
+    /// `nil` unless the path starts with one of the two roots and names a query below it.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0) }
+        guard parts.count >= 2, Self.roots.contains(parts[0]), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        components = parts
+    }
+
+    public var description: String { components.joined(separator: "/") }
+    public var queryName: String { components[components.count - 1] }
 }
 
 public struct PollConfig: Equatable, Sendable {

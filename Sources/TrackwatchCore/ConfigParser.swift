@@ -1,8 +1,9 @@
 extension Config {
     /// The keys each table accepts; anything else is a typo and is reported, never silently ignored.
     static let schema: [String: [String]] = [
-        "server": ["url", "repo", "database", "username", "password_file", "password_command", "credential", "token_file",
-                   "keyring", "ca_file", "insecure", "timeout"],
+        "server": ["name", "url", "repo", "database", "username", "password_file", "password_command", "credential",
+                   "token_file", "keyring", "ca_file", "insecure", "timeout"],
+        "watch": ["name", "query", "fields", "notify", "server"],
         "poll": ["interval", "overlap", "page_size", "first_retry"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
                    "unmute_on", "web_url", "opener"],
@@ -34,16 +35,96 @@ struct ConfigReader {
 
     mutating func config(_ root: TOMLTable) throws(ConfigError) -> Config {
         for key in root.keys where Config.schema[key] == nil {
-            throw error(root[key], key, "unknown setting; expected the tables [server], [poll] and [notify]")
+            throw error(root[key], key, "unknown setting; expected the tables [server] (or [[server]]), [[watch]], [poll] and [notify]")
         }
         guard let serverValue = root["server"] else {
             throw ConfigError(file: file, line: nil, key: "server",
                               message: "missing; add a [server] table with url, repo, database and username")
         }
-        let server = try table(serverValue, "server")
+        var servers = try self.servers(serverValue)
+        if let watchValue = root["watch"] { try addWatches(watchValue, to: &servers) }
         let poll = try root["poll"].map { (value) throws(ConfigError) in try table(value, "poll") }
         let notify = try root["notify"].map { (value) throws(ConfigError) in try table(value, "notify") }
-        return Config(server: try self.server(server), poll: try self.poll(poll), notify: try self.notify(notify))
+        return Config(servers: servers, poll: try self.poll(poll), notify: try self.notify(notify))
+    }
+
+    /// `[server]`: one unnamed server. `[[server]]`: named profiles, each with its own credentials and state.
+    func servers(_ value: TOMLValue) throws(ConfigError) -> [ServerConfig] {
+        guard case .array(let items) = value.kind else { return [try server(try table(value, "server"))] }
+        var servers: [ServerConfig] = []
+        for item in items {
+            let table = try table(item, "server")
+            guard let name = try string(table, "server", "name") else {
+                throw ConfigError(file: file, line: item.line, key: "server.name",
+                                  message: "missing; each [[server]] needs a name (letters, digits, - _ .), e.g. name = \"prod\"")
+            }
+            guard Self.isProfileName(name) else {
+                throw error(table["name"], "server.name", "expected letters, digits, - _ or . (it names a state directory), found \"\(name.prefix(40))\"")
+            }
+            guard !servers.contains(where: { $0.name == name }) else {
+                throw error(table["name"], "server.name", "\"\(name)\" is used by two [[server]] tables; names must differ")
+            }
+            var config = try server(table, line: item.line)
+            config.name = name
+            servers.append(config)
+        }
+        return servers
+    }
+
+    static func isProfileName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name != "." && name != ".."
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
+    }
+
+    /// `[[watch]]` tables, each added to its server (`server = "name"`, needed when there are several).
+    func addWatches(_ value: TOMLValue, to servers: inout [ServerConfig]) throws(ConfigError) {
+        guard case .array(let items) = value.kind else {
+            throw error(value, "watch", "expected [[watch]] tables (double brackets: one per watched query)")
+        }
+        for item in items {
+            let table = try table(item, "watch")
+            let text = try requiredString(table, "watch", "query", example: "Public Queries/Team P1s", line: item.line)
+            guard let query = WorkspacePath(text) else {
+                throw error(table["query"], "watch.query",
+                            "expected a workspace path starting with \"Public Queries/\" or \"Personal Queries/\", e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
+            }
+            let name = try string(table, "watch", "name") ?? query.queryName
+            guard !name.isEmpty, name.count <= 100 else { throw error(table["name"], "watch.name", "expected 1 to 100 characters") }
+            var watch = WatchConfig(name: name, query: query)
+            if let fields = try stringArray(table, "watch", "fields") {
+                guard !fields.isEmpty, fields.allSatisfy({ !$0.isEmpty }) else {
+                    throw error(table["fields"], "watch.fields", "expected field names such as [\"State\", \"Priority\"]; leave it out to compare every column")
+                }
+                watch.fields = fields
+            }
+            if let rule = try string(table, "watch", "notify") {
+                guard let parsed = WatchRule(rawValue: rule) else {
+                    throw error(table["notify"], "watch.notify",
+                                "expected one of \(WatchRule.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(rule.prefix(40))\"")
+                }
+                watch.rule = parsed
+            }
+            let index: Int
+            if let serverName = try string(table, "watch", "server") {
+                guard let found = servers.firstIndex(where: { $0.name == serverName }) else {
+                    let names = servers.compactMap(\.name)
+                    throw error(table["server"], "watch.server",
+                                names.isEmpty ? "there is a single [server] table: leave server out"
+                                              : "no [[server]] is named \"\(serverName.prefix(40))\"; expected one of \(names.joined(separator: ", "))")
+                }
+                index = found
+            } else {
+                guard servers.count == 1 else {
+                    throw ConfigError(file: file, line: item.line, key: "watch.server",
+                                      message: "missing; with several [[server]] tables each [[watch]] names its server")
+                }
+                index = 0
+            }
+            guard !servers[index].watches.contains(where: { $0.name == name }) else {
+                throw error(table["name"] ?? table["query"], "watch.name", "two [[watch]] tables of one server are named \"\(name)\"; give one a different name")
+            }
+            servers[index].watches.append(watch)
+        }
     }
 
     func table(_ value: TOMLValue, _ name: String) throws(ConfigError) -> TOMLTable {
@@ -59,8 +140,9 @@ struct ConfigReader {
 
     // MARK: Tables
 
-    func server(_ table: TOMLTable) throws(ConfigError) -> ServerConfig {
-        let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190")
+    /// - Parameter line: the `[[server]]` header's line, named when a key is missing (one of several tables).
+    func server(_ table: TOMLTable, line: Int? = nil) throws(ConfigError) -> ServerConfig {
+        let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190", line: line)
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
             let host = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first, !host.isEmpty
@@ -68,9 +150,9 @@ struct ConfigReader {
             throw error(table["url"], "server.url", "expected an http:// or https:// URL with a host, found \"\(url)\"")
         }
         var config = ServerConfig(
-            url: url, repo: try requiredString(table, "server", "repo", example: "2.0.0"),
-            database: try requiredString(table, "server", "database", example: "SAMPL"),
-            username: try requiredString(table, "server", "username", example: "engineer"))
+            url: url, repo: try requiredString(table, "server", "repo", example: "2.0.0", line: line),
+            database: try requiredString(table, "server", "database", example: "SAMPL", line: line),
+            username: try requiredString(table, "server", "username", example: "engineer", line: line))
         config.credential = try credential(table, url: url, username: config.username)
         config.caFile = try string(table, "server", "ca_file")
         config.insecure = try boolean(table, "server", "insecure") ?? false
@@ -149,9 +231,9 @@ struct ConfigReader {
 
     // MARK: Typed values
 
-    func requiredString(_ table: TOMLTable, _ name: String, _ key: String, example: String) throws(ConfigError) -> String {
+    func requiredString(_ table: TOMLTable, _ name: String, _ key: String, example: String, line: Int? = nil) throws(ConfigError) -> String {
         guard let text = try string(table, name, key) else {
-            throw ConfigError(file: file, line: nil, key: "\(name).\(key)",
+            throw ConfigError(file: file, line: line, key: "\(name).\(key)",
                               message: "missing; add \(key) = \"\(example)\" under [\(name)]")
         }
         guard !text.isEmpty else { throw error(table[key], "\(name).\(key)", "must not be empty") }

@@ -34,13 +34,33 @@ struct Check: ParsableCommand {
             let session = try Session(
                 config: try options.loadConfiguration(), stateDirectory: options.paths().stateDirectory,
                 environment: environment, logger: logger)
-            defer { session.client.logoff() }
-            let report = try session.poller.poll(dryRun: dryRun)
-            if !dryRun { session.rememberQueryMode() }
-            print(report)
-            if !dryRun {
-                try session.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
+            defer { session.logoff() }
+            // Every server is polled; the exit status is the first failure's. With several servers each
+            // failure is named, so that one server's trouble does not hide another's changes.
+            var firstFailure: (any Error)?
+            for server in session.servers {
+                let failure: (any Error)?
+                do {
+                    let report = try server.poller.poll(dryRun: dryRun)
+                    if !dryRun { server.rememberQueryMode() }
+                    print(report)
+                    if !dryRun {
+                        try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
+                    }
+                    failure = report.failure
+                } catch {
+                    failure = error
+                }
+                if let failure, session.servers.count > 1 {
+                    writeError("trackwatch: \(server.server.label): \(failure)\n")
+                    firstFailure = firstFailure ?? ExitCode(ExitStatus.forError(failure).rawValue)
+                } else if let failure {
+                    firstFailure = firstFailure ?? failure
+                }
             }
+            if let firstFailure { throw firstFailure }
+        } catch let code as ExitCode {
+            throw code
         } catch {
             throw fail(error)
         }
@@ -52,13 +72,17 @@ struct Check: ParsableCommand {
                 + "changes are reported from the next check on.\n"
             if json { writeError(line) } else { Swift.print(line, terminator: "") }
         }
+        for watch in report.baselineWatches {
+            let line = "Baseline: watching the query \(watch); its changes are reported from the next check on.\n"
+            if json { writeError(line) } else { Swift.print(line, terminator: "") }
+        }
         for stored in report.changes {
             Swift.print(json ? ChangeLine(stored.change).json : stored.change.sentence)
         }
     }
 }
 
-/// The `--json` shape of a change: `{"record","kind","headline","by","action","changes","at"}`.
+/// The `--json` shape of a change: `{"record","kind","headline","by","action","changes","at","priority","severity","watch"}`.
 struct ChangeLine: Encodable {
     let record: String
     let kind: String
@@ -69,11 +93,16 @@ struct ChangeLine: Encodable {
     let at: String?
     let priority: String?
     let severity: String?
+    /// The `[[watch]]` it was seen in; `null` for the built-in queries.
+    let watch: String?
     /// When trackwatch detected it (`log --json` only).
     let detected: String?
+    /// The `[[server]]` profile (`log --json` with several servers only).
+    let server: String?
 
-    init(_ change: Change, detectedAt: String? = nil) {
+    init(_ change: Change, detectedAt: String? = nil, server: String? = nil) {
         detected = detectedAt
+        self.server = server
         record = change.record.rawValue
         kind = change.kind.rawValue
         headline = change.headline
@@ -83,6 +112,7 @@ struct ChangeLine: Encodable {
         at = change.at?.rawValue
         priority = change.priority
         severity = change.severity
+        watch = change.watch
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -96,10 +126,12 @@ struct ChangeLine: Encodable {
         try container.encode(at, forKey: .at)
         try container.encode(priority, forKey: .priority)
         try container.encode(severity, forKey: .severity)
+        try container.encode(watch, forKey: .watch)
         try container.encodeIfPresent(detected, forKey: .detected)
+        try container.encodeIfPresent(server, forKey: .server)
     }
 
-    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity, detected }
+    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity, watch, detected, server }
 
     var json: String {
         let encoder = JSONEncoder()

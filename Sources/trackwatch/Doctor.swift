@@ -31,12 +31,15 @@ struct Doctor: ParsableCommand {
         // Configuration, credentials, server.
         if let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
                                      fix: "correct the line and key named above (etc/config.example.toml documents every key)") {
-            if let credential = report.check("password source (\(Self.describe(config.server.credential)))",
-                                             { try loadCredential(config.server.credential, environment: environment) },
-                                             fix: "the message above says what to change") {
-                checkServer(config, credential, logger: logger, report: &report)
-            } else {
-                report.skip("server login (needs the password)")
+            for server in config.servers {
+                let named = server.name.map { " of \($0)" } ?? ""
+                if let credential = report.check("password source\(named) (\(Self.describe(server.credential)))",
+                                                 { try loadCredential(server.credential, environment: environment) },
+                                                 fix: "the message above says what to change") {
+                    checkServer(server, config.poll, credential, logger: logger, report: &report)
+                } else {
+                    report.skip("server login\(named) (needs the password)")
+                }
             }
         } else {
             report.skip("password source and server (need the configuration)")
@@ -97,18 +100,27 @@ struct Doctor: ParsableCommand {
         if report.failed { throw ExitCode(1) }
     }
 
-    private func checkServer(_ config: Config, _ credential: Credential, logger: Logger, report: inout DoctorReport) {
-        guard let client = report.check("server \(config.server.url)", {
-            try Session.makeClient(config: config, credential: credential, environment: environment, logger: logger)
+    private func checkServer(_ server: ServerConfig, _ poll: PollConfig, _ credential: Credential, logger: Logger,
+                             report: inout DoctorReport) {
+        guard let client = report.check("server \(server.url)", {
+            try ServerSession.makeClient(server: server, credential: credential, environment: environment, logger: logger)
         }, fix: "check url, ca_file and insecure in [server]") else { return }
         defer { client.logoff() }
-        let rows = report.check("login as \(config.server.username) and the query \"assigned to me\"", {
+        let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {
             try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
-                           pageSize: config.poll.pageSize)
+                           pageSize: poll.pageSize)
         }, fix: "the message above says what to do")
         guard let rows else { return }
         report.pass("\(rows.count) records assigned to you; the server runs \(client.supportedQueryMode == .stored ? "stored queries (Personal Queries)" : "ad-hoc queries")")
-        if config.server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+        for watch in server.watches {
+            _ = report.check("watched query \(watch.query)", {
+                let result = try client.run(savedQuery: watch.query, pageSize: poll.pageSize)
+                _ = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
+                _ = try SavedQueryRows.comparedFields(watch, columns: result.columns)
+                return result
+            }, fix: "correct query or fields in the [[watch]] named \(watch.name), or save the query in Compass")
+        }
+        if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
     }
 
     static func describe(_ source: CredentialSource) -> String {

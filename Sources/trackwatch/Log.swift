@@ -35,14 +35,20 @@ struct Log: ParsableCommand {
 
     func run() throws {
         do {
-            let store = try StateStore(directory: options.paths().stateDirectory)
             let from = since.flatMap { Self.start($0, now: SystemClocks.wallTime()) }
-            let changes = try store.changes(since: from, record: try record.map(Mute.recordID), limit: limit)
-            for stored in changes {
+            let id = try record.map(Mute.recordID)
+            // Several servers: their logs merged, newest first, each line naming its server.
+            let stores = try options.stores()
+            var changes: [(server: String?, change: StoredChange)] = []
+            for (label, store) in stores {
+                changes += try store.changes(since: from, record: id, limit: limit).map { (label, $0) }
+            }
+            changes.sort { $0.change.detectedAt > $1.change.detectedAt }
+            for (server, stored) in changes.prefix(limit) {
                 if json {
-                    print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt)).json)
+                    print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
                 } else {
-                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(stored.change.sentence)")
+                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)")
                 }
             }
         } catch let error as ValidationError {

@@ -22,19 +22,33 @@ struct Mute: ParsableCommand {
 
     func run() throws {
         do {
-            let store = try StateStore(directory: options.paths().stateDirectory)
+            // With several servers a record id is muted on each: ids carry their database's prefix, so only
+            // the server that has it ever sees it change.
+            let stores = try options.stores()
             if records.isEmpty {
-                for (record, since) in try store.mutedRecords().sorted(by: { $0.key < $1.key }) {
-                    print("\(record)  muted since \(StatusJSON.time(since))")
+                for (label, store) in stores {
+                    for (record, since) in try store.mutedRecords().sorted(by: { $0.key < $1.key }) {
+                        print("\(record)  muted since \(StatusJSON.time(since))\(label.map { "  (\($0))" } ?? "")")
+                    }
                 }
                 return
             }
+            let lifters = (try? options.loadConfiguration().notify.rules.unmuteOn) ?? BubbleRules().unmuteOn
             for record in try records.map(Self.recordID) {
-                try store.mute(record, at: SystemClocks.wallTime())
-                print("\(record) muted: its changes are journaled, not shown, until it changes owner or state")
+                for (_, store) in stores { try store.mute(record, at: SystemClocks.wallTime()) }
+                print("\(record) muted: its changes are journaled, not shown, until \(Self.describe(lifters)) changes or it enters or leaves your records")
             }
         } catch {
             throw fail(error)
+        }
+    }
+
+    /// `Owner or State` from `unmute_on`.
+    static func describe(_ fields: [String]) -> String {
+        switch fields.count {
+        case 0: "it"
+        case 1: "its \(fields[0])"
+        default: "its " + fields.dropLast().joined(separator: ", ") + " or " + fields[fields.count - 1]
         }
     }
 
@@ -59,9 +73,11 @@ struct Unmute: ParsableCommand {
 
     func run() throws {
         do {
-            let store = try StateStore(directory: options.paths().stateDirectory)
+            let stores = try options.stores()
             for record in try records.map(Mute.recordID) {
-                print(try store.unmute(record) ? "\(record) unmuted" : "\(record) was not muted")
+                var was = false
+                for (_, store) in stores where try store.unmute(record) { was = true }
+                print(was ? "\(record) unmuted" : "\(record) was not muted")
             }
         } catch let error as ValidationError {
             throw error

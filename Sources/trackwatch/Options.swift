@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import Logging
+import StateStore
 import TrackwatchApp
 import TrackwatchCore
 
@@ -18,6 +19,18 @@ struct ConfigOptions: ParsableArguments {
 
     func loadConfiguration() throws -> Config {
         try loadConfig(path: config ?? paths().configFile)
+    }
+
+    /// The state store of each configured server, labelled when there are several `[[server]]` profiles.
+    /// Without a configuration file, the state directory's own store (a single `[server]`'s).
+    func stores() throws -> [(label: String?, store: StateStore)] {
+        let root = paths().stateDirectory
+        let path = config ?? paths().configFile
+        guard config != nil || access(path, F_OK) == 0 else { return [(nil, try StateStore(directory: root))] }
+        let servers = try loadConfig(path: path).servers
+        return try servers.map { server in
+            (server.name, try StateStore(directory: ServerSession.stateDirectory(of: server, in: root)))
+        }
     }
 
     func logger() -> Logger {

@@ -19,9 +19,17 @@ struct Status: ParsableCommand {
 
     func run() throws {
         do {
-            let store = try StateStore(directory: options.paths().stateDirectory)
-            let status = try store.status()
-            Swift.print(json ? StatusJSON(status).text : describe(status))
+            let stores = try options.stores()
+            if stores.count == 1 {
+                let status = try stores[0].store.status()
+                Swift.print(json ? StatusJSON(status).text : describe(status))
+                return
+            }
+            // Several servers: one section (or one JSON object per line) each, named.
+            for (label, store) in stores {
+                let status = try store.status()
+                Swift.print(json ? StatusJSON(status, server: label).text : "\(label ?? "")\n" + describe(status).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+            }
         } catch {
             throw fail(error)
         }
@@ -34,7 +42,16 @@ struct Status: ParsableCommand {
             lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
         }
         for (watch, count) in status.recordCounts.sorted(by: { $0.key < $1.key }) {
-            lines.append("Watching:     \(count) records (\(watch)), checkpoint \(status.checkpoints[watch]?.rawValue ?? "none")")
+            // The built-in watch has a history checkpoint; a [[watch]] (stored as "watch:<name>") has none.
+            if watch.hasPrefix("watch:") {
+                let failing = status.failingWatches[watch].map { "; its last poll failed: \($0)" } ?? ""
+                lines.append("Watching:     \(count) records in \(watch.dropFirst("watch:".count))\(failing)")
+            } else {
+                lines.append("Watching:     \(count) records (\(watch)), checkpoint \(status.checkpoints[watch]?.rawValue ?? "none")")
+            }
+        }
+        for (watch, error) in status.failingWatches.sorted(by: { $0.key < $1.key }) where status.recordCounts[watch] == nil && watch.hasPrefix("watch:") {
+            lines.append("Failing:      \(watch.dropFirst("watch:".count)): \(error)")
         }
         if status.consecutiveFailures > 0, let error = status.lastError {
             lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.error ?? "")")
@@ -55,8 +72,14 @@ struct StatusJSON: Encodable {
     let lastError: String?
     let lastErrorAt: String?
     let undelivered: Int
+    /// The `[[server]]` profile, when there are several.
+    let server: String?
+    /// Watches whose last poll failed, with the error.
+    let failingWatches: [String: String]
 
-    init(_ status: StoreStatus) {
+    init(_ status: StoreStatus, server: String? = nil) {
+        self.server = server
+        failingWatches = status.failingWatches
         lastPoll = status.lastPoll.map { Self.time($0.entry.startedAt) }
         lastPollOK = status.lastPoll.map { $0.entry.error == nil }
         lastSuccess = status.lastSuccess.map { Self.time($0.startedAt) }

@@ -133,4 +133,56 @@ final class BubbleTests: XCTestCase {
         XCTAssertTrue(log.contains("SAMPL00000005 modified by lead"), "the low-priority change is journaled: \(log)")
         XCTAssertTrue(log.contains("SAMPL00000001 modified by lead"), log)
     }
+
+    /// Two `[[server]]` profiles in one daemon, one with a `[[watch]]`: a record entering the watched query is a
+    /// bubble naming the query, and its Open button opens the record on the server that reported it.
+    func test_watchedQueryOnTheSecondServer_isABubble_andOpenGoesToThatServer() throws {
+        let prod = try Simulator(), test = try Simulator()
+        let workspace = try Workspace(serverURL: prod.url)
+        let opened = workspace.directory.appendingPathComponent("opened")
+        let opener = workspace.directory.appendingPathComponent("opener.sh")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
+        chmod(opener.path, 0o755)
+        try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
+        func profile(_ name: String, _ url: String) -> String {
+            "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"
+                + "password_file = \"\(workspace.passwordFile)\"\ntimeout = \"5s\"\n\n"
+        }
+        workspace.customConfig = profile("prod", prod.url) + profile("test", test.url) + """
+            [[watch]]
+            server = "test"
+            query = "Public Queries/Team P1s"
+            [poll]
+            interval = "10m"
+            [notify]
+            opener = "\(opener.path)"
+            web_url = "{url}/r/{id}"
+            """
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "\(notify.messages)")
+        try bus.clearCalls()
+
+        try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=1-Resolve Immediately"])
+        poll(daemon, notify, expecting: "in watched queries, 1 change;")
+        XCTAssertTrue(notify.messages.contains { $0.contains(": prod: 8 assigned, 0 changes; test: 8 assigned, 9 in watched queries, 1 change;") },
+                      "one status line, each server named: \(notify.messages)")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003 now in Team P1s"])
+
+        try bus.invokeAction("default", onNotification: 1)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000003") })
+        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(test.url)/r/SAMPL00000003\n",
+                       "opened on the server whose watch reported it")
+
+        // Steady state of the daemon: the query's id is remembered, 2 requests for the watch per poll.
+        let before = try test.stats()["requestsByRoute"] as? [String: Int] ?? [:]
+        poll(daemon, notify, expecting: "in watched queries, 0 changes;")
+        let after = try test.stats()["requestsByRoute"] as? [String: Int] ?? [:]
+        XCTAssertEqual(after["GET /workspace/folders"], before["GET /workspace/folders"], "no new lookup of the query")
+        XCTAssertEqual((after["POST /workspace/queryDefs/{id}/resultsets"] ?? 0) - (before["POST /workspace/queryDefs/{id}/resultsets"] ?? 0), 1)
+        XCTAssertEqual(after["POST /authenticate"], before["POST /authenticate"], "no login per poll")
+    }
 }

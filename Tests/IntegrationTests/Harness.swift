@@ -113,6 +113,27 @@ final class Simulator {
         try post("/ccmweb/sim/faults", body: body)
     }
 
+    /// Saves a query (columns id, Headline, State; one field filter) in `user`'s Personal Queries, as a
+    /// person would in the Compass client, through the REST API.
+    func storePersonalQuery(user: String, password: String, name: String, filter: String) throws {
+        let api = url + "/ccmweb/rest"
+        let db = api + "/repos/2.0.0/databases/SAMPL"
+        let json = [("Content-Type", "application/json")]
+        let login = try http.send(HTTPRequest(method: .post, url: api + "/authenticate", headers: json, body: Array(
+            #"{"username":"\#(user)","password":"\#(password)","repo":"2.0.0","db":"SAMPL"}"#.utf8), timeout: 10))
+        let token = try (JSONSerialization.jsonObject(with: Data(login.body)) as? [String: Any])?["token"] as? String ?? ""
+        let auth = [("Authorization", "Bearer \(token)")]
+        let folders = try http.send(HTTPRequest(method: .get, url: db + "/workspace/folders", headers: auth, timeout: 10))
+        let roots = try JSONSerialization.jsonObject(with: Data(folders.body)) as? [[String: Any]] ?? []
+        let personal = roots.first { $0["name"] as? String == "Personal Queries" }?["dbId"] as? String ?? ""
+        let fields = ["id", "Headline", "State"].map { #"{"fieldPathName":"\#($0)","isShown":true,"sortType":"NO_SORT","sortOrder":0}"# }
+        let definition = #"{"name":"\#(name)","dbId":"","dbIdParent":"\#(personal)","primaryEntityDefName":"Defect","queryFieldDefs":[\#(fields.joined(separator: ","))],"filterNode":{"boolOp":"BOOL_OP_AND","fieldFilters":[\#(filter)],"childFilterNodes":[]}}"#
+        let created = try http.send(HTTPRequest(method: .post, url: db + "/workspace/queryDefs", headers: auth + json,
+                                                body: Array(definition.utf8), timeout: 10))
+        XCTAssertEqual(created.status, 201, String(decoding: created.body, as: UTF8.self))
+        _ = try http.send(HTTPRequest(method: .post, url: api + "/authenticate/logoff", headers: auth, timeout: 10))
+    }
+
     func post(_ path: String, body: String? = nil) throws {
         let response = try http.send(HTTPRequest(method: .post, url: url + path,
                                                  headers: body == nil ? [] : [("Content-Type", "application/json")],
@@ -131,6 +152,8 @@ final class Workspace {
     var extraPollLines: [String] = []
     /// Appended after [poll]: further tables.
     var trailer = ""
+    /// The whole configuration, instead of the one built from the fields above (`[[server]]` profiles).
+    var customConfig: String?
 
     init(serverURL: String) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-test-\(UUID().uuidString)")
@@ -144,11 +167,13 @@ final class Workspace {
     var configPath: String { directory.appendingPathComponent("config.toml").path }
     var stateDirectory: String { directory.appendingPathComponent("state").path }
 
+    var passwordFile: String { directory.appendingPathComponent("password").path }
+
     func writeConfig() throws {
         let passwordFile = directory.appendingPathComponent("password")
         try Data("\(user)\n".utf8).write(to: passwordFile)
         chmod(passwordFile.path, 0o600)
-        let text = """
+        let text = customConfig ?? """
             [server]
             url = "\(serverURL)"
             repo = "2.0.0"

@@ -13,11 +13,11 @@ final class ConfigParserTests: XCTestCase {
 
     func test_minimalConfig_getsDefaults() throws {
         let config = try Config.parse(minimal, file: "c.toml")
-        XCTAssertEqual(config.server.url, "https://compass.example.com:8190")
-        XCTAssertEqual(config.server.credential, .emptyPassword)
+        XCTAssertEqual(config.servers[0].url, "https://compass.example.com:8190")
+        XCTAssertEqual(config.servers[0].credential, .emptyPassword)
         XCTAssertEqual(config.poll, PollConfig(interval: 300, overlap: 600, pageSize: 1000))
         XCTAssertEqual(config.notify, NotifyConfig(summaryThreshold: 3, desktop: true))
-        XCTAssertFalse(config.server.insecure)
+        XCTAssertFalse(config.servers[0].insecure)
     }
 
     func test_fullConfig() throws {
@@ -34,19 +34,19 @@ final class ConfigParserTests: XCTestCase {
             summary_threshold = 5
             desktop = false
             """, file: "c.toml")
-        XCTAssertEqual(config.server.credential, .passwordCommand(#"pass show "compass""#))
-        XCTAssertEqual(config.server.caFile, "~/ca.pem")
-        XCTAssertTrue(config.server.insecure)
-        XCTAssertEqual(config.server.requestTimeout, 60)
+        XCTAssertEqual(config.servers[0].credential, .passwordCommand(#"pass show "compass""#))
+        XCTAssertEqual(config.servers[0].caFile, "~/ca.pem")
+        XCTAssertTrue(config.servers[0].insecure)
+        XCTAssertEqual(config.servers[0].requestTimeout, 60)
         XCTAssertEqual(config.poll, PollConfig(interval: 5_400, overlap: 120, pageSize: 5_000))
         XCTAssertEqual(config.notify, NotifyConfig(summaryThreshold: 5, desktop: false))
     }
 
     func test_credentialSources() throws {
-        XCTAssertEqual(try Config.parse(minimal + "password_file = \"~/p\"\n", file: "c").server.credential, .passwordFile(path: "~/p"))
-        XCTAssertEqual(try Config.parse(minimal + "credential = \"compass\"\n", file: "c").server.credential, .systemdCredential(name: "compass"))
-        XCTAssertEqual(try Config.parse(minimal + "token_file = \"/t\"\n", file: "c").server.credential, .tokenFile(path: "/t"))
-        XCTAssertEqual(try Config.parse(minimal + "keyring = true\n", file: "c").server.credential,
+        XCTAssertEqual(try Config.parse(minimal + "password_file = \"~/p\"\n", file: "c").servers[0].credential, .passwordFile(path: "~/p"))
+        XCTAssertEqual(try Config.parse(minimal + "credential = \"compass\"\n", file: "c").servers[0].credential, .systemdCredential(name: "compass"))
+        XCTAssertEqual(try Config.parse(minimal + "token_file = \"/t\"\n", file: "c").servers[0].credential, .tokenFile(path: "/t"))
+        XCTAssertEqual(try Config.parse(minimal + "keyring = true\n", file: "c").servers[0].credential,
                        .keyring(attributes: ["service", "trackwatch", "server", "https://compass.example.com:8190", "user", "engineer"]))
         XCTAssertThrowsError(try Config.parse(minimal + "keyring = true\npassword_file = \"/p\"\n", file: "c")) { error in
             XCTAssertEqual((error as? ConfigError)?.line, 6)

@@ -1,0 +1,87 @@
+import TrackwatchCore
+
+/// A saved query's result: its columns (the query's display fields, in order) and every row's values.
+public struct SavedQueryResult: Sendable {
+    public var columns: [String]
+    public var rows: [[String]]
+}
+
+extension CompassClient {
+    /// Runs the saved query at `path` (`Public Queries/Team P1s`) and returns its complete result. The path is
+    /// resolved once per client and remembered; a query deleted and saved again under the same path is
+    /// found again.
+    public func run(savedQuery path: WorkspacePath, pageSize: Int) throws -> SavedQueryResult {
+        let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: nil)
+        let renewals = sessionRenewals
+        do {
+            return try runSaved(path, options: options, resolveAgain: true)
+        } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
+            // The session expired while paging and its result set went with it (see `run(_:storedAs:…)`).
+            logger.info("result set lost with the expired session; running the query again")
+            return try runSaved(path, options: options, resolveAgain: true)
+        }
+    }
+
+    private func runSaved(_ path: WorkspacePath, options: ResultSetOptions, resolveAgain: Bool) throws -> SavedQueryResult {
+        let cached = savedQueryIDs[path.description]
+        let queryID = try cached ?? resolve(path)
+        savedQueryIDs[path.description] = queryID
+        let endpoint = CompassEndpoint.resultSets(queryID: queryID)
+        let response = try send(endpoint, method: .post, body: ResultSetRequest(resultSetOptions: options))
+        if response.status == 404, cached != nil, resolveAgain {
+            // Deleted (and perhaps saved again) since we found it: look it up once more.
+            savedQueryIDs[path.description] = nil
+            return try runSaved(path, options: options, resolveAgain: false)
+        }
+        try expectSuccess(response, endpoint)
+        let created = try decode(ResultSetCreated.self, from: response, endpoint)
+        let columns = try created.columns?.map(\.name) ?? savedQueryColumns(queryID)
+        let rows = try readPages(of: created, pageSize: options.pageSize) {
+            .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
+        }
+        return SavedQueryResult(columns: columns, rows: rows)
+    }
+
+    /// The query's dbId: from the root folder down through each subfolder by name.
+    private func resolve(_ path: WorkspacePath) throws -> String {
+        let response = try send(.folders, method: .get)
+        try expectSuccess(response, .folders)
+        let roots = try decode([WorkspaceItem].self, from: response, .folders)
+        guard var folder = roots.first(where: { $0.name == path.components[0] || $0.pathName == path.components[0] }) else {
+            throw CompassError.invalidResponse(endpoint: "workspace folders", detail: "no \(path.components[0]) folder")
+        }
+        var walked = [path.components[0]]
+        for (index, name) in path.components.enumerated().dropFirst() {
+            let isQuery = index == path.components.count - 1
+            let children = try folder.children ?? self.folder(folder.dbId).children ?? []
+            let match = children.first { $0.name == name && ($0.isQuery == isQuery || $0.workspaceItemType == nil) }
+            guard let match else {
+                let kind = isQuery ? "query" : "folder"
+                let here = children.filter { $0.isQuery == isQuery }.map(\.name).sorted()
+                let listing = here.isEmpty ? "it has no \(kind)s" : "it has \(here.prefix(20).joined(separator: ", "))"
+                throw CompassError.invalidConfiguration(
+                    "the \(kind) \"\(name)\" is not in \(walked.joined(separator: "/")) on the server (\(listing)); "
+                        + "correct query in the [[watch]] for \(path), or save the query there")
+            }
+            if isQuery { return match.dbId }
+            folder = match
+            walked.append(name)
+        }
+        preconditionFailure("a WorkspacePath has at least a root and a query")
+    }
+
+    private func folder(_ id: String) throws -> WorkspaceItem {
+        let endpoint = CompassEndpoint.folder(id: id)
+        let response = try send(endpoint, method: .get)
+        try expectSuccess(response, endpoint)
+        return try decode(WorkspaceItem.self, from: response, endpoint)
+    }
+
+    /// For servers whose result set does not list its columns: the stored definition's display fields.
+    private func savedQueryColumns(_ queryID: String) throws -> [String] {
+        let endpoint = CompassEndpoint.queryDefinition(id: queryID)
+        let response = try send(endpoint, method: .get)
+        try expectSuccess(response, endpoint)
+        return try decode(SavedQueryColumns.self, from: response, endpoint).queryFieldDefs.map(\.fieldPathName)
+    }
+}
