@@ -8,7 +8,9 @@ extension Router {
     // MARK: - Workspace
 
     func knownFolder(_ id: String, user: String) throws -> String {
-        guard id == SimulatorState.publicFolder || id == SimulatorState.personalFolder(of: user) else {
+        guard id == SimulatorState.publicFolder || id == SimulatorState.personalFolder(of: user)
+            || SimulatorState.subfolders[id] != nil
+        else {
             throw Failure(status: 404, message: "Folder \(id) not found")
         }
         return id
@@ -19,16 +21,27 @@ extension Router {
     }
 
     func folder(_ id: String, user: String) -> WorkspaceFolder {
-        let isPublic = id == SimulatorState.publicFolder
-        let name = isPublic ? "Public Queries" : "Personal Queries"
+        let path = Self.path(of: id)
+        let isPublic = path.hasPrefix("Public Queries")
+        let subfolders = SimulatorState.subfolders.filter { $0.value.parent == id }.sorted { $0.key < $1.key }.map { sub in
+            WorkspaceItem(folder: sub.key, name: sub.value.name, parentPath: path)
+        }
         return WorkspaceFolder(
-            name: name, dbId: id, pathName: name, isWritable: !isPublic,
-            children: children(of: id).map { WorkspaceItem(query: $0, parentPath: name) })
+            name: SimulatorState.subfolders[id]?.name ?? path, dbId: id, dbIdParent: SimulatorState.subfolders[id]?.parent ?? "",
+            pathName: path, isWritable: !isPublic,
+            children: subfolders + children(of: id).map { WorkspaceItem(query: $0, parentPath: path) })
+    }
+
+    /// `Public Queries/Triage` for a subfolder's dbId; the root's name otherwise.
+    static func path(of folder: String) -> String {
+        if let sub = SimulatorState.subfolders[folder] { return path(of: sub.parent) + "/" + sub.name }
+        return folder == SimulatorState.publicFolder ? "Public Queries" : "Personal Queries"
     }
 
     func storedQuery(_ id: String, user: String) throws -> SimulatorState.StoredQuery {
         guard let query = state.storedQueries[id],
             query.folder == SimulatorState.publicFolder || query.folder == SimulatorState.personalFolder(of: user)
+                || SimulatorState.subfolders[query.folder] != nil
         else { throw Failure(status: 404, message: "Query \(id) not found") }
         return query
     }
@@ -150,20 +163,28 @@ struct ResultPage: Encodable {
 struct WorkspaceItem: Encodable {
     let name: String
     let dbId: String
-    let workspaceItemType = "WORKSPACE_QUERY"
+    let workspaceItemType: String
     let pathName: String
 
     init(query: SimulatorState.StoredQuery, parentPath: String? = nil) {
         name = query.definition.name ?? ""
         dbId = query.dbId
-        pathName = (parentPath ?? (query.folder == SimulatorState.publicFolder ? "Public Queries" : "Personal Queries")) + "/" + name
+        workspaceItemType = "WORKSPACE_QUERY"
+        pathName = (parentPath ?? Router.path(of: query.folder)) + "/" + name
+    }
+
+    init(folder: String, name: String, parentPath: String) {
+        self.name = name
+        dbId = folder
+        workspaceItemType = "WORKSPACE_FOLDER"
+        pathName = parentPath + "/" + name
     }
 }
 
 struct WorkspaceFolder: Encodable {
     let name: String
     let dbId: String
-    let dbIdParent = ""
+    let dbIdParent: String
     let pathName: String
     let masterReplicaName = "<local>"
     let workspaceItemType = "WORKSPACE_FOLDER"
@@ -215,7 +236,7 @@ struct Stats: Encodable {
         logoffs = state.logoffs
         liveTokens = state.sessions.values.filter { $0.expiresAt > state.clock.now }.count
         requestsByRoute = state.requestsByRoute
-        storedQueries = state.storedQueries.values.filter { $0.folder != SimulatorState.publicFolder }.map { query in
+        storedQueries = state.storedQueries.values.filter { Router.path(of: $0.folder).hasPrefix("Personal Queries") }.map { query in
             let owner = SampleSchema.users.first { SimulatorState.personalFolder(of: $0.login) == query.folder }?.login ?? "?"
             return Query(folder: "Personal Queries/\(owner)", name: query.definition.name ?? "")
         }.sorted { $0.name < $1.name }

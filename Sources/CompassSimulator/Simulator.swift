@@ -166,7 +166,7 @@ struct Router {
         }
         if let id = match("DELETE", "workspace/queryDefs/{}", path)?.first {
             let query = try storedQuery(id, user: user)
-            guard query.folder != SimulatorState.publicFolder else { throw Failure(status: 403, message: "Public Queries is read-only") }
+            guard Router.path(of: query.folder).hasPrefix("Personal Queries") else { throw Failure(status: 403, message: "Public Queries is read-only") }
             state.storedQueries[id] = nil
             return SimResponse(status: 204, body: [])
         }

@@ -60,6 +60,10 @@ struct SimulatorState {
     var faults: [Fault] = []
 
     static let publicFolder = "33554441"
+    /// `Public Queries/Triage`: a subfolder, so that clients must walk the tree by name.
+    static let triageFolder = "33554445"
+    /// Subfolders: dbId → (name, parent dbId).
+    static let subfolders: [String: (name: String, parent: String)] = [triageFolder: ("Triage", publicFolder)]
     static func personalFolder(of user: String) -> String {
         String(33_554_447 + 10 * (SampleSchema.users.firstIndex { $0.login == user } ?? 0))
     }
@@ -70,7 +74,7 @@ struct SimulatorState {
         let seeded = SampleSchema.seed(count: options.records, seed: options.seed, now: clock.now, everyOwner: options.everyOwner)
         defects = Dictionary(uniqueKeysWithValues: seeded.map { ($0.number, $0) })
         nextRecord = seeded.count + 1
-        for (id, name, filters) in Self.publicQueries {
+        for (id, name, filters) in Self.publicQueries + Self.triageQueries {
             storedQueries[id] = StoredQuery(
                 definition: SimQueryDefinition(
                     name: name, dbId: id, dbIdParent: Self.publicFolder, primaryEntityDefName: "Defect",
@@ -78,7 +82,7 @@ struct SimulatorState {
                         SimFieldDefinition(fieldPathName: $0, isShown: true, sortType: $0 == "id" ? "SORT_ASC" : "NO_SORT", sortOrder: 0)
                     },
                     filterNode: SimFilterNode(boolOp: "BOOL_OP_AND", fieldFilters: filters, childFilterNodes: [])),
-                folder: Self.publicFolder, dbId: id)
+                folder: Self.triageQueries.contains { $0.0 == id } ? Self.triageFolder : Self.publicFolder, dbId: id)
         }
     }
 
@@ -89,6 +93,11 @@ struct SimulatorState {
             SimFieldFilter(fieldPath: "Priority", compOp: "COMP_OP_EQ", values: ["1-Resolve Immediately"]),
             SimFieldFilter(fieldPath: "State", compOp: "COMP_OP_NEQ", values: ["Closed"]),
         ]),
+    ]
+
+    /// In `Public Queries/Triage`.
+    static let triageQueries: [(String, String, [SimFieldFilter])] = [
+        ("33554693", "Critical", [SimFieldFilter(fieldPath: "Severity", compOp: "COMP_OP_EQ", values: ["1-Critical"])]),
     ]
 
     var sortedDefects: [Defect] { defects.values.sorted { $0.number < $1.number } }

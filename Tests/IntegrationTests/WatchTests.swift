@@ -86,6 +86,18 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(describe(try check().objects), ["entered \(record) Needs my review"])
     }
 
+    func test_queryInASubfolder_isFoundByWalkingTheTree() throws {
+        try sim.act("alice", record, "Modify", set: ["Severity=3-Average"])
+        try watch("query = \"Public Queries/Triage/Critical\"\nname = \"Triage\"")
+        _ = try check()
+        try sim.act("alice", record, "Modify", set: ["Severity=1-Critical"])
+        XCTAssertEqual(describe(try check().objects), ["entered \(record) Triage"])
+        try watch("query = \"Public Queries/Triage/Nothing\"")
+        XCTAssertTrue(try check([], status: 78).stderr.contains(#"the query "Nothing" is not in Public Queries/Triage on the server (it has Critical)"#))
+        try watch("query = \"Public Queries/Teams/Critical\"")
+        XCTAssertTrue(try check([], status: 78).stderr.contains(#"the folder "Teams" is not in Public Queries on the server (it has Triage)"#))
+    }
+
     func test_missingQuery_failsWithTheFix_whileTheBuiltInQueriesStillWork() throws {
         try watch("query = \"Public Queries/Team P2s\"")
         let first = try check([], status: 78)
