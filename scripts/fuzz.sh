@@ -17,7 +17,7 @@ for target in config compass; do
     mkdir -p "fuzz/corpus/$target"
     before=$(ls "fuzz/corpus/$target" | wc -l)
     echo "== $target: ${seconds}s from $before inputs"
-    # -max_len bounds one input (1 MB for answers: larger bodies are refused by the transport's cap anyway).
+    # -max_len bounds one input (1 MB for answers: ample for the parsers; the transport refuses bodies over 64 MB).
     max_len=4096; [ "$target" = compass ] && max_len=1048576
     TRACKWATCH_FUZZ=$target "$fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 -max_len="$max_len" \
         -print_final_stats=1 -artifact_prefix=fuzz/crash-"$target"- "fuzz/corpus/$target" 2> "fuzz/$target.log" || status=$?

@@ -13,8 +13,9 @@ import NIOSSL
 ///
 /// Requests block the calling thread (never an event-loop thread): the poll runs on its own serial queue.
 public final class AsyncHTTPTransport: HTTPTransport {
-    /// Refuse bodies above this: a runaway or hostile server must not exhaust memory.
-    public static let defaultMaximumBodySize = 256 * 1024 * 1024
+    /// Refuse bodies above this: a runaway or hostile server (or a proxy streaming a download) must not
+    /// exhaust memory. A result page of the largest `page_size` (100,000 rows of ~300 bytes) is ~30 MB.
+    public static let defaultMaximumBodySize = 64 * 1024 * 1024
 
     public struct TLS: Sendable {
         public var caFile: String?
@@ -85,7 +86,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                 body: response.body.map { Array($0.readableBytesView) } ?? [])
         } catch {
-            throw Self.transportError(error, url: request.url)
+            throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }
     }
 
@@ -95,7 +96,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         return String(cString: strerror(error.errnoCode))
     }
 
-    private static func transportError(_ error: any Error, url: String) -> TransportError {
+    private static func transportError(_ error: any Error, url: String, limit: Int) -> TransportError {
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .cancelled:
@@ -107,7 +108,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
         }
         if error is ResponseAccumulator.ResponseTooBigError {
-            return TransportError(.responseTooLarge, "the response from \(url) is larger than the limit")
+            return TransportError(.responseTooLarge, "the response from \(url) is larger than \(limit / 1_048_576) MB")
         }
         if error is NIOSSLError || error is BoringSSLError {
             return TransportError(.tls, "TLS handshake with \(url) failed: \(error)")

@@ -25,7 +25,7 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             case .timedOut:
                 return "Compass did not answer in time: \(error.detail). The next poll retries."
             case .responseTooLarge:
-                return "Compass sent a response larger than trackwatch accepts: \(error.detail)."
+                return "Compass sent a response larger than trackwatch accepts: \(error.detail). If that is a real result page, lower page_size in [poll]."
             default:
                 return "Cannot reach Compass: \(error.detail). Check the url in [server] and the network; the next poll retries."
             }

@@ -15,6 +15,12 @@ public struct Fault: Codable, Sendable {
         case shortPage = "short-page"
         /// No answer at all.
         case hang
+        /// The response with every `C` byte replaced by 0xFF, which is never valid UTF-8: "Crash…" headlines
+        /// arrive broken.
+        case badUTF8 = "bad-utf8"
+        /// A 200 answer of `size` bytes (default 2 MB) of JSON whitespace before the real body: a server or
+        /// proxy sending far more than any page should be.
+        case oversize
     }
 
     public var route: String
@@ -25,6 +31,8 @@ public struct Fault: Codable, Sendable {
     public var after: Int?
     /// `Retry-After` seconds sent with 429 and 503 (default 2).
     public var retryAfter: Int?
+    /// Bytes of an `oversize` answer.
+    public var size: Int?
 }
 
 /// How a response leaves the server.
@@ -77,6 +85,10 @@ extension SimulatorState {
             break  // applied where the page is built: see consumeShortPage(route:)
         case .hang:
             response.delivery = .never
+        case .badUTF8:
+            response.body = response.body.map { $0 == UInt8(ascii: "C") ? 0xFF : $0 }
+        case .oversize:
+            response.body = [UInt8](repeating: UInt8(ascii: " "), count: max(0, (fault.size ?? 2_000_000) - response.body.count)) + response.body
         }
     }
 }

@@ -28,6 +28,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case is CredentialError: return .credentials
         case let error as CompassError:
             switch error {
+            // An oversized answer is no outage: waiting will not shrink it.
+            case .unreachable(let transport) where transport.kind == .responseTooLarge: return .protocolError
             case .unreachable: return .unavailable
             case .loginRejected, .tokenRejected: return .credentials
             case .server(let status, _, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError

@@ -33,21 +33,18 @@ public enum NotificationPlan {
         guard !changes.isEmpty else { return [] }
         let urgency: DesktopNotification.Urgency = changes.contains(where: isCritical) ? .critical : .normal
         if changes.count > threshold {
-            let lines = changes.prefix(threshold).map { change in
-                text("\(change.summary): \(bounded(change.headline, headlineLimit))", markup: bodyMarkup)
-            }
+            let lines = changes.prefix(threshold).map { "\($0.summary): \(bounded($0.headline, headlineLimit))" }
             let more = changes.count - threshold
             return [DesktopNotification(
                 summary: "\(changes.count) Compass changes",
-                body: bounded((lines + ["and \(more) more"]).joined(separator: "\n"), bodyLimit),
+                body: body(lines + ["and \(more) more"], markup: bodyMarkup),
                 urgency: urgency, category: changeCategory, isSummary: true, record: nil)]
         }
         return changes.map { change in
-            let headline = bounded(change.headline, headlineLimit)
-            var lines = [bodyMarkup ? "<b>\(Markup.escape(headline))</b>" : Markup.plain(headline)]
-            lines += change.changes.map { text("\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")", markup: bodyMarkup) }
+            let lines = [bounded(change.headline, headlineLimit)]
+                + change.changes.map { "\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")" }
             return DesktopNotification(
-                summary: Markup.plain(bounded(change.summary, headlineLimit)), body: bounded(lines.joined(separator: "\n"), bodyLimit),
+                summary: Markup.plain(bounded(change.summary, headlineLimit)), body: body(lines, markup: bodyMarkup, boldFirst: true),
                 urgency: isCritical(change) ? .critical : .normal, category: changeCategory, isSummary: false,
                 record: change.record)
         }
@@ -57,18 +54,18 @@ public enum NotificationPlan {
     public static func quietHoursSummary(changes: [Change], bodyMarkup: Bool) -> DesktopNotification? {
         guard !changes.isEmpty else { return nil }
         let shown = 3
-        var lines = changes.prefix(shown).map { text("\($0.summary): \(bounded($0.headline, headlineLimit))", markup: bodyMarkup) }
+        var lines = changes.prefix(shown).map { "\($0.summary): \(bounded($0.headline, headlineLimit))" }
         if changes.count > shown { lines.append("and \(changes.count - shown) more (journalctl --user -u trackwatch)") }
         return DesktopNotification(
             summary: changes.count == 1 ? "1 Compass change during quiet hours" : "\(changes.count) Compass changes during quiet hours",
-            body: bounded(lines.joined(separator: "\n"), bodyLimit),
+            body: body(lines, markup: bodyMarkup),
             urgency: changes.contains(where: isCritical) ? .critical : .normal, category: changeCategory, isSummary: false,
             record: nil)
     }
 
     /// "Cannot reach Compass" / "Connected again": about trackwatch itself, shown in the summary slot.
     public static func serviceProblem(summary: String, body: String, resolved: Bool, bodyMarkup: Bool) -> DesktopNotification {
-        DesktopNotification(summary: summary, body: text(bounded(body, bodyLimit), markup: bodyMarkup),
+        DesktopNotification(summary: summary, body: Self.body([body], markup: bodyMarkup),
                             urgency: resolved ? .low : .normal, category: serviceCategory, isSummary: false, record: nil)
     }
 
@@ -77,7 +74,19 @@ public enum NotificationPlan {
         change.priority == "1-Resolve Immediately" || change.severity == "1-Critical"
     }
 
-    static func text(_ value: String, markup: Bool) -> String { markup ? Markup.escape(value) : Markup.plain(value) }
+    /// A bubble body from raw lines: each line cleaned (see `Markup.plain`), the whole cut to `bodyLimit`
+    /// characters of text, and only then escaped, so that a cut never splits an entity or leaves a tag open.
+    static func body(_ lines: [String], markup: Bool, boldFirst: Bool = false) -> String {
+        var remaining = bodyLimit
+        var out: [String] = []
+        for (index, line) in lines.enumerated() where remaining > 1 {
+            let cut = bounded(Markup.plain(line), remaining)
+            remaining -= cut.count + 1
+            guard markup else { out.append(cut); continue }
+            out.append(index == 0 && boldFirst ? "<b>\(Markup.escape(cut))</b>" : Markup.escape(cut))
+        }
+        return out.joined(separator: "\n")
+    }
 
     static func bounded(_ value: String, _ limit: Int) -> String {
         value.count <= limit ? value : String(value.prefix(limit - 1)) + "…"
@@ -102,16 +111,19 @@ public enum Markup {
         return out
     }
 
-    /// Literal text: control characters (but newlines) and bidirectional overrides removed, so a headline
-    /// cannot fake lines or reorder what the bubble shows.
+    /// Literal text on one line: line breaks and tabs become spaces, other control characters and the
+    /// bidirectional marks, embeddings, overrides and isolates are removed, so that a headline can neither
+    /// fake lines nor reorder what the bubble shows.
     public static func plain(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x0A: return true
-            case 0x00...0x1F, 0x7F...0x9F: return false
-            case 0x202A...0x202E, 0x2066...0x2069: return false
-            default: return true
+            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
+            case 0x00...0x1F, 0x7F...0x9F: continue
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: scalars.append(scalar)
             }
-        }))
+        }
+        return String(scalars)
     }
 }

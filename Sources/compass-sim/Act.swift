@@ -16,6 +16,8 @@ struct Act: ParsableCommand {
     @Option(help: "Record id, e.g. SAMPL00000001.") var record: String
     @Option(help: "Action: Modify, Assign, Open, Resolve, Close, Re_open, Postpone, Duplicate, Delete, …") var action: String
     @Option(name: .customLong("set"), help: "Field=Value to set (repeatable).") var fields: [String] = []
+    @Option(name: .customLong("set-file"), help: "Field=PATH: set the field to the file's contents (for values too long for a command line).")
+    var fileFields: [String] = []
     @Option var repo = "2.0.0"
     @Option var db = "SAMPL"
 
@@ -35,7 +37,12 @@ struct Act: ParsableCommand {
             return
         }
         _ = try call(client, .PATCH, records + "?operation=Edit&actionName=\(action)", token: token, body: [:])
-        let pairs = fields.map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        var pairs = fields.map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        for item in fileFields {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let data = FileManager.default.contents(atPath: parts[1]) else { throw failure("cannot read \(item)") }
+            pairs.append([parts[0], String(decoding: data, as: UTF8.self)])
+        }
         let committed = try call(client, .PATCH, records + "?operation=Commit", token: token, body: [
             "fields": pairs.map { ["name": $0[0], "value": $0.count > 1 ? $0[1] : ""] }])
         print("\(record): \(action) by \(user) (\(state(before)) → \(state(committed)))")

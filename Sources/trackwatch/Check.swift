@@ -77,7 +77,8 @@ struct Check: ParsableCommand {
             if json { writeError(line) } else { Swift.print(line, terminator: "") }
         }
         for stored in report.changes {
-            Swift.print(json ? ChangeLine(stored.change).json : stored.change.sentence)
+            // Server text on a terminal: no escape sequences, no line breaks, no reordering marks.
+            Swift.print(json ? ChangeLine(stored.change).json : Markup.plain(stored.change.sentence))
         }
     }
 }

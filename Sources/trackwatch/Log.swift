@@ -48,7 +48,7 @@ struct Log: ParsableCommand {
                 if json {
                     print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
                 } else {
-                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)")
+                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(Markup.plain(stored.change.sentence))")
                 }
             }
         } catch let error as ValidationError {

@@ -17,7 +17,8 @@ final class BubbleTests: XCTestCase {
         super.tearDown()
     }
 
-    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
+    /// - Parameter stderr: a `Pipe` the test reads after the daemon ends, or a `FileHandle`.
+    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any) throws -> Process {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
         process.arguments = ["run", "--config", workspace.configPath]
@@ -184,5 +185,45 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(after["GET /workspace/folders"], before["GET /workspace/folders"], "no new lookup of the query")
         XCTAssertEqual((after["POST /workspace/queryDefs/{id}/resultsets"] ?? 0) - (before["POST /workspace/queryDefs/{id}/resultsets"] ?? 0), 1)
         XCTAssertEqual(after["POST /authenticate"], before["POST /authenticate"], "no login per poll")
+    }
+
+    /// A colleague's headline full of markup, terminal escapes, bidirectional marks, a fake second line and a
+    /// megabyte of text, and then bytes that are not UTF-8: each bubble shows literal, bounded, well-formed text.
+    func test_hostileHeadline_reachesTheDesktopAsLiteralBoundedText() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.interval = "10m"  // only the polls the test asks for
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        // Its log repeats the megabyte headline: nobody reads it here, so it must not fill a pipe.
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        let hostile = "<b>Bold</b> & <a href='x'>link</a>\u{1B}[31m red\u{200F}\u{202E}desrever\nState: Closed → Opened "
+            + String(repeating: "long ", count: 210_000)
+        let file = workspace.directory.appendingPathComponent("headline")
+        try Data(hostile.utf8).write(to: file)
+        XCTAssertGreaterThan(try Data(contentsOf: file).count, 1_000_000)
+        try runProduct("compass-sim", ["act", "--url", sim.url, "--user", "lead", "--record", "SAMPL00000001", "--action", "Modify",
+                                       "--set-file", "Headline=\(file.path)"])
+        poll(daemon, notify, expecting: "1 change;")
+        let bubble = try XCTUnwrap(try bus.notifyCalls().first)
+        let lines = bubble.body.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 2, "the headline line and the Headline field line, nothing faked: \(bubble.body.prefix(300))")
+        XCTAssertTrue(lines[0].hasPrefix("<b>&lt;b&gt;Bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;[31m reddesrever State: Closed → Opened long long"),
+                      String(lines[0].prefix(200)))
+        XCTAssertTrue(lines[0].hasSuffix("…</b>"), String(lines[0].suffix(40)))
+        XCTAssertLessThan(bubble.body.count, 2_000, "bounded")
+        XCTAssertFalse(bubble.body.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value) })
+
+        // Bytes that are not UTF-8 in the result page: shown as U+FFFD, never dropped or crashed on.
+        // alice: lead's second Modify within the same second would share the first one's history key.
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Headline=Crash on save", "Priority=4-Low Priority"])
+        try sim.inject("bad-utf8", on: "GET /query/{id}")  // the first page: "assigned to me", with record 1's headline
+        poll(daemon, notify, expecting: "1 change;")
+        let summaries = try bus.notifyCalls().map(\.body)
+        XCTAssertTrue(summaries.contains { $0.contains("\u{FFFD}rash on save") }, "\(summaries.map { $0.prefix(80) })")
     }
 }

@@ -51,6 +51,18 @@ final class CheckTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("(State: Opened → Resolved)"), result.stdout)
     }
 
+    func test_serverTextOnTheTerminal_isOneLineWithoutEscapes() throws {
+        _ = try check()
+        let file = workspace.directory.appendingPathComponent("headline")
+        try Data("a\u{1B}[31mred\u{202E}\nSAMPL00000009 assigned to you".utf8).write(to: file)
+        try runProduct("compass-sim", ["act", "--url", sim.url, "--user", "lead", "--record", "SAMPL00000001", "--action", "Modify",
+                                       "--set-file", "Headline=\(file.path)"])
+        let result = try check([])
+        XCTAssertEqual(result.lines.count, 1, result.stdout)
+        XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, result.stdout)
+        XCTAssertTrue(result.stdout.contains("a[31mred SAMPL00000009 assigned to you"), result.stdout)
+    }
+
     func test_engineerEditsOwnDefect_reportsNothing() throws {
         _ = try check()
         try sim.act("engineer", "SAMPL00000001", "Modify", set: ["Priority=4-Low Priority"])

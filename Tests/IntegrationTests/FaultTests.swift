@@ -9,6 +9,7 @@ final class FaultTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
         let cases: [(kind: String, route: String, status: Int?, exit: Int32)] = [
+            ("oversize", "GET /query/{id}", nil, 76),  // 70 MB, over the 64 MB cap
             ("status", "POST /query", 500, 69),
             ("status", "POST /query", 503, 69),
             ("status", "GET /query/{id}", 429, 69),
@@ -28,8 +29,11 @@ final class FaultTests: XCTestCase {
             let record = engineers[index]
             try sim.act("lead", record, "Modify", set: ["Priority=1-Resolve Immediately"])
             if fault.route == "POST /authenticate" { try sim.post("/ccmweb/sim/expire-tokens") }
-            try sim.inject(fault.kind, on: fault.route, status: fault.status)
+            try sim.inject(fault.kind, on: fault.route, status: fault.status, size: fault.kind == "oversize" ? 70_000_000 : nil)
             let failed = try workspace.trackwatch(["check", "--json"])
+            if fault.kind == "oversize" {
+                XCTAssertTrue(failed.stderr.contains("larger than 64 MB. If that is a real result page, lower page_size"), failed.stderr)
+            }
             XCTAssertEqual(failed.status, fault.exit, "\(label): \(failed.stderr)")
             XCTAssertEqual(failed.stdout, "", "\(label): a failed poll reports nothing")
             let recovered = try workspace.trackwatch(["check", "--json"])

@@ -107,8 +107,9 @@ final class Simulator {
 
     /// Arms a compass-sim fault: the next `count` answers to `route` go wrong as `kind` says.
     /// `after` answers go right first.
-    func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil) throws {
+    func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil, size: Int? = nil) throws {
         let extra = (status.map { ",\"status\":\($0)" } ?? "") + (after.map { ",\"after\":\($0)" } ?? "")
+            + (size.map { ",\"size\":\($0)" } ?? "")
         let body = #"{"route":"\#(route)","kind":"\#(kind)","count":\#(count)\#(extra)}"#
         try post("/ccmweb/sim/faults", body: body)
     }

@@ -24,10 +24,26 @@ final class NotificationPlanTests: XCTestCase {
     }
 
     func test_controlAndBidiCharacters_areRemoved_andLongTextBounded() {
-        XCTAssertEqual(Markup.plain("a\u{0}b\u{1B}[31mc\u{202E}d\u{2066}e\nf"), "ab[31mcde\nf")
+        XCTAssertEqual(Markup.plain("a\u{0}b\u{1B}[31mc\u{202E}d\u{2066}e\nf\u{200F}g\u{200E}h\u{61C}i\tj"), "ab[31mcde fghi j")
         let long = NotificationPlan.make(changes: [change(1, headline: String(repeating: "x", count: 1_000_000))],
                                          threshold: 3, bodyMarkup: false)[0]
         XCTAssertLessThanOrEqual(long.body.count, 1_000)
+    }
+
+    /// A headline cannot add lines that look like field changes, and cutting long text never splits an
+    /// entity or leaves the bold tag open.
+    func test_headlineCannotFakeLines_andCuttingKeepsMarkupWellFormed() {
+        let faked = NotificationPlan.make(changes: [change(1, headline: "Crash\nState: Closed → Opened")], threshold: 3, bodyMarkup: true)[0]
+        XCTAssertEqual(faked.body, "<b>Crash State: Closed → Opened</b>\nState: Opened → Resolved")
+        let ampersands = NotificationPlan.make(changes: [change(1, headline: String(repeating: "&", count: 5_000))], threshold: 3, bodyMarkup: true)[0]
+        XCTAssertTrue(ampersands.body.hasPrefix("<b>&amp;&amp;"), ampersands.body)
+        XCTAssertTrue(ampersands.body.contains("…</b>\nState: Opened → Resolved"), "the cut is inside the bold text: \(ampersands.body.suffix(60))")
+        let unescaped = ampersands.body.replacingOccurrences(of: "&amp;", with: "").replacingOccurrences(of: "<b>", with: "")
+            .replacingOccurrences(of: "</b>", with: "")
+        XCTAssertFalse(unescaped.contains("&") || unescaped.contains("<"), "no broken entity or tag: \(unescaped.prefix(80))")
+        let many = NotificationPlan.make(changes: (1...5).map { change($0, headline: String(repeating: "<", count: 400)) }, threshold: 3, bodyMarkup: true)[0]
+        XCTAssertTrue(many.body.hasSuffix("&lt;…") || many.body.hasSuffix("more"), String(many.body.suffix(40)))
+        XCTAssertFalse(many.body.replacingOccurrences(of: "&lt;", with: "").contains("&"), "every entity whole")
     }
 
     func test_urgency_isCriticalForTopPriorityOrSeverity() {
