@@ -29,6 +29,10 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             default:
                 return "Cannot reach Compass: \(error.detail). Check the url in [server] and the network; the next poll retries."
             }
+        case .loginRejected(let status, let message) where message.lowercased().contains("lock"):
+            // Another wrong guess would only extend the lock: say who can lift it.
+            return "Compass refused the login because the account is locked (HTTP \(status)\(Self.quote(message))). "
+                + "Ask your Compass administrator to unlock it; trackwatch tries again only at the next poll."
         case .loginRejected(let status, let message):
             return "Compass rejected the login (HTTP \(status)\(Self.quote(message))). Check username, repo, database "
                 + "and the password source in the config; trackwatch will not retry until the next poll."

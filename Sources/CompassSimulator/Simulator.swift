@@ -193,6 +193,10 @@ struct Router {
         guard repo == SampleSchema.repo, db == SampleSchema.database else {
             throw Failure(status: 404, message: "Unknown repository or database \(repo)/\(db)")
         }
+        guard !state.lockedUsers.contains(username) else {
+            state.loginFailures += 1
+            throw Failure(status: 401, message: "The account \(username) is locked. Contact your administrator.")
+        }
         guard SampleSchema.users.contains(where: { $0.login == username && $0.password == password }) else {
             state.loginFailures += 1
             throw Failure(status: 401, message: "Invalid username or password")
@@ -234,6 +238,11 @@ struct Router {
         if match("DELETE", "faults", path) != nil {
             state.faults.removeAll()
             return json(200, ["message": "faults cleared"])
+        }
+        if let user = match("POST", "lock/{}", path)?.first {
+            state.lockedUsers.insert(user)  // as after too many failed logins: every login is refused
+            for key in state.sessions.keys where state.sessions[key]?.user == user { state.sessions[key] = nil }
+            return json(200, ["message": "\(user) locked"])
         }
         if match("POST", "expire-tokens", path) != nil {
             for key in state.sessions.keys { state.sessions[key]?.expiresAt = state.clock.now - 1 }

@@ -58,6 +58,8 @@ struct SimulatorState {
     var requests = 0, logins = 0, loginFailures = 0, logoffs = 0
     var requestsByRoute: [String: Int] = [:]
     var faults: [Fault] = []
+    /// Accounts locked by `POST /ccmweb/sim/lock/{user}`.
+    var lockedUsers: Set<String> = []
 
     static let publicFolder = "33554441"
     /// `Public Queries/Triage`: a subfolder, so that clients must walk the tree by name.

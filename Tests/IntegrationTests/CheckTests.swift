@@ -117,6 +117,16 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1)
     }
 
+    func test_lockedAccount_saysWhoCanUnlockIt_andTriesOnce() throws {
+        _ = try check()
+        try sim.post("/ccmweb/sim/lock/engineer")
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertEqual(result.status, 77, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the account is locked (HTTP 401: The account engineer is locked. Contact your administrator.). Ask your Compass administrator to unlock it"),
+                      result.stderr)
+        XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1, "one attempt: retrying would only keep it locked")
+    }
+
     func test_corruptStateDatabase_isMovedAside_andANewBaselineTaken() throws {
         _ = try check()
         try sim.act("lead", "SAMPL00000001", "Resolve")
