@@ -83,7 +83,10 @@ install -o "$LAB_USER" -m 0644 /dev/null "$work/notifications.log"
 
 # --- compass-sim on loopback (shared with the lab's mount namespace) ---
 # Enough records that each crash-test iteration (below) changes a record of its own.
-"$bin/compass-sim" --port 0 --records $((10 * ${CRASH_ITERATIONS:-10} + 100)) > "$work/sim.out" 2> "$work/sim.err" &
+# engineer's password is recognisable, so that step 15 can look for it everywhere.
+password=e2e-Pw-4d1f93
+"$bin/compass-sim" --port 0 --records $((10 * ${CRASH_ITERATIONS:-10} + 100)) --password "engineer=$password" \
+    > "$work/sim.out" 2> "$work/sim.err" &
 sim_pid=$!
 lab_wait_for 20 grep -q '^listening on ' "$work/sim.out" || fail "compass-sim did not start"
 url=$(sed -n '1s/^listening on //p' "$work/sim.out")
@@ -97,7 +100,7 @@ grep -q 'systemctl --user enable --now trackwatch' "$work/install.out" || fail "
 ok "install.sh installed binary and unit for $LAB_USER"
 
 # The test configuration: compass-sim, user engineer, a password file only the user can read.
-X sh -c "umask 077 && mkdir -p ~/.config/trackwatch && printf 'engineer\n' > ~/.config/trackwatch/password"
+X sh -c "umask 077 && mkdir -p ~/.config/trackwatch && printf '$password\n' > ~/.config/trackwatch/password"
 X tee "$home/.config/trackwatch/config.toml" > /dev/null <<TOML
 [server]
 url = "$url"
@@ -341,14 +344,28 @@ ok "password from LoadCredential=compass:… (\$CREDENTIALS_DIRECTORY/compass): 
 X rm -r "$home/.config/systemd/user/$unit.d"
 X systemctl --user daemon-reload
 
-# 15. Stop: SIGTERM, the daemon logs off and exits 0.
+# 15. Secrets: neither the password nor any session token Compass issued is in the journal (every entry,
+#     every field, the manager's too), in the state directory, or in the daemon's command line and environment.
+signatures=$(python3 -c 'import json, sys, urllib.request
+for token in json.load(urllib.request.urlopen(sys.argv[1])): print(token.rsplit(".", 1)[-1])' "$url/ccmweb/sim/tokens")
+[ "$(printf '%s\n' "$signatures" | grep -c .)" -ge 2 ] || fail "compass-sim issued no tokens to look for"
+XR journalctl --no-pager -o export > "$work/journal.export" 2>&1
+[ "$(grep -c 'TRACKWATCH_RECORD=' "$work/journal.export")" -gt 0 ] || fail "the journal export holds no trackwatch entries"
+X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' > "$work/state.dump"
+for where in "$work/journal.export" "$work/state.dump"; do
+    grep -aqF "$password" "$where" && fail "the password is in $where"
+    printf '%s\n' "$signatures" | grep -aqF -f - "$where" && fail "a session token is in $where"
+done
+ok "no password or session token in the journal ($(wc -l < "$work/journal.export") lines), the state or the daemon's /proc"
+
+# 16. Stop: SIGTERM, the daemon logs off and exits 0.
 X systemctl --user stop "$unit" || fail "systemctl --user stop"
 status=$(prop ExecMainStatus)
 result=$(prop Result)
 [ "$status" = 0 ] && [ "$result" = success ] || fail "stop: ExecMainStatus=$status Result=$result"
 ok "stop: main process exited 0 (Result=success)"
 
-# 16. Uninstall: the service and the installed files go, configuration and state stay.
+# 17. Uninstall: the service and the installed files go, configuration and state stay.
 X env PREFIX="$home/.local" "$work/src/scripts/install.sh" uninstall > "$work/uninstall.out" 2>&1 ||
     { cat "$work/uninstall.out"; fail "install.sh uninstall"; }
 ! X test -e "$home/.local/bin/trackwatch" && ! X test -e "$home/.config/systemd/user/$unit" &&

@@ -197,7 +197,7 @@ struct Router {
             state.loginFailures += 1
             throw Failure(status: 401, message: "The account \(username) is locked. Contact your administrator.")
         }
-        guard SampleSchema.users.contains(where: { $0.login == username && $0.password == password }) else {
+        guard SampleSchema.users.contains(where: { $0.login == username && (state.options.passwords[username] ?? $0.password) == password }) else {
             state.loginFailures += 1
             throw Failure(status: 401, message: "Invalid username or password")
         }
@@ -230,6 +230,7 @@ struct Router {
 
     private mutating func simRoute(_ path: [String]) -> SimResponse {
         if match("GET", "stats", path) != nil { return encoded(200, Stats(state: state)) }
+        if match("GET", "tokens", path) != nil { return encoded(200, state.issuedTokens) }
         if match("POST", "faults", path) != nil {
             guard let fault = try? decode(Fault.self) else { return error(400, "expected {route, kind, count[, status, after, retryAfter]}") }
             state.faults.append(fault)

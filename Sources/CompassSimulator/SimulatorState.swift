@@ -17,6 +17,8 @@ public struct SimulatorOptions: Sendable {
     public var clockOffset = 0
     /// Personal access tokens: token → user.
     public var personalAccessTokens: [String: String] = [:]
+    /// Passwords other than the sample ones: user → password.
+    public var passwords: [String: String] = [:]
 
     public init() {}
 }
@@ -60,6 +62,8 @@ struct SimulatorState {
     var faults: [Fault] = []
     /// Accounts locked by `POST /ccmweb/sim/lock/{user}`.
     var lockedUsers: Set<String> = []
+    /// Every token ever issued, for tests that look for leaks (`GET /ccmweb/sim/tokens`).
+    var issuedTokens: [String] = []
 
     static let publicFolder = "33554441"
     /// `Public Queries/Triage`: a subfolder, so that clients must walk the tree by name.
@@ -133,6 +137,7 @@ struct SimulatorState {
         let claims = #"{"sub":"\#(user)","repo":"\#(SampleSchema.repo)","exp":\#(issued + options.tokenTTL),"iat":\#(issued),"db":"\#(SampleSchema.database)"}"#
         let token = encode(#"{"alg":"HS512"}"#) + "." + encode(claims) + "." + signature
         sessions[token] = Session(user: user, expiresAt: issued + options.tokenTTL)
+        issuedTokens.append(token)
         logins += 1
         return token
     }

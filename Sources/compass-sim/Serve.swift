@@ -29,6 +29,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Answer 404 to the ad-hoc /query endpoint, like older Compass servers.") var noAdhocQuery = false
     @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
     @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
+    @Option(help: "USER=PASSWORD instead of the default (the user name) (repeatable).") var password: [String] = []
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
     @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
@@ -51,6 +52,10 @@ struct Serve: ParsableCommand {
         for entry in pat {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             options.personalAccessTokens[parts[1]] = parts[0]
+        }
+        for entry in password {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            options.passwords[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         let tls = tlsCertificate.map { SimulatorServer.TLSFiles(certificate: $0, privateKey: tlsKey ?? "") }
         let server = try SimulatorServer(simulator: Simulator(options: options), host: host, port: port, tls: tls)

@@ -1,3 +1,4 @@
+import CompassClient
 import Foundation
 import XCTest
 
@@ -18,6 +19,47 @@ final class SecretsTests: XCTestCase {
             .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "token_file = \"\(tokenFile.path)\"")
         try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
 
+        let seen = try everythingTrackwatchWrote(sim, workspace)
+        for (index, text) in seen.enumerated() {
+            XCTAssertFalse(text.contains(secret), "the token leaked into output #\(index)")
+        }
+    }
+
+    /// A password from a `password_command`, and the session tokens Compass issued for it: in none of the
+    /// places above, nor in the arguments or environment of the password program.
+    func test_passwordAndSessionTokens_neverLeaveMemory() throws {
+        let password = "pw-Q8z-51c3e9"
+        let sim = try Simulator(["--password", "engineer=\(password)"])
+        let workspace = try Workspace(serverURL: sim.url)
+        let record = workspace.directory.appendingPathComponent("password-command-saw")
+        let command = workspace.directory.appendingPathComponent("password.sh")
+        try Data("#!/bin/sh\nprintf 'args: %s\\n' \"$0 $*\" >> '\(record.path)'\nenv >> '\(record.path)'\nprintf '%s\\n' '\(password)'\n".utf8)
+            .write(to: command)
+        chmod(command.path, 0o700)
+        let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "password_command = \"\(command.path)\"")
+        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+
+        var seen = try everythingTrackwatchWrote(sim, workspace)
+        seen.append(try String(contentsOf: record, encoding: .utf8))
+        XCTAssertTrue(seen.last?.contains("args: ") == true, "the password program ran")
+        let response = try AsyncHTTPTransport().send(HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
+        let tokens = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String] ?? []
+        XCTAssertGreaterThanOrEqual(tokens.count, 3, "check, check, daemon: each logged in")
+        for (index, text) in seen.enumerated() {
+            XCTAssertFalse(text.contains(password), "the password leaked into output #\(index)")
+            for token in tokens {
+                XCTAssertFalse(text.contains(token), "a session token leaked into output #\(index)")
+                // The signature part alone is what makes a token usable.
+                XCTAssertFalse(text.contains(String(token.split(separator: ".").last ?? "")), "a token's signature leaked into output #\(index)")
+            }
+        }
+    }
+
+    /// Runs `check -v`, `check -v --json`, `status --json`, and the verbose daemon through a poll that
+    /// reports a change; returns every output, log, the state files, and the daemon's command line and
+    /// environment.
+    private func everythingTrackwatchWrote(_ sim: Simulator, _ workspace: Workspace) throws -> [String] {
         var seen: [String] = []
         for arguments in [["check", "-v"], ["check", "-v", "--json"], ["status", "--json"]] {
             let result = try workspace.trackwatch(arguments)
@@ -53,9 +95,7 @@ final class SecretsTests: XCTestCase {
             seen.append(String(decoding: try Data(contentsOf: state.appendingPathComponent(name)), as: UTF8.self))
         }
         XCTAssertTrue(seen.joined().contains("SAMPL00000001 resolved by lead"), "the run really reported the change")
-        for (index, text) in seen.enumerated() {
-            XCTAssertFalse(text.contains(secret), "the token leaked into output #\(index)")
-        }
+        return seen
     }
 
     /// `keyring = true` against a real Secret Service: gnome-keyring-daemon in a private D-Bus session, filled
