@@ -27,23 +27,34 @@ extension CompassClient {
     public func run(
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil
     ) throws -> [[String]] {
+        try run(query, storedAs: name, lifetime: lifetime, pageSize: pageSize, maxRows: maxRows) { $0 }
+    }
+
+    /// Runs `query` and turns each result page's rows into elements as the page arrives, so that only one
+    /// page of raw rows is held at a time (at 100,000 records, all raw rows at once were ~30 MB beside the
+    /// records made from them). The result is complete or this throws; errors of `transform` are rethrown.
+    public func run<Element>(
+        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil,
+        transform: ([[String]]) throws -> [Element]
+    ) throws -> [Element] {
         let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: maxRows)
         let renewals = sessionRenewals
         do {
-            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options)
+            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options, transform: transform)
         } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
             // The token expired while paging: a result set belongs to the session that made it, so after the
             // new login its pages are gone. Run the query again, once, in the new session.
             logger.info("result set lost with the expired session; running the query again")
-            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options)
+            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options, transform: transform)
         }
     }
 
-    private func runOnce(
-        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions
-    ) throws -> [[String]] {
+    private func runOnce<Element>(
+        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
+        transform: ([[String]]) throws -> [Element]
+    ) throws -> [Element] {
         if queryMode != .stored {
-            if let rows = try runAdHoc(query, options: options) {
+            if let rows = try runAdHoc(query, options: options, transform: transform) {
                 if queryMode == nil { logger.info("server runs ad-hoc queries") }
                 queryMode = .adHoc
                 return rows
@@ -51,34 +62,37 @@ extension CompassClient {
             logger.notice("server has no ad-hoc query endpoint; using stored queries in Personal Queries")
             queryMode = .stored
         }
-        return try runStored(query, name: name, lifetime: lifetime, options: options)
+        return try runStored(query, name: name, lifetime: lifetime, options: options, transform: transform)
     }
 
     /// `nil` when the server does not have the endpoint (404/405).
-    private func runAdHoc(_ query: QueryDefinition, options: ResultSetOptions) throws -> [[String]]? {
+    private func runAdHoc<Element>(
+        _ query: QueryDefinition, options: ResultSetOptions, transform: ([[String]]) throws -> [Element]
+    ) throws -> [Element]? {
         let response = try send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
         if queryMode == nil, response.status == 404 || response.status == 405 { return nil }
         try expectSuccess(response, .adHocQuery)
         let created = try decode(ResultSetCreated.self, from: response, .adHocQuery)
-        return try readPages(of: created, pageSize: options.pageSize) {
+        return try readPages(of: created, pageSize: options.pageSize, transform: transform) {
             .adHocResultPage(resultSetID: created.resultSetID, page: $0)
         }
     }
 
-    private func runStored(
-        _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions
-    ) throws -> [[String]] {
+    private func runStored<Element>(
+        _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
+        transform: ([[String]]) throws -> [Element]
+    ) throws -> [Element] {
         let queryID = try storedQuery(query, name: name, lifetime: lifetime)
         defer { if lifetime == .temporary { deleteStoredQuery(id: queryID, name: name) } }
         let response = try send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
         if response.status == 404, lifetime == .reused {
             // Someone deleted our stored query since we cached its id: make it again, once.
             storedQueryIDs[name] = nil
-            return try runStored(query, name: name, lifetime: lifetime, options: options)
+            return try runStored(query, name: name, lifetime: lifetime, options: options, transform: transform)
         }
         try expectSuccess(response, .resultSets(queryID: queryID))
         let created = try decode(ResultSetCreated.self, from: response, .resultSets(queryID: queryID))
-        return try readPages(of: created, pageSize: options.pageSize) {
+        return try readPages(of: created, pageSize: options.pageSize, transform: transform) {
             .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
         }
     }
@@ -139,35 +153,41 @@ extension CompassClient {
     /// Reads pages 1, 2, … until `recordCount` rows arrived (or, if the server gives no count, an empty page).
     /// A count beyond `maxResultRows` is refused before anything is read: a server that claims billions of
     /// rows must not make trackwatch loop and grow for hours.
-    func readPages(
-        of created: ResultSetCreated, pageSize: Int, endpoint: (Int) -> CompassEndpoint
-    ) throws -> [[String]] {
-        if created.recordCount == 0 { return [] }
-        var rows: [[String]] = []
+    func readPages<Element>(
+        of created: ResultSetCreated, pageSize: Int, transform: ([[String]]) throws -> [Element],
+        endpoint: (Int) -> CompassEndpoint
+    ) throws -> [Element] {
+        if created.recordCount == 0 { return try transform([]) }
+        var elements: [Element] = []
+        var rowCount = 0
         if let expected = created.recordCount {
             guard expected >= 0, expected <= maxResultRows else { throw tooManyRows(expected, endpoint(1)) }
-            rows.reserveCapacity(expected)
+            elements.reserveCapacity(expected)
         }
         for page in 1... {
-            let response = try send(endpoint(page), method: .get)
-            try expectSuccess(response, endpoint(page))
-            let batch = try pageRows(response, endpoint(page))
-            rows.append(contentsOf: batch)
-            if let expected = created.recordCount {
-                if rows.count > expected {
-                    throw CompassError.incompleteResult("\(rows.count) rows arrived, \(expected) announced")
-                }
-                if rows.count == expected { break }
-                if batch.isEmpty {
-                    throw CompassError.incompleteResult("page \(page) was empty after \(rows.count) of \(expected) rows")
-                }
-            } else if batch.isEmpty {
-                break
-            } else if rows.count > maxResultRows {
-                throw tooManyRows(rows.count, endpoint(page))
+            let batch: [[String]]
+            do {
+                // The response body is released as soon as its rows are read.
+                let response = try send(endpoint(page), method: .get)
+                try expectSuccess(response, endpoint(page))
+                batch = try pageRows(response, endpoint(page))
             }
+            rowCount += batch.count
+            if let expected = created.recordCount {
+                if rowCount > expected {
+                    throw CompassError.incompleteResult("\(rowCount) rows arrived, \(expected) announced")
+                }
+                if batch.isEmpty, rowCount < expected {
+                    throw CompassError.incompleteResult("page \(page) was empty after \(rowCount) of \(expected) rows")
+                }
+            } else if rowCount > maxResultRows {
+                throw tooManyRows(rowCount, endpoint(page))
+            }
+            elements.append(contentsOf: try transform(batch))
+            if let expected = created.recordCount, rowCount == expected { break }
+            if created.recordCount == nil, batch.isEmpty { break }
         }
-        return rows
+        return elements
     }
 
     private func pageRows(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws -> [[String]] {

@@ -36,7 +36,7 @@ extension CompassClient {
         try expectSuccess(response, endpoint)
         let created = try decode(ResultSetCreated.self, from: response, endpoint)
         let columns = try created.columns?.map(\.name) ?? savedQueryColumns(queryID)
-        let rows = try readPages(of: created, pageSize: options.pageSize) {
+        let rows = try readPages(of: created, pageSize: options.pageSize, transform: { $0 }) {
             .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
         }
         return SavedQueryResult(columns: columns, rows: rows)

@@ -1,26 +1,21 @@
 // A record's fields are stored as one flat JSON object of strings with sorted keys, so that equal records
-// are stored as equal bytes. A baseline writes and a start-up reads up to 100,000 of them; a general-purpose
-// JSONEncoder/JSONDecoder call per row costs more than the SQLite work itself, so this file encodes and
-// parses exactly that shape by hand. Anything else falls back to JSONDecoder in `FieldsJSON.decode`.
+// are stored as equal bytes. That is the canonical form a `Record` keeps its fields in
+// (TrackwatchCore/CanonicalFields.swift): snapshots are written and read back without encoding or decoding.
+// This file reads what another writer may have stored instead (any flat object of strings, by hand, or
+// JSONDecoder for anything else); such records are encoded canonically again when loaded.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import TrackwatchCore
 
 enum FieldsJSON {
-    /// `fields` as `{"key":"value",…}` in ascending key order, UTF-8, into `buffer` (cleared first).
+    /// `fields` as `{"key":"value",…}` in ascending key order, UTF-8, into `buffer` (cleared first): the
+    /// canonical form a `Record` keeps its fields in (`Record.withCanonicalJSON`).
     static func encode(_ fields: [String: String], into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(UInt8(ascii: "{"))
-        for (offset, key) in fields.keys.sorted().enumerated() {
-            if offset > 0 { buffer.append(UInt8(ascii: ",")) }
-            appendString(key, to: &buffer)
-            buffer.append(UInt8(ascii: ":"))
-            appendString(fields[key]!, to: &buffer)
-        }
-        buffer.append(UInt8(ascii: "}"))
+        buffer = Record(id: RecordID(""), fields: fields).withCanonicalJSON { Array($0) }
     }
 
     /// The fields in `bytes`; `nil` when the bytes are not a JSON object of strings.
@@ -29,29 +24,6 @@ enum FieldsJSON {
         if let fields = parser.parse() { return fields }
         // Written by another tool or a future version with a shape the fast parser does not take.
         return try? JSONDecoder().decode([String: String].self, from: Data(bytes))
-    }
-
-    private static func appendString(_ string: String, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        defer { buffer.append(UInt8(ascii: "\"")) }
-        // Nearly every value needs no escaping: copy it whole.
-        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-        else { return buffer.append(contentsOf: string.utf8) }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20: buffer.append(contentsOf: Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)])
-            default: buffer.append(byte)
-            }
-        }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
 

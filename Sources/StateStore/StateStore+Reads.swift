@@ -102,16 +102,24 @@ extension StateStore {
     }
 
     private func readSnapshot(_ watch: String, _ database: Database, operation: String) throws -> Snapshot {
-        var records: [RecordID: Record] = [:]
-        let sql = "SELECT record_id, fields FROM snapshot WHERE watch = ?"
+        // In key order, so that the records arrive sorted by id. Fields written by trackwatch are already in
+        // the canonical form a `Record` keeps: they are copied, not decoded.
+        var records: [Record] = []
+        if let count = try database.queryFirst("SELECT count(*) FROM snapshot WHERE watch = ?", [.text(watch)], row: { $0.int(at: 0) }) {
+            records.reserveCapacity(count)
+        }
+        let sql = "SELECT record_id, fields FROM snapshot WHERE watch = ? ORDER BY record_id"
         try database.forEachRow(sql, [.text(watch)]) { row in
             let id = RecordID(row.string(at: 0) ?? "")
-            guard let fields = row.withUTF8(at: 1, FieldsJSON.decode) else {
+            if let record = row.withUTF8(at: 1, { Record(id: id, canonicalJSON: $0) }) {
+                records.append(record)
+            } else if let fields = row.withUTF8(at: 1, FieldsJSON.decode) {
+                records.append(Record(id: id, fields: fields))
+            } else {
                 throw unreadable("the stored fields of record \(id)", operation: operation)
             }
-            records[id] = Record(id: id, fields: fields)
         }
-        return Snapshot(records: records)
+        return Snapshot(records)
     }
 
     func storedChange(_ row: Statement, operation: String) throws -> StoredChange {

@@ -100,13 +100,12 @@ extension StateStore {
             ON CONFLICT (watch, record_id) DO UPDATE SET fields = excluded.fields
             """
         )
-        var json: [UInt8] = []
         for record in delta.upserts {
             defer { upsert.reset() }
-            FieldsJSON.encode(record.fields, into: &json)
             try upsert.bind(watch, at: 1)
             try upsert.bind(record.id.rawValue, at: 2)
-            try json.withUnsafeBufferPointer { try upsert.bind(utf8: $0, at: 3) }
+            // A record keeps its fields as the canonical JSON stored here (FieldsJSON): bound as they are.
+            try record.withCanonicalJSON { try upsert.bind(utf8: $0, at: 3) }
             _ = try upsert.step()
         }
     }

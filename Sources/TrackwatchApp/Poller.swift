@@ -157,16 +157,15 @@ public final class Poller {
     }
 
     private func observe(since: CompassTimestamp?) throws -> PollObservation {
-        let assignedRows = try client.run(
-            WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
-            pageSize: settings.pageSize)
-        let historyRows = try client.run(
-            WatchQueries.modifiedByOthers(since: since), storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
-            pageSize: settings.pageSize, maxRows: since == nil ? WatchQueries.uncheckpointedHistoryLimit : nil)
         do {
-            return PollObservation(
-                records: try WatchQueries.records(fromRows: assignedRows),
-                history: try WatchQueries.historyEntries(fromRows: historyRows))
+            // Rows become records page by page: the raw rows of a large result are never all held at once.
+            let records = try client.run(
+                WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
+                pageSize: settings.pageSize, transform: WatchQueries.records(fromRows:))
+            let historyRows = try client.run(
+                WatchQueries.modifiedByOthers(since: since), storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
+                pageSize: settings.pageSize, maxRows: since == nil ? WatchQueries.uncheckpointedHistoryLimit : nil)
+            return PollObservation(records: records, history: try WatchQueries.historyEntries(fromRows: historyRows))
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
         }

@@ -27,29 +27,128 @@ public struct RecordID: CompassString {
 
 /// One record as a watched query returned it: its id and the watched fields, keyed by Compass field name
 /// (`Headline`, `State`, `Priority`, …). Values are Compass's strings; an empty cell is `""`.
-public struct Record: Equatable, Codable, Sendable {
+///
+/// Kept compact: the fields are one string, their canonical JSON (`CanonicalFields`), not a dictionary.
+/// `fields` builds the dictionary on demand; `subscript` and `headline` read one value without one.
+public struct Record: Sendable {
     public let id: RecordID
-    public var fields: [String: String]
+    /// `{"key":"value",…}`, keys ascending, minimal escapes: equal fields are equal bytes.
+    public private(set) var canonicalFields: String
 
     public init(id: RecordID, fields: [String: String]) {
         self.id = id
-        self.fields = fields
+        canonicalFields = CanonicalFields.encode(fields)
     }
 
-    public subscript(field: String) -> String? { fields[field] }
-    public var headline: String { fields["Headline"] ?? "" }
+    /// `canonicalFields` must be canonical (built by `RecordLayout` or checked by `init?(id:canonicalJSON:)`).
+    init(id: RecordID, canonicalFields: String) {
+        self.id = id
+        self.canonicalFields = canonicalFields
+    }
+
+    /// A record whose fields are stored JSON; `nil` unless `json` is exactly the canonical form (then the
+    /// caller decodes it some other way and uses `init(id:fields:)`).
+    public init?(id: RecordID, canonicalJSON json: UnsafeBufferPointer<UInt8>) {
+        guard CanonicalFields.isCanonical(json) else { return nil }
+        self.init(id: id, canonicalFields: String(decoding: json, as: UTF8.self))
+    }
+
+    public var fields: [String: String] {
+        get {
+            var fields: [String: String] = [:]
+            withCanonicalJSON { CanonicalFields.forEach($0) { fields[$0] = $1 } }
+            return fields
+        }
+        set { canonicalFields = CanonicalFields.encode(newValue) }
+    }
+
+    public subscript(field: String) -> String? { withCanonicalJSON { CanonicalFields.value(of: field, in: $0) } }
+    public var headline: String { self["Headline"] ?? "" }
+
+    /// Calls `body` with the UTF-8 bytes of `canonicalFields`, what the state store keeps.
+    public func withCanonicalJSON<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        var json = canonicalFields
+        return try json.withUTF8(body)
+    }
+
+    /// Whether the two records have the same fields (a byte comparison of their canonical JSON).
+    public func hasSameFields(as other: Record) -> Bool {
+        withCanonicalJSON { mine in other.withCanonicalJSON { theirs in mine.elementsEqual(theirs) } }
+    }
+}
+
+extension Record: Equatable {
+    public static func == (lhs: Record, rhs: Record) -> Bool { lhs.id == rhs.id && lhs.hasSameFields(as: rhs) }
+}
+
+extension Record: Codable {
+    private enum CodingKeys: String, CodingKey { case id, fields }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(RecordID.self, forKey: .id),
+                  fields: try container.decode([String: String].self, forKey: .fields))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(fields, forKey: .fields)
+    }
 }
 
 /// The persisted result of a watched query: record id → the fields seen at the last successful poll.
+///
+/// Held as one array sorted by id (ids unique), not a dictionary: at 100,000 records a hash table costs
+/// ~10 MB of buckets and a hash per lookup, and the diff walks both snapshots in id order anyway.
 public struct Snapshot: Equatable, Sendable {
-    public var records: [RecordID: Record]
+    /// Every record, in ascending id order, each id once.
+    public private(set) var sortedRecords: [Record]
 
-    public init(records: [RecordID: Record] = [:]) { self.records = records }
-    public init(_ list: [Record]) {
-        records = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    public init(records: [RecordID: Record] = [:]) {
+        sortedRecords = records.values.sorted { $0.id < $1.id }
     }
 
-    public var count: Int { records.count }
+    /// The records of `list`; of records with the same id, the last one counts.
+    public init(_ list: [Record]) {
+        if Self.isStrictlyAscending(list) {
+            sortedRecords = list
+            return
+        }
+        // Stable: by id, then by position, so that the last of equal ids can be kept.
+        let order = list.indices.sorted { list[$0].id < list[$1].id || (list[$0].id == list[$1].id && $0 < $1) }
+        var sorted: [Record] = []
+        sorted.reserveCapacity(list.count)
+        for index in order {
+            if let last = sorted.last, last.id == list[index].id { sorted[sorted.count - 1] = list[index] } else {
+                sorted.append(list[index])
+            }
+        }
+        sortedRecords = sorted
+    }
+
+    public var records: [RecordID: Record] {
+        get { Dictionary(uniqueKeysWithValues: sortedRecords.map { ($0.id, $0) }) }
+        set { sortedRecords = newValue.values.sorted { $0.id < $1.id } }
+    }
+
+    public var count: Int { sortedRecords.count }
+
+    /// The record with `id`, by binary search.
+    public func record(_ id: RecordID) -> Record? {
+        var low = 0, high = sortedRecords.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedRecords[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < sortedRecords.count && sortedRecords[low].id == id ? sortedRecords[low] : nil
+    }
+
+    static func isStrictlyAscending(_ list: [Record]) -> Bool {
+        guard list.count > 1 else { return true }
+        for index in 1..<list.count where !(list[index - 1].id < list[index].id) { return false }
+        return true
+    }
 }
 
 /// What one poll changes in a stored snapshot, so that the store writes only the difference.

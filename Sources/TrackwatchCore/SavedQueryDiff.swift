@@ -39,36 +39,44 @@ public enum SavedQueryRows {
 /// own doing". The first poll of a watch is a silent baseline, so adding a watch never floods.
 public enum SavedQueryDiff {
     public static func compare(previous: Snapshot?, records: [Record], watch: WatchConfig, comparedFields: [String]) -> DiffOutcome {
-        let current = Snapshot(records)
-        let sorted = current.records.values.sorted { $0.id < $1.id }
+        let current = Snapshot(records).sortedRecords
         guard let previous else {
-            return DiffOutcome(changes: [], delta: SnapshotDelta(upserts: sorted), isBaseline: true, newlySeen: [],
+            return DiffOutcome(changes: [], delta: SnapshotDelta(upserts: current), isBaseline: true, newlySeen: [],
                                checkpoint: nil, silentUpdates: 0)
         }
         var outcome = DiffOutcome(changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: [], checkpoint: nil,
                                   silentUpdates: 0)
-        for record in sorted {
-            guard let old = previous.records[record.id] else {
-                outcome.delta.upserts.append(record)
-                outcome.changes.append(change(record, .entered, watch: watch))
-                continue
-            }
-            guard old != record else { continue }
-            // Every difference is stored, so that the snapshot stays true; only compared fields are reported.
-            outcome.delta.upserts.append(record)
-            let fields = comparedFields.compactMap { field -> FieldChange? in
-                old[field] == record[field] ? nil : FieldChange(field: field, old: old[field], new: record[field])
-            }
-            if watch.rule == .changes, !fields.isEmpty {
-                outcome.changes.append(change(record, .changed, watch: watch, fields: fields))
+        var exits: [Change] = []
+        // Both sides are in id order: one merge walk.
+        let old = previous.sortedRecords
+        var i = 0, j = 0
+        while i < old.count || j < current.count {
+            if j == current.count || (i < old.count && old[i].id < current[j].id) {
+                outcome.delta.removals.append(old[i].id)
+                if watch.rule != .entries { exits.append(change(old[i], .left, watch: watch)) }
+                i += 1
+            } else if i == old.count || current[j].id < old[i].id {
+                outcome.delta.upserts.append(current[j])
+                outcome.changes.append(change(current[j], .entered, watch: watch))
+                j += 1
             } else {
-                outcome.silentUpdates += 1
+                let (before, record) = (old[i], current[j])
+                i += 1
+                j += 1
+                guard before != record else { continue }
+                // Every difference is stored, so that the snapshot stays true; only compared fields are reported.
+                outcome.delta.upserts.append(record)
+                let fields = comparedFields.compactMap { field -> FieldChange? in
+                    before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
+                }
+                if watch.rule == .changes, !fields.isEmpty {
+                    outcome.changes.append(change(record, .changed, watch: watch, fields: fields))
+                } else {
+                    outcome.silentUpdates += 1
+                }
             }
         }
-        for old in previous.records.values.sorted(by: { $0.id < $1.id }) where current.records[old.id] == nil {
-            outcome.delta.removals.append(old.id)
-            if watch.rule != .entries { outcome.changes.append(change(old, .left, watch: watch)) }
-        }
+        outcome.changes += exits  // entries and changes first, then exits, each in id order
         return outcome
     }
 

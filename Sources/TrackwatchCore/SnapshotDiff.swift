@@ -34,7 +34,7 @@ public enum SnapshotDiff {
     ) -> DiffOutcome {
         let current = Snapshot(observation.records)
         // History rows for records outside the set raced with a reassignment: leave them for the next poll.
-        let accepted = observation.history.filter { current.records[$0.record] != nil }
+        let accepted = observation.history.filter { current.record($0.record) != nil }
         let checkpoint = ([previousCheckpoint].compactMap { $0 } + accepted.map(\.timestamp)).max()
         var unseenByRecord: [RecordID: [HistoryEntry]] = [:]
         var newlySeen: [HistoryKey] = []
@@ -45,23 +45,44 @@ public enum SnapshotDiff {
         }
         guard let previous else {
             return DiffOutcome(
-                changes: [], delta: SnapshotDelta(upserts: observation.records.sorted { $0.id < $1.id }),
+                changes: [], delta: SnapshotDelta(upserts: current.sortedRecords),
                 isBaseline: true, newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0)
         }
         var outcome = DiffOutcome(
             changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: newlySeen, checkpoint: checkpoint,
             silentUpdates: 0)
-        for record in current.records.values.sorted(by: { $0.id < $1.id }) {
-            let entries = (unseenByRecord[record.id] ?? []).sorted { $0.timestamp < $1.timestamp }
-            compare(record, old: previous.records[record.id], entries: entries, into: &outcome)
+        // Both snapshots are in id order: walk them side by side. Records that stay the same, nearly all of
+        // them, cost one comparison of their canonical bytes.
+        let new = current.sortedRecords, old = previous.sortedRecords
+        var unassigned: [Change] = []
+        var oldIndex = 0
+        for record in new {
+            while oldIndex < old.count, old[oldIndex].id < record.id {
+                leaving(old[oldIndex], into: &outcome, &unassigned)
+                oldIndex += 1
+            }
+            var stayed: Record?
+            if oldIndex < old.count, old[oldIndex].id == record.id {
+                stayed = old[oldIndex]
+                oldIndex += 1
+            }
+            let entries = unseenByRecord[record.id]
+            if let stayed, entries == nil, stayed.hasSameFields(as: record) { continue }
+            compare(record, old: stayed, entries: (entries ?? []).sorted { $0.timestamp < $1.timestamp }, into: &outcome)
         }
-        for old in previous.records.values.sorted(by: { $0.id < $1.id }) where current.records[old.id] == nil {
-            outcome.delta.removals.append(old.id)
-            outcome.changes.append(
-                Change(record: old.id, kind: .unassigned, headline: old.headline,
-                       priority: old["Priority"], severity: old["Severity"]))
+        while oldIndex < old.count {
+            leaving(old[oldIndex], into: &outcome, &unassigned)
+            oldIndex += 1
         }
+        outcome.changes += unassigned
         return outcome
+    }
+
+    private static func leaving(_ old: Record, into outcome: inout DiffOutcome, _ unassigned: inout [Change]) {
+        outcome.delta.removals.append(old.id)
+        unassigned.append(
+            Change(record: old.id, kind: .unassigned, headline: old.headline,
+                   priority: old["Priority"], severity: old["Severity"]))
     }
 
     private static func compare(_ record: Record, old: Record?, entries: [HistoryEntry], into outcome: inout DiffOutcome) {
@@ -82,7 +103,8 @@ public enum SnapshotDiff {
 
     /// The compared fields whose values differ, in a stable order.
     public static func fieldChanges(from old: Record, to new: Record) -> [FieldChange] {
-        WatchQueries.comparedFields.compactMap { field in
+        if old.hasSameFields(as: new) { return [] }
+        return WatchQueries.comparedFields.compactMap { field in
             let before = old[field], after = new[field]
             return before == after ? nil : FieldChange(field: field, old: before, new: after)
         }

@@ -56,15 +56,22 @@ public enum WatchQueries {
 
     /// Turns *assigned to me* rows (values in `assignedColumns` order) into records.
     public static func records(fromRows rows: [[String]]) throws -> [Record] {
-        try rows.map { values in
-            guard values.count == assignedColumns.count else {
-                throw RowError(message: "a result row has \(values.count) values for \(assignedColumns.count) columns")
-            }
-            guard !values[0].isEmpty else { throw RowError(message: "a result row has an empty id") }
-            var fields: [String: String] = [:]
-            for (column, value) in zip(assignedColumns, values) where column != "id" { fields[column] = value }
-            return Record(id: RecordID(values[0]), fields: fields)
+        var records: [Record] = []
+        records.reserveCapacity(rows.count)
+        var buffer: [UInt8] = []
+        for values in rows { records.append(try record(fromRow: values, buffer: &buffer)) }
+        return records
+    }
+
+    /// Every column but `id` is a field, written straight into the record's canonical form.
+    static let assignedLayout = RecordLayout(columns: assignedColumns, skipping: [0])
+
+    static func record(fromRow values: [String], buffer: inout [UInt8]) throws -> Record {
+        guard values.count == assignedColumns.count else {
+            throw RowError(message: "a result row has \(values.count) values for \(assignedColumns.count) columns")
         }
+        guard !values[0].isEmpty else { throw RowError(message: "a result row has an empty id") }
+        return assignedLayout.record(id: RecordID(values[0]), values: values, buffer: &buffer)
     }
 
     /// Turns *modified by others* rows (values in `historyColumns` order) into history entries.

@@ -1,0 +1,80 @@
+import TrackwatchCore
+import XCTest
+
+/// The compact record: fields kept as canonical JSON, read back exactly.
+final class RecordTests: XCTestCase {
+    private let awkward: [String: String] = [
+        "Headline": "Crash on save & exit <b>now</b> \"quoted\" \\ back\nline\ttab\r\u{1}\u{8}\u{C}\u{1F}\u{7F}",
+        "Owner": "Jürgen 🚀 日本", "": "empty key", "Note": "", "key \"with\" quotes\n": "v", "é": "accented key",
+    ]
+
+    func test_fieldsSubscriptAndHeadline_returnWhatWasGiven() {
+        let record = Record(id: RecordID("SAMPL00000001"), fields: awkward)
+        XCTAssertEqual(record.fields, awkward)
+        for (key, value) in awkward { XCTAssertEqual(record[key], value, key) }
+        XCTAssertNil(record["Missing"])
+        XCTAssertEqual(record.headline, awkward["Headline"])
+        XCTAssertEqual(Record(id: RecordID("X"), fields: [:]).headline, "")
+        XCTAssertEqual(Record(id: RecordID("X"), fields: [:]).fields, [:])
+    }
+
+    func test_canonicalJSON_isSortedMinimallyEscapedAndEqualForEqualFields() {
+        let record = Record(id: RecordID("A"), fields: ["b": "2", "a": "x\"y\\z\n\u{1}"])
+        XCTAssertEqual(record.canonicalFields, #"{"a":"x\"y\\z\n\u0001","b":"2"}"#)
+        var copy = awkward
+        copy["Note"] = "changed"
+        copy["Note"] = ""
+        XCTAssertEqual(Record(id: RecordID("A"), fields: copy), Record(id: RecordID("A"), fields: awkward))
+        XCTAssertNotEqual(Record(id: RecordID("A"), fields: ["a": "1"]), Record(id: RecordID("A"), fields: ["a": "2"]))
+        XCTAssertNotEqual(Record(id: RecordID("A"), fields: ["a": "1"]), Record(id: RecordID("B"), fields: ["a": "1"]))
+    }
+
+    func test_settingFields_reencodes() {
+        var record = Record(id: RecordID("A"), fields: ["State": "Opened"])
+        record.fields["State"] = "Resolved"
+        XCTAssertEqual(record, Record(id: RecordID("A"), fields: ["State": "Resolved"]))
+    }
+
+    func test_storedJSON_isTakenAsIsOnlyWhenCanonical() {
+        func stored(_ json: String) -> Record? {
+            Array(json.utf8).withUnsafeBufferPointer { Record(id: RecordID("A"), canonicalJSON: $0) }
+        }
+        let canonical = Record(id: RecordID("A"), fields: awkward)
+        let asciiKeys = Record(id: RecordID("A"), fields: awkward.filter { $0.key.allSatisfy(\.isASCII) && !$0.key.contains("\"") && !$0.key.contains("\n") })
+        XCTAssertEqual(stored(asciiKeys.canonicalFields), asciiKeys)
+        XCTAssertEqual(stored("{}"), Record(id: RecordID("A"), fields: [:]))
+        XCTAssertEqual(stored(#"{"a":"1","b":"2"}"#)?["b"], "2")
+        // Non-ASCII or escaped keys may sort differently: never taken as is (the store re-encodes them).
+        XCTAssertNil(stored(canonical.canonicalFields))
+        for other in [
+            #"{"b":"2","a":"1"}"#, #"{"a":"1","a":"1"}"#, #"{ "a":"1"}"#, #"{"a":"1"} "#, #"{"a":"\/"}"#,
+            #"{"a":"\u00e9"}"#, #"{"a":"\u000a"}"#, #"{"a":"\u001F"}"#, #"{"a":"\b"}"#, "{\"a\":\"\n\"}", #"{"a":1}"#,
+            #"{"a":"1""#, #"["a"]"#, "",
+        ] {
+            XCTAssertNil(stored(other), other)
+        }
+        XCTAssertNil(Array(#"{"a":""#.utf8 + [0xFF] + #""}"#.utf8).withUnsafeBufferPointer { Record(id: RecordID("A"), canonicalJSON: $0) })
+    }
+
+    func test_snapshot_keepsTheLastOfEqualIdsAndFindsByID() {
+        let first = Record(id: RecordID("B"), fields: ["n": "1"]), last = Record(id: RecordID("B"), fields: ["n": "2"])
+        let other = Record(id: RecordID("A"), fields: [:])
+        let snapshot = Snapshot([first, other, last])
+        XCTAssertEqual(snapshot.sortedRecords, [other, last])
+        XCTAssertEqual(snapshot.record(RecordID("B")), last)
+        XCTAssertNil(snapshot.record(RecordID("C")))
+        XCTAssertEqual(snapshot.records, [RecordID("A"): other, RecordID("B"): last])
+        XCTAssertEqual(Snapshot(records: snapshot.records), snapshot)
+    }
+
+    func test_rowsBecomeTheSameRecordsAsFromADictionary() throws {
+        let values = ["SAMPL00000007", "33554439", "a \"b\" é", "Opened", "2-High", "3-Average", "alice", "engineer"]
+        let records = try WatchQueries.records(fromRows: [values])
+        var fields: [String: String] = [:]
+        for (column, value) in zip(WatchQueries.assignedColumns, values).dropFirst() { fields[column] = value }
+        XCTAssertEqual(records, [Record(id: RecordID("SAMPL00000007"), fields: fields)])
+        XCTAssertEqual(records[0].canonicalFields, Record(id: RecordID("SAMPL00000007"), fields: fields).canonicalFields)
+        XCTAssertThrowsError(try WatchQueries.records(fromRows: [Array(values.dropLast())]))
+        XCTAssertThrowsError(try WatchQueries.records(fromRows: [[""] + values.dropFirst()]))
+    }
+}
