@@ -131,17 +131,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 server.rememberQueryMode()
                 if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
                 for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
-                // What a poll found is delivered even when a watch failed: it is committed.
-                deliverOutbox(server)
                 if let failure = report.failure {
                     failedAtAll = true
                     if !Self.needsPerson(failure) { retryable.append(failure) }
                     pollFailed(server, failure)
                     lines.append("\(prefix)\(failure)")
                 } else {
-                    pollSucceeded(server)
+                    pollSucceeded(server)  // "Connected again" before the changes of the meantime
                     lines.append(prefix + Self.describe(report))
                 }
+                // What a poll found is delivered even when a watch failed: it is committed.
+                deliverOutbox(server)
             } catch {
                 failedAtAll = true
                 // A rejected login or a broken config does not heal in seconds, and retrying a password quickly

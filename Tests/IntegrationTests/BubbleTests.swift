@@ -226,4 +226,33 @@ final class BubbleTests: XCTestCase {
         let summaries = try bus.notifyCalls().map(\.body)
         XCTAssertTrue(summaries.contains { $0.contains("\u{FFFD}rash on save") }, "\(summaries.map { $0.prefix(80) })")
     }
+
+    /// An outage on the desktop: one "Cannot reach Compass" after three failed polls (the daemon's own retries),
+    /// one "Connected to Compass again", then the change made meanwhile — on a server without action buttons,
+    /// so the change's bubble has none.
+    func test_outageAndRecovery_areOneBubbleEach_andNoButtonsWithoutActions() throws {
+        try bus.startNotificationServer()  // dbusmock's defaults: no "actions"
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.interval = "10m"
+        workspace.extraPollLines = ["first_retry = \"1s\""]
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        try sim.inject("status", on: "POST /query", count: 3, status: 500)
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        kill(daemon.processIdentifier, SIGUSR1)
+        // Retried after 1 s and 2 s, then announced; the retry after 4 s succeeds.
+        let calls = try bus.waitForNotifyCalls(3, timeout: 20)
+        XCTAssertEqual(calls.map(\.summary), ["Cannot reach Compass", "Connected to Compass again", "SAMPL00000001 resolved by lead"])
+        XCTAssertTrue(calls[0].body.contains("HTTP 500"), calls[0].body)
+        XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
+        XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0)
+        poll(daemon, notify, expecting: "0 changes")
+        XCTAssertEqual(try bus.notifyCalls().count, 3, "nothing repeated")
+    }
 }

@@ -159,10 +159,31 @@ final class DaemonTests: XCTestCase {
         let deadline = Date().addingTimeInterval(4)
         while Date() < deadline { _ = notify.waitFor(timeout: 1) { $0 == "WATCHDOG=1" } }
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1, "one attempt, then the regular schedule")
+        // Two more polls (as the schedule would make them): each tries once, none repeats the announcement.
+        for attempt in 2...3 {
+            notify.skipReceived()
+            kill(daemon.processIdentifier, SIGUSR1)
+            XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
+            XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, attempt)
+        }
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(log.components(separatedBy: "] Compass rejected the login\n").count - 1, 1, "told at once, once: \(log)")
         XCTAssertTrue(log.contains("Check username, repo, database and the password source"), log)
+    }
+
+    func test_brokenConfigAtStart_exits78_namingFileLineAndKey() throws {
+        let workspace = try Workspace(serverURL: "http://127.0.0.1:9")
+        workspace.interval = "5 minutes"
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        daemon.waitUntilExit()
+        XCTAssertEqual(daemon.terminationStatus, 78)
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("\(workspace.configPath):10: poll.interval: expected a duration such as \"30s\""), log)
+        XCTAssertFalse(notify.messages.contains("READY=1"), "never ready with a broken configuration")
     }
 }
