@@ -18,7 +18,7 @@ final class BubbleTests: XCTestCase {
     }
 
     /// - Parameter stderr: a `Pipe` the test reads after the daemon ends, or a `FileHandle`.
-    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any) throws -> Process {
+    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any, timeZone: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
         process.arguments = ["run", "--config", workspace.configPath]
@@ -26,6 +26,7 @@ final class BubbleTests: XCTestCase {
         env["NOTIFY_SOCKET"] = notify.path
         env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         env["JOURNAL_STREAM"] = nil
+        if let timeZone { env["TZ"] = timeZone }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
@@ -254,5 +255,38 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0)
         poll(daemon, notify, expecting: "0 changes")
         XCTAssertEqual(try bus.notifyCalls().count, 3, "nothing repeated")
+    }
+
+    /// Quiet hours end on the daemon's own timer, with an injected clock: the daemon's time zone is set so that
+    /// its local time is 00:00:45 now, inside quiet hours 23:00-00:01. The change is held, and when the local
+    /// clock reaches 00:01 the one summary bubble follows by itself — no signal, no reload.
+    func test_quietHoursEnd_onTheDaemonsOwnClock_withOneSummary() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.interval = "10m"
+        workspace.trailer = "[notify]\nquiet = \"23:00-00:01\""
+        try workspace.writeConfig()
+        // POSIX TZ "QHT+hh:mm:ss": local time = UTC − offset. Pick the offset that makes it 00:00:45 now.
+        let secondOfDay = Int(Date().timeIntervalSince1970) % 86_400
+        let offset = ((secondOfDay - 45) % 86_400 + 86_400) % 86_400
+        let timeZone = String(format: "QHT+%02d:%02d:%02d", offset / 3_600, offset / 60 % 60, offset % 60)
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice, timeZone: timeZone)
+        defer { if daemon.isRunning { daemon.terminate() } }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll 00:00:") }, "the daemon's clock reads 00:00: \(notify.messages)")
+        try bus.clearCalls()
+
+        try sim.act("lead", "SAMPL00000001", "Resolve")
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "held during quiet hours")
+        let started = Date()
+        let calls = try bus.waitForNotifyCalls(1, timeout: 40)
+        XCTAssertEqual(calls.map(\.summary), ["1 Compass change during quiet hours"])
+        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001 resolved by lead") == true, calls.first?.body ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "shown when quiet hours ended, about 00:01:01 local")
+
+        try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=1-Resolve Immediately"])
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().map(\.summary).last, "SAMPL00000005 modified by lead", "shown at once after quiet hours")
     }
 }
