@@ -78,6 +78,12 @@ for f in systemd/trackwatch.catalog etc/config.example.toml README.md; do
     [ -f "$src/$f" ] && cp "$src/$f" "$work/src/$f"
 done
 cp "$bin/trackwatch" "$work/bin/"
+# The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
+if [ -x "$bin/generate-manual" ]; then
+    mkdir -p "$work/src/.build/man"
+    "$bin/generate-manual" "$bin/trackwatch" --output-directory "$work/src/.build/man" > /dev/null ||
+        { echo "generate-manual failed" >&2; exit 1; }
+fi
 chmod -R a+rX "$work"
 install -o "$LAB_USER" -m 0644 /dev/null "$work/notifications.log"
 
@@ -153,6 +159,21 @@ for f in bash-completion/completions/trackwatch zsh/site-functions/_trackwatch f
     X grep -q notify-test "$home/.local/share/$f" || fail "completion script $f missing or incomplete"
 done
 ok "bash, zsh and fish completions installed"
+if [ -f "$work/src/.build/man/trackwatch.1" ]; then
+    X test -f "$home/.local/share/man/man1/trackwatch.1" || fail "install.sh did not install the man page"
+    ok "man page installed as ~/.local/share/man/man1/trackwatch.1"
+fi
+
+# 5c. trackwatch notify-test: a sample bubble on the user's notification server and a sample journal entry,
+#     read back from the journal.
+notify_since=$(date +%s)
+X "$home/.local/bin/trackwatch" notify-test > "$work/notify-test.out" 2>&1 ||
+    { cat "$work/notify-test.out"; fail "notify-test exited non-zero"; }
+grep -q '✔ journal entry written' "$work/notify-test.out" && grep -q '✔ bubble shown by' "$work/notify-test.out" ||
+    { cat "$work/notify-test.out"; fail "notify-test did not confirm both paths"; }
+notify_entry() { XR journalctl --no-pager -o cat -S "@$notify_since" MESSAGE_ID=0d6b7a0e4a6c4b8e9a1e0b9c3f6a2d11 | grep -q 'notify-test'; }
+lab_wait_for 10 notify_entry || fail "notify-test's journal entry is not in the journal"
+ok "notify-test: bubble shown and the journal entry read back"
 
 # 6. Sandboxing is in effect (a user manager silently skips it without PrivateUsers=yes).
 pid=$(prop MainPID)

@@ -5,11 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
-if [ "$(id -u)" -eq 0 ]; then
-  BIN="$(swift build --show-bin-path)" scripts/e2e-user-unit.sh
-else
-  echo "skipping the systemd --user end-to-end test: it needs root (it builds a private user manager)"
-fi
 # The man page, generated from the command definitions, documents every command.
 swift build --product generate-manual > /dev/null
 man=$(mktemp -d)
@@ -19,6 +14,11 @@ for command in check run status log mute unmute doctor notify-test; do
 done
 rm -rf "$man"
 echo "man page: every command documented"
+if [ "$(id -u)" -eq 0 ]; then
+  BIN="$(swift build --show-bin-path)" scripts/e2e-user-unit.sh
+else
+  echo "skipping the systemd --user end-to-end test: it needs root (it builds a private user manager)"
+fi
 # The fuzzers' corpora through the same code, unsanitised: every input that ever crashed stays fixed.
 bin=$(swift build --show-bin-path)
 "$bin/trackwatch-fuzz" config fuzz/corpus/config

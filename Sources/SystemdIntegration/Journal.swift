@@ -5,6 +5,9 @@ import Glibc
 
 /// Structured entries for the systemd journal through its native protocol (`sd_journal_sendv`).
 public enum Journal {
+    /// journald's native socket: `send` silently succeeds when it is missing, so callers that must know look.
+    public static let socketPath = "/run/systemd/journal/socket"
+
     /// Sends one entry. Field names are upper-case `[A-Z0-9_]`; values may contain newlines. Returns the
     /// negative errno on failure (0 also when no journal runs: libsystemd drops the entry silently).
     @discardableResult

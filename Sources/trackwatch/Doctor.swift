@@ -3,6 +3,7 @@ import CompassClient
 import DesktopNotifier
 import Logging
 import StateStore
+import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
 #if canImport(Glibc)
@@ -45,10 +46,17 @@ struct Doctor: ParsableCommand {
             report.skip("password source and server (need the configuration)")
         }
 
-        // State.
-        let state = paths.stateDirectory
-        if report.check("state directory \(state)", { try StateStore(directory: state) }, fix: "the message above says what to change") != nil {
-            if access(state, W_OK) != 0 { report.fail("state directory \(state) is not writable", fix: "chmod u+w \(state)") }
+        // State: looked at, never created (doctor changes nothing).
+        let root = paths.stateDirectory
+        let servers = (try? loadConfig(path: configPath).servers) ?? []
+        for state in servers.isEmpty ? [root] : servers.map({ ServerSession.stateDirectory(of: $0, in: root) }) {
+            let database = state + "/" + StateStore.fileName
+            if access(database, F_OK) != 0 {
+                report.warn("state directory \(state) has no state yet: the first `trackwatch check` or the daemon creates it")
+            } else if report.check("state database \(database)", { try StateStore(path: database).status() },
+                                   fix: "the message above says what to change") != nil, access(state, W_OK) != 0 {
+                report.fail("state directory \(state) is not writable", fix: "chmod u+w \(state)")
+            }
         }
 
         // Desktop.
@@ -70,10 +78,10 @@ struct Doctor: ParsableCommand {
             report.fail("no session bus (\(bus ?? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset"))",
                         fix: "run trackwatch in your desktop session (systemctl --user sets the bus for the unit)")
         }
-        if access("/run/systemd/journal/socket", W_OK) == 0 {
-            report.pass("journal socket /run/systemd/journal/socket")
+        if access(Journal.socketPath, W_OK) == 0 {
+            report.pass("journal socket \(Journal.socketPath)")
         } else {
-            report.fail("no journal socket at /run/systemd/journal/socket", fix: "systemd-journald must run; changes are then only in `trackwatch log`")
+            report.fail("no journal socket at \(Journal.socketPath)", fix: "systemd-journald must run; changes are then only in `trackwatch log`")
         }
 
         // The unit.
@@ -81,11 +89,14 @@ struct Doctor: ParsableCommand {
                          "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"].map { "\($0)/trackwatch.service" }
         if let unit = unitPaths.first(where: { access($0, R_OK) == 0 }) {
             report.pass("user unit \(unit)")
+            // What the manager applies, drop-ins included; the file's own line when no manager answers.
             let text = (try? String(contentsOfFile: unit, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("WatchdogSec=") }) {
-                report.pass("watchdog: \(line)")
+            let watchdog = Self.systemctl(["--user", "show", "-p", "WatchdogUSec", "--value", "trackwatch"])
+                ?? text.split(separator: "\n").first { $0.hasPrefix("WatchdogSec=") }.map { String($0.dropFirst("WatchdogSec=".count)) }
+            if let watchdog, !["0", "infinity", ""].contains(watchdog) {
+                report.pass("watchdog: WatchdogSec=\(watchdog)")
             } else {
-                report.warn("the unit sets no WatchdogSec=: a hung daemon is not restarted (the shipped unit has 3min)")
+                report.warn("the unit sets no watchdog (WatchdogSec=\(watchdog ?? "")): a hung daemon is not restarted (the shipped unit has 3min)")
             }
             switch Self.systemctl(["--user", "is-enabled", "trackwatch"]) {
             case "enabled"?: report.pass("unit enabled")

@@ -21,6 +21,19 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(one.objects.first?["kind"] as? String, "modified")
         XCTAssertNotNil(one.objects.first?["detected"] as? String)
         XCTAssertEqual(try workspace.trackwatch(["log", "--since", "2999-01-01"]).stdout, "", "nothing after a future date")
+        // One change detected two days ago (rewritten in the store, as if it had been): durations count back from now.
+        let database = workspace.environment["XDG_STATE_HOME"]! + "/trackwatch/state.sqlite"
+        let aged = try runProduct("/usr/bin/python3", ["-c", """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE changes SET detected_at = ? WHERE record_id = 'SAMPL00000001'", (time.time() - 2 * 86400,))
+            db.commit()
+            """, database])
+        XCTAssertEqual(aged.status, 0, aged.stderr)
+        XCTAssertEqual(try workspace.trackwatch(["log", "--since", "1d", "--json"]).objects.map { $0["record"] as? String }, ["SAMPL00000005"])
+        XCTAssertEqual(try workspace.trackwatch(["log", "--since", "47h"]).lines.count, 1)
+        XCTAssertEqual(try workspace.trackwatch(["log", "--since", "3d"]).lines.count, 2)
+        XCTAssertEqual(try workspace.trackwatch(["log", "--limit", "1"]).lines.count, 1)
         let bad = try workspace.trackwatch(["log", "--since", "yesterday"])
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("expected a duration such as 30m"), bad.stderr)
@@ -42,13 +55,28 @@ final class CommandTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         let password = workspace.directory.appendingPathComponent("password")
 
+        // No desktop either: no session bus, and (in the workspace's own XDG directories) no unit.
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
         try Data("wrong\n".utf8).write(to: password)
-        var doctor = try workspace.trackwatch(["doctor"])
+        var doctor = try runProduct("trackwatch", ["doctor", "--config", workspace.configPath],
+                                    environment: workspace.environment.merging(noBus) { _, new in new })
         XCTAssertEqual(doctor.status, 1)
         XCTAssertTrue(doctor.stdout.contains("✔ configuration"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("✔ password source (password_file"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("✘ login as engineer and the query \"assigned to me\": Compass rejected the login"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("✔ state directory"), doctor.stdout)
+        let state = workspace.environment["XDG_STATE_HOME"]! + "/trackwatch"
+        XCTAssertTrue(doctor.stdout.contains("⚠ state directory \(state) has no state yet"), doctor.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state), "doctor changes nothing: it created no state")
+        XCTAssertTrue(doctor.stdout.contains("✘ no session bus (unix:path=/nonexistent/bus)\n    fix: run trackwatch in your desktop session"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains(FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
+            ? "✔ journal socket /run/systemd/journal/socket" : "✘ no journal socket at /run/systemd/journal/socket"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("✘ user unit trackwatch.service not installed\n    fix: make install"), doctor.stdout)
+
+        try Data("engineer\n".utf8).write(to: password)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+        doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("✔ state database \(state)/state.sqlite"), doctor.stdout)
+        try Data("wrong\n".utf8).write(to: password)
 
         chmod(password.path, 0o644)
         doctor = try workspace.trackwatch(["doctor"])
@@ -65,6 +93,7 @@ final class CommandTests: XCTestCase {
 
         try Data("[server]\nurl = 5\n".utf8).write(to: URL(fileURLWithPath: workspace.configPath))
         doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertEqual(doctor.status, 1)
         XCTAssertTrue(doctor.stdout.contains("✘ configuration \(workspace.configPath): \(workspace.configPath):2: server.url: expected a string"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("    fix: "), doctor.stdout)
     }
@@ -84,8 +113,11 @@ final class CommandTests: XCTestCase {
 
         try bus.clearCalls()
         let test = try runProduct("trackwatch", ["notify-test"], environment: environment)
-        XCTAssertEqual(test.status, 0, test.stdout + test.stderr)
         XCTAssertTrue(test.stdout.contains("✔ bubble shown by mock-notify 1.0"), test.stdout)
+        // The journal half is read back by the end-to-end test, which has a journald; here there may be none.
+        let journald = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
+        XCTAssertEqual(test.status, journald ? 0 : 69, test.stdout + test.stderr)
+        XCTAssertTrue(test.stdout.contains(journald ? "✔ journal entry written" : "✘ journal entry not written: "), test.stdout)
         let calls = try bus.waitForNotifyCalls(1)
         XCTAssertEqual(calls.map(\.summary), ["SAMPL00000042 resolved by trackwatch"])
 
@@ -93,6 +125,18 @@ final class CommandTests: XCTestCase {
         let none = try runProduct("trackwatch", ["notify-test"], environment: environment)
         XCTAssertEqual(none.status, 69, none.stdout)
         XCTAssertTrue(none.stdout.contains("✘ no notification server answered"), none.stdout)
+    }
+
+    func test_help_describesEveryCommand() throws {
+        let help = try runProduct("trackwatch", ["--help"])
+        XCTAssertEqual(help.status, 0)
+        for command in ["check", "run", "status", "log", "mute", "unmute", "doctor", "notify-test"] {
+            XCTAssertTrue(help.stdout.contains("  \(command) "), "--help lacks \(command): \(help.stdout)")
+            let sub = try runProduct("trackwatch", [command, "--help"])
+            XCTAssertEqual(sub.status, 0, command)
+            XCTAssertTrue(sub.stdout.contains("USAGE: trackwatch \(command)"), sub.stdout)
+        }
+        XCTAssertTrue(try runProduct("trackwatch", ["log", "--help"]).stdout.contains("--since <when>"))
     }
 
     func test_completionScripts_coverEveryCommand() throws {
