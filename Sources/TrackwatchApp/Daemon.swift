@@ -331,7 +331,13 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         case .open:
             let url = session.config.notify.recordURL(record, server: first.server)
             do {
-                try openInBrowser(url, program: session.config.notify.opener)
+                // INVOCATION_ID: started by systemd, so sandboxed (see openInBrowser).
+                let underSystemd = getenv("INVOCATION_ID") != nil
+                try openInBrowser(url, program: session.config.notify.opener, viaUserManager: underSystemd) { [logger] status in
+                    if status != 0 {
+                        logger.warning("the opener failed", metadata: ["record": "\(record)", "exit_status": "\(status)"])
+                    }
+                }
                 logger.info("opened", metadata: ["record": "\(record)", "url": "\(url)"])
             } catch {
                 logger.error("could not open the record", metadata: ["record": "\(record)", "error": "\(error)"])
