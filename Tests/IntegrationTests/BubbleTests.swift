@@ -179,6 +179,14 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(test.url)/r/SAMPL00000003\n",
                        "opened on the server whose watch reported it")
 
+        // Muted from the command line while the daemon runs: leaving the watched query is journaled only
+        // (entering or leaving a watched query does not lift a mute).
+        XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000003"]).status, 0)
+        try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
+        poll(daemon, notify, expecting: "in watched queries, 1 change;")
+        XCTAssertEqual(try bus.notifyCalls().count, 1, "no bubble for a muted record")
+        XCTAssertEqual(try workspace.trackwatch(["log", "--record", "SAMPL00000003"]).lines.count, 2, "but it is logged")
+
         // Steady state of the daemon: the query's id is remembered, 2 requests for the watch per poll.
         let before = try test.stats()["requestsByRoute"] as? [String: Int] ?? [:]
         poll(daemon, notify, expecting: "in watched queries, 0 changes;")
