@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// `HTTPTransport` over swift-server/async-http-client: unlike URLSession on Linux it can trust a private CA
 /// file, which Compass servers with their self-signed certificate need.
@@ -27,9 +29,17 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    private let client: HTTPClient
-    private let group: MultiThreadedEventLoopGroup
+    private let configuration: HTTPClient.Configuration
     private let maximumBodySize: Int
+    /// The event-loop thread and the client with its connection pool: made by the first request, ended by
+    /// `closeIdleConnections()` after a poll, so that nothing of them is left to wake up between polls.
+    private let state = Mutex(State())
+
+    private struct State {
+        var client: HTTPClient?
+        var group: MultiThreadedEventLoopGroup?
+        var requestsInFlight = 0
+    }
 
     /// - Throws: `TransportError(.tls, …)` when the CA file cannot be loaded.
     public init(tls: TLS = TLS(), connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize) throws {
@@ -42,8 +52,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
         }
         if tls.insecure { tlsConfiguration.certificateVerification = .none }
-        // One event-loop thread is plenty for one request at a time, and costs least at idle.
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled)
@@ -51,16 +59,77 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // The poll schedule is the retry.
         configuration.connectionPool.retryConnectionEstablishment = false
         // Polls are minutes apart: a connection kept open between them only keeps the event loop waking (the
-        // benchmark counted ~2 wake-ups a second while idle). Close it a few seconds after a poll; the next
-        // poll opens a new one, which costs far less than the wake-ups in between.
+        // benchmark counted ~2 wake-ups a second while idle). The daemon ends the connections right after a
+        // poll (`closeIdleConnections()`); for everyone else they close a few seconds after the last request.
         configuration.connectionPool.idleTimeout = .seconds(3)
-        client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+        self.configuration = configuration
         self.maximumBodySize = maximumBodySize
+        Self.live.withLock { $0[ObjectIdentifier(self)] = WeakTransport(transport: self) }
     }
 
     deinit {
-        try? client.syncShutdown()
-        try? group.syncShutdownGracefully()
+        Self.live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        let (client, group) = state.withLock { ($0.client, $0.group) }
+        if let client, let group { Self.shutDown(client, group) }
+    }
+
+    /// Closes the open connections and ends the event-loop thread, unless a request is under way; the next
+    /// request starts them again (a new connection, which a poll minutes later needs anyway).
+    ///
+    /// Waiting for the 3-second idle timeout instead costs a wake-up of the event loop after every poll, which
+    /// then runs code that the daemon has handed back to the kernel (`MADV_PAGEOUT`): the benchmark counted it
+    /// as 139–160 context switches after 1,000 back-to-back polls, nearly all of them major page faults (3, one
+    /// of them a fault, after a single poll). Closing only the connections would not do either: SwiftNIO
+    /// leaves its timerfd armed when a scheduled task is cancelled (strace showed the event loop woken for the
+    /// cancelled timer, then again for the next).
+    public func closeIdleConnections() {
+        let idle = state.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
+            guard state.requestsInFlight == 0, let client = state.client, let group = state.group else { return nil }
+            state.client = nil
+            state.group = nil
+            return (client, group)
+        }
+        guard let idle else { return }
+        Self.shutDown(idle.0, idle.1)
+    }
+
+    /// Shuts the client and its event-loop thread down, waiting for both. Not with SwiftNIO's
+    /// `syncShutdownGracefully()`: it reports on `DispatchQueue.global()`, and the first use of a global queue
+    /// starts libdispatch's thread-pool monitor on Linux, a timer that then wakes the process every second
+    /// for good. A queue of our own runs on the overcommit pool, which the monitor leaves alone.
+    private static func shutDown(_ client: HTTPClient, _ group: MultiThreadedEventLoopGroup) {
+        try? client.syncShutdown()  // reports on a queue of its own
+        let done = DispatchSemaphore(value: 0)
+        group.shutdownGracefully(queue: shutdownQueue) { _ in done.signal() }
+        done.wait()
+    }
+
+    private static let shutdownQueue = DispatchQueue(label: "trackwatch.http-shutdown")
+
+    /// `closeIdleConnections()` of every transport alive: the daemon calls it when a poll is over.
+    public static func closeAllIdleConnections() {
+        let transports = live.withLock { $0.values.compactMap(\.transport) }
+        for transport in transports { transport.closeIdleConnections() }
+    }
+
+    private struct WeakTransport: Sendable {
+        weak var transport: AsyncHTTPTransport?
+    }
+
+    private static let live = Mutex<[ObjectIdentifier: WeakTransport]>([:])
+
+    /// The client for one request, made with its event-loop thread if there is none.
+    private func beginRequest() -> HTTPClient {
+        state.withLock { state in
+            state.requestsInFlight += 1
+            if let client = state.client { return client }
+            // One event-loop thread is plenty for one request at a time.
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            let client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+            state.group = group
+            state.client = client
+            return client
+        }
     }
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -74,6 +143,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
             throw TransportError(.invalidURL, "invalid URL \(request.url): \(error)")
         }
         let accumulator = ResponseAccumulator(request: ahcRequest, maxBodySize: maximumBodySize)
+        let client = beginRequest()
+        defer { state.withLock { $0.requestsInFlight -= 1 } }
         do {
             // The whole-request deadline is a timer of our own that is cancelled when the answer is in:
             // async-http-client's `deadline:` leaves its timer armed until it fires, one wake-up per request
