@@ -64,11 +64,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.connectionPool.idleTimeout = .seconds(3)
         self.configuration = configuration
         self.maximumBodySize = maximumBodySize
-        Self.live.withLock { $0[ObjectIdentifier(self)] = WeakTransport(transport: self) }
     }
 
     deinit {
-        Self.live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         let (client, group) = state.withLock { ($0.client, $0.group) }
         if let client, let group { Self.shutDown(client, group) }
     }
@@ -105,18 +103,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private static let shutdownQueue = DispatchQueue(label: "trackwatch.http-shutdown")
-
-    /// `closeIdleConnections()` of every transport alive: the daemon calls it when a poll is over.
-    public static func closeAllIdleConnections() {
-        let transports = live.withLock { $0.values.compactMap(\.transport) }
-        for transport in transports { transport.closeIdleConnections() }
-    }
-
-    private struct WeakTransport: Sendable {
-        weak var transport: AsyncHTTPTransport?
-    }
-
-    private static let live = Mutex<[ObjectIdentifier: WeakTransport]>([:])
 
     /// The client for one request, made with its event-loop thread if there is none.
     private func beginRequest() -> HTTPClient {

@@ -70,6 +70,9 @@ public final class CompassClient {
         token = nil
     }
 
+    /// Ends the transport's connections (the session and its token stay): see `HTTPTransport`.
+    public func closeIdleConnections() { transport.closeIdleConnections() }
+
     // MARK: - Requests
 
     /// Sends an authorised request; after a 401 logs in again once and replays it.

@@ -3,6 +3,13 @@
 public protocol HTTPTransport: Sendable {
     /// Sends the request and returns the complete response, or throws `TransportError`.
     func send(_ request: HTTPRequest) throws -> HTTPResponse
+    /// Ends open connections and whatever serves them; the next request starts them again. The daemon calls
+    /// it when a poll is over, so that nothing wakes it until the next one.
+    func closeIdleConnections()
+}
+
+extension HTTPTransport {
+    public func closeIdleConnections() {}
 }
 
 public enum HTTPMethod: String, Sendable {

@@ -164,6 +164,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         } else {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
         }
+        // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
+        for server in session.servers { server.client.closeIdleConnections() }
         IdleMemory.release()
     }
 

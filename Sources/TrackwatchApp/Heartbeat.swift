@@ -61,4 +61,6 @@ public struct HeartbeatTransport: HTTPTransport {
         defer { heartbeat.beat() }
         return try base.send(request)
     }
+
+    public func closeIdleConnections() { base.closeIdleConnections() }
 }

@@ -1,13 +1,11 @@
-import CompassClient
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Gives memory back after a poll, so that the idle daemon stays small (measured in README, Performance), and
-/// leaves nothing that would wake it before the next poll.
+/// Gives memory back after a poll, so that the idle daemon stays small (measured in README, Performance).
+/// The daemon closes its HTTP connections first (`CompassClient.closeIdleConnections()`): their idle timer
+/// would otherwise wake it after every poll to run code paged out below.
 ///
-/// - The HTTP connections and their event-loop thread: closed now rather than by the 3-second idle timer, which
-///   would wake the daemon after every poll to run code paged out below (`AsyncHTTPTransport`).
 /// - The heap: a large result is decoded into many short-lived allocations, and glibc keeps freed memory
 ///   in its arenas unless asked (without this, RSS climbs over polls of 100,000 records).
 /// - Our own code: a poll touches code scattered over the executable (the HTTP client, TLS, JSON, SQLite
@@ -18,7 +16,6 @@ import Glibc
 ///   CPU). Older kernels ignore the advice.
 enum IdleMemory {
     static func release() {
-        AsyncHTTPTransport.closeAllIdleConnections()
         _ = malloc_trim(0)
         for range in executableMappings() {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.upperBound - range.lowerBound), madvPageout)

@@ -30,7 +30,7 @@ final class TransportIdleTests: XCTestCase {
         XCTAssertFalse(first.isEmpty)
         XCTAssertEqual(try eventLoopThreads(), threadsBefore + 1)
 
-        AsyncHTTPTransport.closeAllIdleConnections()
+        client.closeIdleConnections()
         XCTAssertEqual(try eventLoopThreads(), threadsBefore, "the event-loop thread ended with the connections")
 
         XCTAssertEqual(try assigned(), first)
