@@ -13,8 +13,6 @@ public enum ChangeKind: String, Codable, Sendable, CaseIterable {
     /// A compared field of a record in a watched saved query changed.
     case changed
 
-    /// The kinds of `[[watch]]` changes, which name their watch.
-    public var isWatchKind: Bool { self == .entered || self == .left || self == .changed }
 }
 
 /// One field's value before and after; `nil` where the record was not in that snapshot.

@@ -11,10 +11,6 @@ public struct Config: Equatable, Sendable {
         self.poll = poll
         self.notify = notify
     }
-
-    public init(server: ServerConfig, poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
-        self.init(servers: [server], poll: poll, notify: notify)
-    }
 }
 
 /// Where the password or token comes from. The secret itself is never part of the configuration.
