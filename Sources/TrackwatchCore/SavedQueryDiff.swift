@@ -10,14 +10,15 @@ public enum SavedQueryRows {
             throw WatchQueries.RowError(
                 message: "the query \(query) has no id column (it shows \(columns.joined(separator: ", "))); add the field id to its display fields")
         }
+        // Written straight into the records' canonical form, as the built-in query's rows are.
+        let layout = RecordLayout(columns: columns, skipping: [idColumn])
+        var buffer: [UInt8] = []
         return try rows.map { values in
             guard values.count == columns.count else {
                 throw WatchQueries.RowError(message: "a row of \(query) has \(values.count) values for \(columns.count) columns")
             }
             guard !values[idColumn].isEmpty else { throw WatchQueries.RowError(message: "a row of \(query) has an empty id") }
-            var fields: [String: String] = [:]
-            for (index, column) in columns.enumerated() where index != idColumn { fields[column] = values[index] }
-            return Record(id: RecordID(values[idColumn]), fields: fields)
+            return layout.record(id: RecordID(values[idColumn]), values: values, buffer: &buffer)
         }
     }
 

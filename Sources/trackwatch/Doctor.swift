@@ -30,8 +30,9 @@ struct Doctor: ParsableCommand {
         let configPath = options.config ?? paths.configFile
 
         // Configuration, credentials, server.
-        if let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
-                                     fix: "correct the line and key named above (etc/config.example.toml documents every key)") {
+        let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
+                                  fix: "correct the line and key named above (etc/config.example.toml documents every key)")
+        if let config {
             for server in config.servers {
                 let named = server.name.map { " of \($0)" } ?? ""
                 if let credential = report.check("password source\(named) (\(Self.describe(server.credential)))",
@@ -48,7 +49,7 @@ struct Doctor: ParsableCommand {
 
         // State: looked at, never created (doctor changes nothing).
         let root = paths.stateDirectory
-        let servers = (try? loadConfig(path: configPath).servers) ?? []
+        let servers = config?.servers ?? []
         for state in servers.isEmpty ? [root] : servers.map({ ServerSession.stateDirectory(of: $0, in: root) }) {
             let database = state + "/" + StateStore.fileName
             if access(database, F_OK) != 0 {
