@@ -318,7 +318,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let wall = SystemClocks.wallTime()
         let minutes = quiet.minutesUntilEnd(from: SystemClocks.localMinuteOfDay(wall))
         guard minutes > 0 else { return nil }
-        return Double(minutes * 60) - wall.truncatingRemainder(dividingBy: 60) + 1
+        return Double(minutes * 60) - SystemClocks.localSecondOfMinute(wall) + 1
     }
 
     /// A click on a bubble or one of its buttons.

@@ -39,4 +39,13 @@ public enum SystemClocks {
         localtime_r(&seconds, &parts)
         return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
     }
+
+    /// Seconds into the current local minute at `wall`. Not `wall % 60`: a zone's offset need not be whole
+    /// minutes (POSIX `TZ` allows seconds), and then local minutes do not start with UTC ones.
+    public static func localSecondOfMinute(_ wall: Double) -> Double {
+        var seconds = time_t(wall)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return Double(parts.tm_sec) + (wall - wall.rounded(.down))
+    }
 }
