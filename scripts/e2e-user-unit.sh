@@ -219,9 +219,10 @@ grep -q '^ *Status: "Last poll' "$work/status.out" || { cat "$work/status.out"; 
 ok "systemctl --user status shows $(grep -m1 '^ *Status:' "$work/status.out" | sed 's/^ *//')"
 
 # 10. Reload (SIGHUP: RELOADING=1 … READY=1) keeps the same process running.
+#     `systemctl reload` returns when `kill -HUP` has run; the unit is "reloading" until the daemon's READY=1.
 X systemctl --user reload "$unit" || fail "systemctl --user reload"
-[ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$pid" ] ||
-    fail "after reload: ActiveState=$(prop ActiveState) MainPID=$(prop MainPID) (was $pid)"
+reloaded() { [ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" = "$pid" ]; }
+lab_wait_for 10 reloaded || fail "after reload: ActiveState=$(prop ActiveState) MainPID=$(prop MainPID) (was $pid)"
 ok "reload: still active, same MainPID"
 
 # 10b. The bubble's Open button, through the unit: the notification server now offers actions, a click

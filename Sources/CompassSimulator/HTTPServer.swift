@@ -25,7 +25,7 @@ public final class SimulatorServer: Sendable {
         let context = try tls.map { files in
             try NIOSSLContext(configuration: .makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(files.certificate).map { .certificate($0) },
-                privateKey: .file(files.privateKey)))
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: files.privateKey, format: .pem))))
         }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
@@ -99,12 +99,12 @@ private final class RequestHandler: ChannelInboundHandler {
         if truncated {
             // Fewer bytes than announced, then the connection ends: a body cut short.
             context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(capacity: 0)))))
-                .whenComplete { [context] _ in context.close(promise: nil) }
+                .whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
             return
         }
         let keepAlive = head.isKeepAlive
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
-            if !keepAlive { context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+            if !keepAlive { channel.close(promise: nil) }
         }
     }
 }

@@ -17,10 +17,10 @@ public struct JournalLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-                    file: String, function: String, line: UInt) {
-        Journal.send(Self.fields(level: level, message: message, metadata: metadata.merging(explicit ?? [:]) { $1 },
-                                 file: file, function: function, line: line))
+    public func log(event: LogEvent) {
+        Journal.send(Self.fields(level: event.level, message: event.message,
+                                 metadata: metadata.merging(event.metadata ?? [:]) { $1 },
+                                 file: event.file, function: event.function, line: event.line))
     }
 
     static func fields(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata, file: String,

@@ -60,7 +60,6 @@ public final class Poller {
     /// problem (its query missing or without an id column) lets the next watch be polled. Failed watches'
     /// stored state is untouched, and the failure is logged unless `dryRun`.
     public func poll(dryRun: Bool = false) throws -> PollReport {
-        let started = wallClock()
         let clock = ContinuousClock()
         let start = clock.now
         let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in

@@ -28,7 +28,7 @@ func record(_ n: Int, state: String) -> Record {
 
 var directory = Array("/tmp/trackwatch-bench-XXXXXX".utf8CString)
 guard mkdtemp(&directory) != nil else { fatalError("mkdtemp failed") }
-let path = String(cString: directory)
+let path = String(decoding: directory.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 defer { _ = system("rm -rf '\(path)'") }
 let store = try StateStore(directory: path)
 

@@ -26,9 +26,8 @@ final class LogCapture: Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-                 function: String, line: UInt) {
-            capture.lines.withLock { $0.append((level, "\(message)")) }
+        func log(event: LogEvent) {
+            capture.lines.withLock { $0.append((event.level, "\(event.message)")) }
         }
     }
 }

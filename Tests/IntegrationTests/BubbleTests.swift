@@ -215,8 +215,7 @@ final class BubbleTests: XCTestCase {
         let file = workspace.directory.appendingPathComponent("headline")
         try Data(hostile.utf8).write(to: file)
         XCTAssertGreaterThan(try Data(contentsOf: file).count, 1_000_000)
-        try runProduct("compass-sim", ["act", "--url", sim.url, "--user", "lead", "--record", "SAMPL00000001", "--action", "Modify",
-                                       "--set-file", "Headline=\(file.path)"])
+        try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(file.path)"])
         poll(daemon, notify, expecting: "1 change;")
         let bubble = try XCTUnwrap(try bus.notifyCalls().first)
         let lines = bubble.body.split(separator: "\n", omittingEmptySubsequences: false)

@@ -55,8 +55,7 @@ final class CheckTests: XCTestCase {
         _ = try check()
         let file = workspace.directory.appendingPathComponent("headline")
         try Data("a\u{1B}[31mred\u{202E}\nSAMPL00000009 assigned to you".utf8).write(to: file)
-        try runProduct("compass-sim", ["act", "--url", sim.url, "--user", "lead", "--record", "SAMPL00000001", "--action", "Modify",
-                                       "--set-file", "Headline=\(file.path)"])
+        try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(file.path)"])
         let result = try check([])
         XCTAssertEqual(result.lines.count, 1, result.stdout)
         XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, result.stdout)

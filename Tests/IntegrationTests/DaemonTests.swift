@@ -52,7 +52,7 @@ final class DaemonTests: XCTestCase {
         XCTAssertEqual(check.status, 75, "check must not diff the daemon's snapshot behind its back: \(check.stderr)")
 
         // SIGHUP with a broken config keeps the old one; the daemon goes on.
-        let good = try String(contentsOfFile: workspace.configPath)
+        let good = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
         try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGHUP)

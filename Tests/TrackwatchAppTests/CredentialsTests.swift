@@ -15,7 +15,7 @@ final class CredentialsTests: XCTestCase {
 
     private func file(_ name: String, _ text: String, mode: mode_t) -> String {
         let path = directory.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         chmod(path, mode)
         return path
     }
