@@ -5,7 +5,7 @@ import TrackwatchCore
 import XCTest
 
 /// After a poll the daemon ends the HTTP connections and their event-loop thread, so that nothing is left to
-/// wake it before the next poll (README, Performance); the next request starts them again.
+/// wake it before the next poll (docs/performance.md); the next request starts them again.
 final class TransportIdleTests: XCTestCase {
     private func eventLoopThreads() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { task in
