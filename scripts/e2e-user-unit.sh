@@ -19,6 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
 . "$here/userenv-common.sh"
 lab_require_root
+# One lab per machine (a fixed user, /tmp/trackwatch-e2e): runs from several checkouts take turns.
+exec 9> /tmp/trackwatch-lab.lock
+flock 9
 
 started=$SECONDS
 work=/tmp/trackwatch-e2e
