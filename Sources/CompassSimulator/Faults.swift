@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
 /// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way, after
 /// `after` matching responses went right (to hit, say, the third page of a result set).
@@ -33,6 +39,11 @@ public struct Fault: Codable, Sendable {
     public var retryAfter: Int?
     /// Bytes of an `oversize` answer.
     public var size: Int?
+    /// Headers added to the faulty answer, e.g. `{"Retry-After": "9223372036854775807"}` (any value: hostile
+    /// header values are the point).
+    public var headers: [String: String]?
+    /// The JSON `message` of a `status` answer (default "injected fault"), e.g. one with control characters.
+    public var message: String?
 }
 
 /// How a response leaves the server.
@@ -72,8 +83,11 @@ extension SimulatorState {
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
-            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":"injected fault"}"#.utf8))
-            if status == 429 || status == 503 { response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)")) }
+            let message = String(decoding: (try? JSONEncoder().encode(fault.message ?? "injected fault")) ?? Data(), as: UTF8.self)
+            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":\#(message)}"#.utf8))
+            if (status == 429 || status == 503) && fault.headers?.keys.contains(where: { $0.lowercased() == "retry-after" }) != true {
+                response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)"))
+            }
         case .html:
             response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))
             response.headers.append(("Content-Type", "text/html"))
@@ -90,6 +104,7 @@ extension SimulatorState {
         case .oversize:
             response.body = [UInt8](repeating: UInt8(ascii: " "), count: max(0, (fault.size ?? 2_000_000) - response.body.count)) + response.body
         }
+        for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) { response.headers.append((name, value)) }
     }
 }
 
