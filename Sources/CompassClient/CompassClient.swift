@@ -132,9 +132,8 @@ public final class CompassClient {
         do {
             return try JSONDecoder().decode(type, from: Data(response.body))
         } catch {
-            let kind = response.header("content-type").map { " (\($0))" } ?? ""
             throw CompassError.invalidResponse(
-                endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(Self.describe(error))")
+                endpoint: endpoint.name, detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 
@@ -220,7 +219,17 @@ public final class CompassClient {
         return words.prefix(maximumMessageLength - 1) + "…"
     }
 
+    /// ` (text/html)`: the answer's Content-Type for an error message — the server's words, so made plain and short.
+    static func contentTypeNote(_ response: HTTPResponse) -> String {
+        response.header("content-type").map { " (\(String(serverText($0).prefix(80))))" } ?? ""
+    }
+
+    /// A decoding error in words. Made plain: a decoder may quote the server's bytes ("unexpected character").
     static func describe(_ error: any Error) -> String {
+        serverText(undecorated(error))
+    }
+
+    private static func undecorated(_ error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
         case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""

@@ -282,8 +282,8 @@ extension CompassClient {
         do {
             return try ResultPageParser.rows(in: response.body)
         } catch {
-            let kind = response.header("content-type").map { " (\($0))" } ?? ""
-            throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(error)")
+            throw CompassError.invalidResponse(
+                endpoint: endpoint.name, detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 
