@@ -112,7 +112,8 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

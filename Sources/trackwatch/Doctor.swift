@@ -108,7 +108,7 @@ struct Doctor: ParsableCommand {
             report.fail("user unit trackwatch.service not installed", fix: "make install, then systemctl --user enable --now trackwatch")
         }
 
-        print(report.lines.joined(separator: "\n"))
+        report.lines.forEach(Console.line)
         if report.failed { throw ExitCode(1) }
     }
 
@@ -181,7 +181,8 @@ struct Doctor: ParsableCommand {
     }
 }
 
-/// The ✔/⚠/✘ lines of `trackwatch doctor`.
+/// The ✔/⚠/✘ lines of `trackwatch doctor`; each is printed as one line (see `Console`), so an error text from the
+/// server cannot add lines of its own.
 struct DoctorReport {
     private(set) var lines: [String] = []
     private(set) var failed = false
@@ -192,7 +193,7 @@ struct DoctorReport {
 
     mutating func fail(_ what: String, fix: String) {
         failed = true
-        lines.append("✘ \(what)\n    fix: \(fix)")
+        lines += ["✘ \(what)", "    fix: \(fix)"]
     }
 
     /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
