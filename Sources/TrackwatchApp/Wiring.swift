@@ -1,10 +1,14 @@
 import CompassClient
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import StateStore
 import TrackwatchCore
 
 extension StateStore: PollState {}
 extension StoreError: StateStoreFailure {}
+extension StateDirectoryError: StateStoreFailure {}
 
 /// Everything one configuration polls: a session per server.
 public struct Session {

@@ -30,8 +30,9 @@ struct Doctor: ParsableCommand {
         let configPath = options.config ?? paths.configFile
 
         // Configuration, credentials, server.
-        let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
-                                  fix: "correct the line and key named above (etc/config.example.toml documents every key)")
+        let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) }, fix: { error in
+            (error as? UntrustedFile)?.fix ?? "correct the line and key named above (etc/config.example.toml documents every key)"
+        })
         if let config {
             for server in config.servers {
                 let named = server.name.map { " of \($0)" } ?? ""
@@ -52,6 +53,12 @@ struct Doctor: ParsableCommand {
         let servers = config?.servers ?? []
         for state in servers.isEmpty ? [root] : servers.map({ ServerSession.stateDirectory(of: $0, in: root) }) {
             let database = state + "/" + StateStore.fileName
+            var info = stat()
+            if lstat(state, &info) == 0, report.check("state directory \(state) (yours, private, no links)", {
+                try checkStateDirectory(state)
+            }, fix: { ($0 as? StateDirectoryError)?.fix ?? "the message above says what to change" }) == nil {
+                continue
+            }
             if access(database, F_OK) != 0 {
                 report.warn("state directory \(state) has no state yet: the first `trackwatch check` or the daemon creates it")
             } else if report.check("state database \(database)", { try StateStore(path: database).status() },
@@ -198,12 +205,17 @@ struct DoctorReport {
 
     /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
     mutating func check<T>(_ what: String, _ body: () throws -> T, fix: String) -> T? {
+        check(what, body, fix: { _ in fix })
+    }
+
+    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and the fix for that error.
+    mutating func check<T>(_ what: String, _ body: () throws -> T, fix: (any Error) -> String) -> T? {
         do {
             let value = try body()
             pass(what)
             return value
         } catch {
-            fail("\(what): \(error)", fix: fix)
+            fail("\(what): \(error)", fix: fix(error))
             return nil
         }
     }
