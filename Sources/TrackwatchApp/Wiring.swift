@@ -39,7 +39,7 @@ public struct ServerSession {
     public let store: StateStore
     public let poller: Poller
 
-    /// Warns, every time, when TLS verification is off.
+    /// Warns, every time, when TLS verification is off or the password would cross the network in clear.
     init(server: ServerConfig, config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
          heartbeat: Heartbeat?) throws {
         var logger = logger
@@ -49,6 +49,9 @@ public struct ServerSession {
             logger.warning(
                 "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
                 metadata: ["server": "\(server.url)"])
+        }
+        if ServerURL.isCleartextToAnotherHost(server.url) {
+            logger.warning("\(ServerSession.cleartextWarning)", metadata: ["server": "\(server.url)"])
         }
         client = try Self.makeClient(server: server, credential: credential, environment: environment, logger: logger,
                                      heartbeat: heartbeat)
@@ -60,6 +63,10 @@ public struct ServerSession {
         self.server = server
         if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
     }
+
+    /// Said on every start (and by `doctor`) for a plain `http://` URL to another host.
+    public static let cleartextWarning = "the url is plain http:// to another host: your password, the session token and "
+        + "your records cross the network unencrypted; use https://"
 
     /// A single `[server]` keeps its state in the state directory itself; each `[[server]]` profile in
     /// `servers/<name>/` below it.

@@ -143,6 +143,12 @@ struct ConfigReader {
     /// - Parameter line: the `[[server]]` header's line, named when a key is missing (one of several tables).
     func server(_ table: TOMLTable, line: Int? = nil) throws(ConfigError) -> ServerConfig {
         let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190", line: line)
+        // Checked first, and the URL never quoted: the part before @ may be a password.
+        guard !ServerURL.hasUserInfo(url) else {
+            throw error(table["url"], "server.url",
+                        "must not contain a user name or password (the part before @, not shown here); "
+                            + "put the user name in username and the password in a password source such as password_file")
+        }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
             let host = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first, !host.isEmpty

@@ -36,6 +36,7 @@ struct Doctor: ParsableCommand {
         if let config {
             for server in config.servers {
                 let named = server.name.map { " of \($0)" } ?? ""
+                if ServerURL.isCleartextToAnotherHost(server.url) { report.warn("\(server.url): \(ServerSession.cleartextWarning)") }
                 if let credential = report.check("password source\(named) (\(Self.describe(server.credential)))",
                                                  { try loadCredential(server.credential, environment: environment) },
                                                  fix: "the message above says what to change") {

@@ -92,6 +92,38 @@ final class LocalFilesTests: XCTestCase {
         XCTAssertTrue(elsewhere.stdout.contains("Baseline"), elsewhere.stdout)
     }
 
+    // MARK: - URLs (item 10)
+
+    /// Plain http:// to another host is warned about on every start and by doctor; to this machine it is not.
+    func test_plainHTTPToAnotherHost_isWarnedAbout() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)  // http://127.0.0.1:port
+        let local = try workspace.trackwatch(["check"])
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertFalse(local.stderr.contains("plain http://"), local.stderr)
+        XCTAssertFalse(try workspace.trackwatch(["doctor"]).stdout.contains("plain http://"))
+
+        workspace.serverURL = "http://0.0.0.0:9"  // not loopback by the rule; nothing listens: refused at once
+        try workspace.writeConfig()
+        let remote = try workspace.trackwatch(["check"])
+        XCTAssertEqual(remote.status, 69, remote.stderr)
+        XCTAssertTrue(remote.stderr.contains("the url is plain http:// to another host: your password, the session token and your records cross the network unencrypted; use https://"),
+                      remote.stderr)
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("⚠ http://0.0.0.0:9: the url is plain http:// to another host"), doctor.stdout)
+    }
+
+    /// A password in the URL is refused, and never printed.
+    func test_passwordInTheURL_isRefusedWithoutEchoingIt() throws {
+        let workspace = try Workspace(serverURL: "https://engineer:Hunter2-x@compass.example.com")
+        for arguments in [["check"], ["run"]] {
+            let result = try workspace.trackwatch(arguments)
+            XCTAssertEqual(result.status, 78, result.stderr)
+            XCTAssertTrue(result.stderr.contains("server.url: must not contain a user name or password"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("Hunter2") || result.stdout.contains("Hunter2"), result.stderr)
+        }
+    }
+
     // MARK: - The state directory (item 7)
 
     /// XDG_STATE_HOME on a directory everyone may write, where another user planted
