@@ -79,8 +79,16 @@ public struct ServerSession {
         server config: ServerConfig, credential: Credential, environment: [String: String], logger: Logger,
         heartbeat: Heartbeat? = nil
     ) throws -> CompassClient {
+        let caFile = config.caFile.map { expandTilde($0, environment: environment) }
+        if let caFile {
+            var info = stat()
+            // A FIFO or a device would hang the TLS library's read, or never end.
+            if stat(caFile, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw CompassError.invalidConfiguration("ca_file \(caFile) is not a regular file; point ca_file to a PEM file")
+            }
+        }
         let http = try AsyncHTTPTransport(
-            tls: .init(caFile: config.caFile.map { expandTilde($0, environment: environment) }, insecure: config.insecure),
+            tls: .init(caFile: caFile, insecure: config.insecure),
             connectTimeout: min(config.requestTimeout, 10))
         let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
         let server = try CompassServer(

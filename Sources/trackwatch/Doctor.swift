@@ -107,6 +107,7 @@ struct Doctor: ParsableCommand {
             } else {
                 report.warn("the unit sets no watchdog (WatchdogSec=\(watchdog ?? "")): a hung daemon is not restarted (the shipped unit has 3min)")
             }
+            if let config { checkSandboxShows(config, configPath: configPath, unitText: text, report: &report) }
             switch Self.systemctl(["--user", "is-enabled", "trackwatch"]) {
             case "enabled"?: report.pass("unit enabled")
             case let state?: report.fail("unit \(state)", fix: "systemctl --user enable --now trackwatch")
@@ -141,6 +142,43 @@ struct Doctor: ParsableCommand {
             }, fix: "correct query or fields in the [[watch]] named \(watch.name), or save the query in Compass")
         }
         if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+    }
+
+    /// The unit hides the home directory (ProtectHome=tmpfs) but for what it binds: a file the daemon needs
+    /// elsewhere under it is missing in the daemon (✘, with the drop-in line that shows it).
+    private func checkSandboxShows(_ config: Config, configPath: String, unitText: String, report: inout DoctorReport) {
+        guard let home = environment["HOME"], home != "/" else { return }
+        var files: [(key: String, path: String)] = options.config == nil ? [("configuration", configPath)] : []
+        for server in config.servers {
+            switch server.credential {
+            case .passwordFile(let path): files.append(("password_file", path))
+            case .tokenFile(let path): files.append(("token_file", path))
+            default: break
+            }
+            if let caFile = server.caFile { files.append(("ca_file", caFile)) }
+        }
+        // What the manager applies, drop-ins included; the unit file's own lines when no manager answers.
+        let applied = ["BindReadOnlyPaths", "BindPaths"].compactMap {
+            Self.systemctl(["--user", "show", "-p", $0, "--value", "trackwatch"])
+        }
+        let written = unitText.split(separator: "\n").filter { $0.hasPrefix("BindReadOnlyPaths=") || $0.hasPrefix("BindPaths=") }
+            .map { $0.drop { $0 != "=" }.dropFirst().replacing("%h", with: home) }
+        let bound = Self.boundSources(applied.isEmpty ? written.map(String.init) : applied)
+        let directory = parentDirectory(of: configPath)
+        for (key, path) in files {
+            let path = expandTilde(path, environment: environment)
+            guard path.hasPrefix(home + "/"), !bound.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
+            report.fail("\(key) \(path) is hidden from the unit's sandbox (ProtectHome=tmpfs shows only what it binds of your home)",
+                        fix: "keep it in \(directory)/, or run systemctl --user edit trackwatch and add: [Service] BindReadOnlyPaths=\(path)")
+        }
+    }
+
+    /// The source paths of `BindPaths=`/`BindReadOnlyPaths=` values: `[-]source[:destination[:options]]`, several
+    /// per value separated by spaces.
+    static func boundSources(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: " ") }.map { entry in
+            String(entry.drop { $0 == "-" }.prefix { $0 != ":" })
+        }.filter { !$0.isEmpty }
     }
 
     static func describe(_ source: CredentialSource) -> String {

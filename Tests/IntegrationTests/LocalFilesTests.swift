@@ -124,6 +124,27 @@ final class LocalFilesTests: XCTestCase {
         }
     }
 
+    // MARK: - Credentials (item 11)
+
+    /// A FIFO in place of a credential used to block the read forever; now it is refused at once.
+    func test_credentialThatIsAFIFO_isRefusedAtOnce() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let credentials = workspace.directory.appendingPathComponent("credentials").path
+        try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: false)
+        XCTAssertEqual(mkfifo(credentials + "/compass", 0o600), 0)
+        let text = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "password_file = \"\(workspace.passwordFile)\"", with: "credential = \"compass\"")
+        try text.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        let started = Date()
+        let result = try runProduct("trackwatch", ["check", "--config", workspace.configPath],
+                                    environment: workspace.environment.merging(["CREDENTIALS_DIRECTORY": credentials]) { _, new in new },
+                                    timeout: 20)
+        XCTAssertEqual(result.status, 77, result.stderr)
+        XCTAssertTrue(result.stderr.contains("credential \(credentials)/compass is not a regular file"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
     // MARK: - The state directory (item 7)
 
     /// XDG_STATE_HOME on a directory everyone may write, where another user planted
