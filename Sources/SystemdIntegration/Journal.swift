@@ -11,8 +11,8 @@ public enum Journal {
 
     /// Sends one entry. Field names are upper-case `[A-Z0-9_]`; values may contain newlines and are stored as
     /// they are, except `MESSAGE`, the line `journalctl` shows people: it is made one literal line
-    /// (`SafeText.oneLine`), so that server text in it can neither fake a log line nor send a terminal escape
-    /// sequences. Returns the negative errno on failure (0 also when no journal runs: libsystemd drops the
+    /// (`SafeText.oneLine`), so that server text in it can neither fake a log line nor carry a terminal escape
+    /// sequence. Returns the negative errno on failure (0 also when no journal runs: libsystemd drops the
     /// entry silently).
     @discardableResult
     public static func send(_ fields: [(name: String, value: String)]) -> Int32 {
