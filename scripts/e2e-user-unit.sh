@@ -185,20 +185,21 @@ manager=$(lab_live_pid manager)
 [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink "/proc/$manager/ns/mnt")" ] || fail "no private mount namespace"
 grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "NoNewPrivileges not applied"
 grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || fail "no seccomp filter"
-# Inside the daemon's namespaces (as root: the daemon is not dumpable, so the lab user may not enter them).
-inside() {
-    XR nsenter --target "$pid" --user --mount --preserve-credentials \
-        setpriv --reuid="$(lab_uid)" --regid="$(lab_gid)" --clear-groups -- "$@"
-}
+# Inside the daemon's namespaces, as the lab user. Entered by root: the daemon is not dumpable, so its own
+# user may not open /proc/PID/ns. nsenter switches to the lab user itself, before exec: root is not mapped
+# in the daemon's user namespace, so a program exec'd there as root would have no capabilities left to.
+inside() { XR nsenter --target "$pid" --user --mount --setuid "$(lab_uid)" --setgid "$(lab_gid)" -- "$@"; }
 X sh -c 'umask 077 && mkdir -p ~/.ssh && printf "e2e private key\n" > ~/.ssh/id_e2e'
-inside touch "$home/.e2e-probe" 2>/dev/null && fail "the daemon's sandbox can write to the home directory"
+# The home directory there is an empty tmpfs of the daemon's own: what it writes there reaches no real file.
+inside touch "$home/.e2e-probe" 2>/dev/null
+X test -e "$home/.e2e-probe" && fail "the daemon's sandbox can write to the home directory"
 inside cat "$home/.ssh/id_e2e" 2>/dev/null && fail "the daemon's sandbox can read ~/.ssh (ProtectHome=tmpfs not in effect)"
 inside test -e "$home/.ssh" && fail "the daemon's sandbox shows ~/.ssh"
 inside touch "$home/.local/state/trackwatch/.e2e-probe" || fail "the daemon's sandbox cannot write to its state directory"
 inside test -r "$home/.config/trackwatch/config.toml" -a -r "$home/.config/trackwatch/password" ||
     fail "the daemon's sandbox hides the configuration directory"
 inside touch "$home/.config/trackwatch/.e2e-probe" 2>/dev/null && fail "the daemon's sandbox can write the configuration"
-ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges; home hidden (~/.ssh absent), configuration read-only, state writable"
+ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges; home hidden (~/.ssh absent, writes stay in a private tmpfs), configuration read-only, state writable"
 grep -Eq '^Max core file size +0 +0 ' "/proc/$pid/limits" || fail "core dumps not off: $(grep 'core file' "/proc/$pid/limits")"
 X cat "/proc/$pid/environ" > /dev/null 2>&1 && fail "the daemon is dumpable: its own user can read /proc/$pid/environ"
 ok "no core dumps: Max core file size 0 (LimitCORE=0, RLIMIT_CORE), not dumpable (/proc/PID/environ root-only)"
