@@ -68,7 +68,28 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     }
 
     deinit {
+        if nameWatch != 0 { g_bus_unwatch_name(nameWatch) }
         for bubble in kept { g_object_unref(bubble.bubble) }
+    }
+
+    /// What GLib's C callbacks (buttons, closing, the name watch) hold: the notifier, weakly, so that a callback
+    /// arriving after the notifier is gone (in tests, which make several) does nothing.
+    private final class CallbackTarget {
+        weak var notifier: DesktopNotifier?
+        init(_ notifier: DesktopNotifier) { self.notifier = notifier }
+
+        /// A reference for C, released by `release` when GLib drops the callback.
+        static func retained(_ notifier: DesktopNotifier) -> gpointer {
+            Unmanaged.passRetained(CallbackTarget(notifier)).toOpaque()
+        }
+
+        static func notifier(_ pointer: gpointer?) -> DesktopNotifier? {
+            pointer.flatMap { Unmanaged<CallbackTarget>.fromOpaque($0).takeUnretainedValue().notifier }
+        }
+
+        static let release: @convention(c) (gpointer?) -> Void = { pointer in
+            if let pointer { Unmanaged<CallbackTarget>.fromOpaque(pointer).release() }
+        }
     }
 
     /// Shows one bubble per change, or a summary; returns at once.
@@ -207,7 +228,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         notify_notification_set_urgency(bubble, NotifyUrgency(UInt32(notification.urgency.rawValue)))
         notify_notification_set_category(bubble, notification.category)
         notify_notification_set_hint(bubble, "desktop-entry", g_variant_new_string(desktopEntry))
-        notify_notification_set_hint(bubble, "x-trackwatch-record", notification.record.map { g_variant_new_string($0.rawValue) })
+        let record = notification.record.flatMap { g_variant_new_string($0.rawValue) }
+        notify_notification_set_hint(bubble, "x-trackwatch-record", record)
         for button in buttons { addButton(bubble, button) }
         var error: UnsafeMutablePointer<GError>?
         let shown = notify_notification_show(bubble, &error) != 0
@@ -230,25 +252,30 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     // MARK: - Buttons (on the GLib thread)
 
     private func addButton(_ bubble: UnsafeMutablePointer<NotifyNotification>, _ button: BubbleButton) {
-        let me = Unmanaged.passUnretained(self).toOpaque()  // the notifier lives as long as the process
-        let callback: NotifyActionCallback = { bubble, key, me in
-            guard let bubble, let key, let me else { return }
-            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().invoked(bubble, key: String(cString: key))
+        let callback: NotifyActionCallback = { bubble, key, target in
+            guard let bubble, let key else { return }
+            CallbackTarget.notifier(target)?.invoked(bubble, key: String(cString: key))
         }
-        notify_notification_add_action(bubble, button.key, button.label, callback, me, nil)
+        notify_notification_add_action(bubble, button.key, button.label, callback, CallbackTarget.retained(self),
+                                       CallbackTarget.release)
     }
 
     private func watchClosing(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, me in
-            guard let bubble, let me else { return }
-            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().closed(bubble)
+        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, target in
+            guard let bubble else { return }
+            CallbackTarget.notifier(target)?.closed(bubble)
         }
-        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
+        let release: @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { target, _ in
+            CallbackTarget.release(target)
+        }
+        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), CallbackTarget.retained(self),
+                              release, GConnectFlags(rawValue: 0))
     }
 
     private func invoked(_ bubble: UnsafeMutablePointer<NotifyNotification>, key: String) {
-        guard let index = kept.firstIndex(where: { $0.bubble == bubble }), let action = kept[index].buttons[key] else { return }
+        guard let index = kept.firstIndex(where: { $0.bubble == bubble }), let action = kept[index].buttons[key] else {
+            return
+        }
         // A click arrives from the server running now; a bubble of an earlier server with the same id is not it.
         guard kept[index].owner == serverOwner || serverOwner == nil else {
             forgetBubbles { $0.bubble == bubble }
@@ -276,23 +303,20 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private func watchServerName() {
         guard nameWatch == 0, let connection = sessionBus() else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        let me = Unmanaged.passUnretained(self).toOpaque()
         nameWatch = g_bus_watch_name_on_connection(
             connection, Self.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-            { _, _, owner, me in
-                guard let owner, let me else { return }
-                Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().serverAppeared(String(cString: owner))
+            { _, _, owner, target in
+                guard let owner else { return }
+                CallbackTarget.notifier(target)?.serverAppeared(String(cString: owner))
             },
-            { _, _, me in
-                guard let me else { return }
-                Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().serverAppeared(nil)
-            }, me, nil)
+            { _, _, target in CallbackTarget.notifier(target)?.serverAppeared(nil) },
+            CallbackTarget.retained(self), CallbackTarget.release)
     }
 
     private func serverAppeared(_ owner: String?) {
         guard owner != serverOwner else { return }
         if serverOwner != nil || owner == nil {
-            logger.info(owner == nil ? "notification server gone" : "notification server replaced; its bubbles are forgotten")
+            logger.info(owner == nil ? "notification server gone" : "notification server replaced; its bubbles forgotten")
         }
         serverOwner = owner
         forgetBubbles { $0.owner != owner }

@@ -22,7 +22,7 @@ public struct ChangesPageFile: Sendable {
     public var url: String {
         var url = "file://"
         for byte in path.utf8 {
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || "-._~/".utf8.contains(byte)
             if unreserved {
                 url.append(Character(Unicode.Scalar(byte)))

@@ -190,8 +190,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let health = health(of: server)
         if health.outageAnnounced {
             let (summary, body) = OutageMessage.recovered(server: session.servers.count > 1 ? server.server.label : nil)
-            edges.announcer.announceServiceProblem(summary: summary, body: [body], resolved: true, server: server.server.label,
-                                                   settings: session.config.notify)
+            edges.announcer.announceServiceProblem(summary: summary, body: [body], resolved: true,
+                                                   server: server.server.label, settings: session.config.notify)
             edges.recorder.recordServiceProblem(summary, detail: "", resolved: true, server: server.server.url)
         }
         health.consecutiveFailures = 0
@@ -212,8 +212,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let message = OutageMessage(error, nextTry: nextPollPhrase(),
                                         server: session.servers.count > 1 ? server.server.label : nil)
             edges.announcer.announceServiceProblem(summary: message.summary, body: [message.next, message.detail],
-                                                   resolved: false, server: server.server.label, settings: session.config.notify)
-            edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false, server: server.server.url)
+                                                   resolved: false, server: server.server.label,
+                                                   settings: session.config.notify)
+            edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
+                                                server: server.server.url)
         }
     }
 
@@ -336,7 +338,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             try file.save(RecentChanges.page(stores: session.servers.map { ($0.server, $0.store) },
                                              notify: session.config.notify, now: SystemClocks.wallTime()))
         } catch {
-            logger.error("could not write the page of recent changes", metadata: ["path": "\(file.path)", "error": "\(error)"])
+            logger.error("could not write the page of recent changes",
+                         metadata: ["path": "\(file.path)", "error": "\(error)"])
         }
     }
 
@@ -346,7 +349,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         case .open(let record):
             // With several servers, the bubble was about the one that detected a change of this record.
             guard let server = servers(knowing: record).first else { return }
-            open(session.config.notify.recordURL(record, server: server.server), about: "\(record)")
+            runOpener(on: session.config.notify.recordURL(record, server: server.server), about: "\(record)")
         case .mute(let record):
             do {
                 for server in servers(knowing: record) { try server.store.mute(record, at: SystemClocks.wallTime()) }
@@ -357,22 +360,26 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         case .showAll:
             let file = ChangesPageFile(stateDirectory: session.stateDirectory)
             if access(file.path, R_OK) != 0 { refreshChangesPage() }
-            open(file.url, about: "the page of recent changes")
+            runOpener(on: file.url, about: "the page of recent changes")
         }
     }
 
     private func servers(knowing record: RecordID) -> [ServerSession] {
-        let servers = session.servers.count == 1 ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
-        if servers.isEmpty { logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"]) }
+        let servers = session.servers.count == 1
+            ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
+        if servers.isEmpty {
+            logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"])
+        }
         return servers
     }
 
     /// Runs the opener on `url`; `what` names it in the log.
-    private func open(_ url: String, about what: String) {
+    private func runOpener(on url: String, about what: String) {
         do {
             // INVOCATION_ID: started by systemd, so sandboxed (see openInBrowser).
             let underSystemd = getenv("INVOCATION_ID") != nil
-            try openInBrowser(url, program: session.config.notify.opener, viaUserManager: underSystemd) { [logger] status in
+            let opener = session.config.notify.opener
+            try openInBrowser(url, program: opener, viaUserManager: underSystemd) { [logger] status in
                 if status != 0 {
                     logger.warning("the opener failed", metadata: ["opened": "\(what)", "exit_status": "\(status)"])
                 }

@@ -16,7 +16,8 @@ struct OutageMessage: Equatable {
     init(_ error: any Error, nextTry: String, server: String?) {
         let what: String
         let retrying = "trackwatch keeps retrying by itself; next try \(nextTry)."
-        let regularPoll = "trackwatch tries again at the next regular poll (\(nextTry)), not sooner: servers lock accounts after repeated failures."
+        let regularPoll = "trackwatch tries again at the next regular poll (\(nextTry)), not sooner: "
+            + "servers lock accounts after repeated failures."
         switch error {
         case CompassError.unreachable(let transport) where transport.kind == .timedOut:
             (what, next) = ("Compass does not answer", retrying)
@@ -31,7 +32,8 @@ struct OutageMessage: Equatable {
         case is CredentialError:
             (what, next) = ("trackwatch cannot read the password", regularPoll)
         case is ConfigError, is ConfigFileError, CompassError.invalidConfiguration:
-            (what, next) = ("trackwatch configuration error", "Fix the configuration, then: systemctl --user reload trackwatch")
+            (what, next) = ("trackwatch configuration error",
+                            "Fix the configuration, then: systemctl --user reload trackwatch")
         case is StateStoreFailure:
             (what, next) = ("trackwatch cannot save its state", retrying)
         default:

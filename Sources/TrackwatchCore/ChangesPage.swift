@@ -48,7 +48,7 @@ public enum ChangesPage {
             </head>
             <body>
             <header><h1>Recent Compass changes</h1>
-            <p id="updated">Updated \(text(updated, 40)) · newest first\(limited ? " · the latest \(entries.count); older ones: <code>trackwatch log</code>" : "")</p></header>
+            <p id="updated">Updated \(text(updated, 40)) · newest first\(limited ? olderOnes(entries.count) : "")</p></header>
 
             """
         guard !entries.isEmpty else {
@@ -58,6 +58,8 @@ public enum ChangesPage {
         for entry in entries { html += row(entry) }
         return html + "</tbody>\n</table>\n</body>\n</html>\n"
     }
+
+    static func olderOnes(_ count: Int) -> String { " · the latest \(count); older ones: <code>trackwatch log</code>" }
 
     static func row(_ entry: Entry) -> String {
         let change = entry.change
@@ -82,7 +84,8 @@ public enum ChangesPage {
                 // The new headline is the row's headline: once is enough.
                 html += field.field == "Headline"
                     ? "<li>Headline was: <del>\(value(field.old))</del></li>"
-                    : "<li>\(text(field.field, 80)): <del>\(value(field.old))</del> → <ins>\(value(field.new))</ins></li>"
+                    : "<li>\(text(field.field, 80)): <del>\(value(field.old))</del> → "
+                        + "<ins>\(value(field.new))</ins></li>"
             }
             html += "</ul>"
         }
@@ -111,7 +114,8 @@ public enum ChangesPage {
         h1{font-size:1.3em;margin:0}\
         header p{color:GrayText;margin:.2em 0 1em}\
         table{border-collapse:collapse;width:100%}\
-        th,td{text-align:left;vertical-align:top;padding:.4em .6em;border-bottom:1px solid color-mix(in srgb,CanvasText 20%,transparent)}\
+        th,td{text-align:left;vertical-align:top;padding:.4em .6em;\
+        border-bottom:1px solid color-mix(in srgb,CanvasText 20%,transparent)}\
         td{overflow-wrap:anywhere}\
         .when{white-space:nowrap;width:9em}\
         .record{white-space:nowrap}\

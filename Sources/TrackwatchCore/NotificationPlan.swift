@@ -71,7 +71,8 @@ public enum NotificationPlan {
             return [DesktopNotification(
                 summary: "\(changes.count) Compass changes",
                 body: body(summaryLines(changes, shown: threshold), markup: bodyMarkup),
-                urgency: urgency(of: changes), category: changeCategory, slot: summarySlot, buttons: BubbleButton.showAll)]
+                urgency: urgency(of: changes), category: changeCategory, slot: summarySlot,
+                buttons: BubbleButton.showAll)]
         }
         return changes.map { change in
             DesktopNotification(
@@ -112,8 +113,8 @@ public enum NotificationPlan {
             if BubbleRules.level(change.severity) == 1, let severity = change.severity { return "Severity \(severity)" }
         case .modified:
             for field in ["Priority", "Severity"] {
-                if let raised = change.change(of: field), BubbleRules.level(raised.new) == 1, BubbleRules.level(raised.old) != 1,
-                    let new = raised.new {
+                if let raised = change.change(of: field), let new = raised.new,
+                    BubbleRules.level(new) == 1, BubbleRules.level(raised.old) != 1 {
                     return "\(field) raised to \(new)"
                 }
             }

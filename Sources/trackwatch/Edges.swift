@@ -64,7 +64,8 @@ final class DesktopAnnouncer: ChangeAnnouncer {
         notifier.announceQuietHoursSummary(changes)
     }
 
-    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String, settings: NotifyConfig) {
+    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String,
+                                settings: NotifyConfig) {
         guard settings.desktop else { return }
         notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved, server: server)
     }

@@ -46,8 +46,9 @@ struct Log: ParsableCommand {
             let id = try record.map(Mute.recordID)
             if html {
                 let (config, stores) = try options.configuredStores()
-                print(try RecentChanges.page(stores: stores, notify: config?.notify ?? NotifyConfig(), since: from, record: id,
-                                             limit: limit, now: SystemClocks.wallTime()), terminator: "")
+                let page = try RecentChanges.page(stores: stores, notify: config?.notify ?? NotifyConfig(), since: from,
+                                                  record: id, limit: limit, now: SystemClocks.wallTime())
+                print(page, terminator: "")
                 return
             }
             // Several servers: their logs merged, newest first, each line naming its server.
