@@ -53,10 +53,7 @@ final class BubbleTests: XCTestCase {
     func test_openAndMuteButtons() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         workspace.trailer = "[notify]\nopener = \"\(opener.path)\"\nweb_url = \"https://compass.example.com/cqweb/#/{repo}/{database}/RECORD/{id}\""
         try workspace.writeConfig()
         let notify = try NotifySocket()
@@ -141,10 +138,7 @@ final class BubbleTests: XCTestCase {
     func test_watchedQueryOnTheSecondServer_isABubble_andOpenGoesToThatServer() throws {
         let prod = try Simulator(), test = try Simulator()
         let workspace = try Workspace(serverURL: prod.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
         func profile(_ name: String, _ url: String) -> String {
             "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"

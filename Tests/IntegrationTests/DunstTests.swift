@@ -16,10 +16,7 @@ final class DunstTests: XCTestCase {
         let lab = try DunstLab(output: output)
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         workspace.interval = "10m"  // only the polls the test asks for, and the daemon's own retries
         workspace.extraPollLines = ["first_retry = \"1s\""]
         workspace.trailer = "[notify]\nopener = \"\(opener.path)\"\nweb_url = \"\(webURL)\"\nalert_after_failures = 1"
