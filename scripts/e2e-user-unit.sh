@@ -80,6 +80,7 @@ cp "$src/systemd/trackwatch.service" "$work/src/systemd/"
 for f in systemd/trackwatch.catalog etc/config.example.toml README.md; do
     [ -f "$src/$f" ] && cp "$src/$f" "$work/src/$f"
 done
+cp -R "$src/data" "$work/src/"   # the icon and the desktop entry
 cp "$bin/trackwatch" "$work/bin/"
 # The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
 if [ -x "$bin/generate-manual" ]; then
@@ -162,6 +163,10 @@ for f in bash-completion/completions/trackwatch zsh/site-functions/_trackwatch f
     X grep -q notify-test "$home/.local/share/$f" || fail "completion script $f missing or incomplete"
 done
 ok "bash, zsh and fish completions installed"
+X test -f "$home/.local/share/icons/hicolor/scalable/apps/trackwatch.svg" || fail "install.sh did not install the icon"
+X grep -q "^Exec=$home/.local/bin/trackwatch status\$" "$home/.local/share/applications/trackwatch.desktop" ||
+    fail "install.sh did not install the desktop entry for $home/.local/bin/trackwatch"
+ok "icon and desktop entry installed (~/.local/share/icons/hicolor/scalable/apps/, ~/.local/share/applications/)"
 if [ -f "$work/src/.build/man/trackwatch.1" ]; then
     X test -f "$home/.local/share/man/man1/trackwatch.1" || fail "install.sh did not install the man page"
     ok "man page installed as ~/.local/share/man/man1/trackwatch.1"
