@@ -79,6 +79,13 @@ final class DunstTests: XCTestCase {
         XCTAssertEqual(modified.urgency, "NORMAL")
         try lab.screenshot("2-assigned-and-modified.png")
 
+        // A priority-1 record leaving my hands (item 4): no emergency, whatever its priority.
+        try sim.act("lead", "SAMPL00000006", "Modify", set: ["Owner=alice"])
+        poll(expecting: "1 change;")
+        let unassigned = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000006 no longer") })
+        XCTAssertEqual(unassigned.summary, "SAMPL00000006 no longer assigned to you")
+        XCTAssertEqual(unassigned.urgency, "NORMAL", "not red for a record that is no longer mine")
+
         // The notification server restarts (item 1): the new dunst numbers its bubbles from the start again.
         try lab.restartDunst()
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Headline=Toolbar icons blurry on HiDPI screens"])
