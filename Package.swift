@@ -103,7 +103,7 @@ let package = Package(
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.

@@ -13,6 +13,8 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Everything one configuration polls: a session per server.
 public struct Session {
     public let config: Config
+    /// The state directory: each server's store is in it (or below it), and the page of recent changes.
+    public let stateDirectory: String
     /// In configuration order; one unless the configuration has several `[[server]]` profiles.
     public let servers: [ServerSession]
 
@@ -22,6 +24,7 @@ public struct Session {
         heartbeat: Heartbeat? = nil
     ) throws {
         self.config = config
+        self.stateDirectory = stateDirectory
         servers = try config.servers.map { server in
             try ServerSession(server: server, config: config, stateDirectory: stateDirectory, environment: environment,
                               logger: logger, heartbeat: heartbeat)

@@ -64,12 +64,13 @@ final class DesktopAnnouncer: ChangeAnnouncer {
         notifier.announceQuietHoursSummary(changes)
     }
 
-    func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig) {
+    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String,
+                                settings: NotifyConfig) {
         guard settings.desktop else { return }
-        notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved)
+        notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved, server: server)
     }
 
     func flush(timeout: Double) -> Bool { notifier.drain(timeout: timeout) }
 
-    func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void) { notifier.onAction(handler) }
+    func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void) { notifier.onAction(handler) }
 }

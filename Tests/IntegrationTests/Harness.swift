@@ -205,6 +205,15 @@ final class Workspace {
          "XDG_CONFIG_HOME": directory.appendingPathComponent("xdg-config").path]
     }
 
+    /// An `opener` that appends each URL it is given to the file `opened`, for tests of clicks on bubbles.
+    func recordingOpener() throws -> (script: URL, opened: URL) {
+        let opened = directory.appendingPathComponent("opened")
+        let script = directory.appendingPathComponent("opener.sh")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        return (script, opened)
+    }
+
     func trackwatch(_ arguments: [String]) throws -> RunResult {
         try runProduct("trackwatch", arguments + ["--config", configPath], environment: environment)
     }
