@@ -51,11 +51,14 @@ let package = Package(
             dependencies: ["TrackwatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // prctl(2), a C variadic Swift cannot call (core dumps off at start).
+        .systemLibrary(name: "CLinux"),
+
         // Wiring: configuration loading, credentials, one poll, the daemon.
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration",
+                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -112,7 +115,8 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

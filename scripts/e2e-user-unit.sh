@@ -190,11 +190,24 @@ manager=$(lab_live_pid manager)
 [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink "/proc/$manager/ns/mnt")" ] || fail "no private mount namespace"
 grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "NoNewPrivileges not applied"
 grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || fail "no seccomp filter"
-X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.e2e-probe" 2>/dev/null &&
-    fail "the daemon's sandbox can write to the home directory"
-X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.local/state/trackwatch/.e2e-probe" ||
-    fail "the daemon's sandbox cannot write to its state directory"
-ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges, home read-only, state writable"
+# Inside the daemon's namespaces, as the lab user. Entered by root: the daemon is not dumpable, so its own
+# user may not open /proc/PID/ns. nsenter switches to the lab user itself, before exec: root is not mapped
+# in the daemon's user namespace, so a program exec'd there as root would have no capabilities left to.
+inside() { XR nsenter --target "$pid" --user --mount --setuid "$(lab_uid)" --setgid "$(lab_gid)" -- "$@"; }
+X sh -c 'umask 077 && mkdir -p ~/.ssh && printf "e2e private key\n" > ~/.ssh/id_e2e'
+# The home directory there is an empty tmpfs of the daemon's own: what it writes there reaches no real file.
+inside touch "$home/.e2e-probe" 2>/dev/null
+X test -e "$home/.e2e-probe" && fail "the daemon's sandbox can write to the home directory"
+inside cat "$home/.ssh/id_e2e" 2>/dev/null && fail "the daemon's sandbox can read ~/.ssh (ProtectHome=tmpfs not in effect)"
+inside test -e "$home/.ssh" && fail "the daemon's sandbox shows ~/.ssh"
+inside touch "$home/.local/state/trackwatch/.e2e-probe" || fail "the daemon's sandbox cannot write to its state directory"
+inside test -r "$home/.config/trackwatch/config.toml" -a -r "$home/.config/trackwatch/password" ||
+    fail "the daemon's sandbox hides the configuration directory"
+inside touch "$home/.config/trackwatch/.e2e-probe" 2>/dev/null && fail "the daemon's sandbox can write the configuration"
+ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges; home hidden (~/.ssh absent, writes stay in a private tmpfs), configuration read-only, state writable"
+grep -Eq '^Max core file size +0 +0 ' "/proc/$pid/limits" || fail "core dumps not off: $(grep 'core file' "/proc/$pid/limits")"
+X cat "/proc/$pid/environ" > /dev/null 2>&1 && fail "the daemon is dumpable: its own user can read /proc/$pid/environ"
+ok "no core dumps: Max core file size 0 (LimitCORE=0, RLIMIT_CORE), not dumpable (/proc/PID/environ root-only)"
 
 # 7–8. A colleague resolves one of engineer's records; SIGUSR1 polls at once.
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve > "$work/act.out" 2>&1 ||
@@ -427,7 +440,11 @@ for token in json.load(urllib.request.urlopen(sys.argv[1])): print(token.rsplit(
 [ "$(printf '%s\n' "$signatures" | grep -c .)" -ge 2 ] || fail "compass-sim issued no tokens to look for"
 XR journalctl --no-pager -o export > "$work/journal.export" 2>&1
 [ "$(grep -c 'TRACKWATCH_RECORD=' "$work/journal.export")" -gt 0 ] || fail "the journal export holds no trackwatch entries"
-X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' > "$work/state.dump"
+X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null' > "$work/state.dump"
+# As root: the daemon is not dumpable, so its /proc/PID/environ is root's to read.
+XR sh -c 'tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline && tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' >> "$work/state.dump" ||
+    fail "cannot read the daemon's /proc/PID/cmdline and environ as root"
+grep -q '^INVOCATION_ID=' "$work/state.dump" || fail "the daemon's environment was not read"
 for where in "$work/journal.export" "$work/state.dump"; do
     grep -aqF "$password" "$where" && fail "the password is in $where"
     printf '%s\n' "$signatures" | grep -aqF -f - "$where" && fail "a session token is in $where"

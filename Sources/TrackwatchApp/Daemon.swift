@@ -29,7 +29,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var health: [String: ServerHealth] = [:]
     private var stopping = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
-    /// test uses it to hit that instant deterministically.
+    /// test uses it to hit that instant deterministically. `crash-after-poll` crashes (a Swift trap, SIGILL)
+    /// after the first poll, while the password and the session token are in memory: the core dump test.
     private let failpoint: String?
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
@@ -173,6 +174,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         } else {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
         }
+        if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
         // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
         for server in session.servers { server.client.closeIdleConnections() }
         IdleMemory.release()

@@ -229,19 +229,7 @@ public enum Markup {
         return out
     }
 
-    /// Literal text on one line: line breaks and tabs become spaces, other control characters and the
-    /// bidirectional marks, embeddings, overrides and isolates are removed, so that a headline can neither
-    /// fake lines nor reorder what the bubble shows.
-    public static func plain(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F: continue
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
-            default: scalars.append(scalar)
-            }
-        }
-        return String(scalars)
-    }
+    /// Literal text on one line (see `SafeText.oneLine`), so that a headline can neither fake lines nor reorder
+    /// what the bubble shows.
+    public static func plain(_ text: String) -> String { SafeText.oneLine(text) }
 }

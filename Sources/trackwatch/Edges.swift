@@ -10,7 +10,7 @@ extension SystemdNotify: ServiceManager {}
 func makeDaemonLogger(verbose: Bool) -> Logger {
     let native = JournalLogHandler.stderrIsJournal(environment: environment)
     var logger = Logger(label: "trackwatch") { label -> any LogHandler in
-        native ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        native ? JournalLogHandler(label: label) : TerminalLogHandler(label: label)
     }
     // The journal keeps the per-poll debug entry (filter with journalctl -p info); a terminal shows less.
     logger.logLevel = verbose || native ? .debug : .info

@@ -60,9 +60,9 @@ struct Log: ParsableCommand {
             changes.sort { $0.change.detectedAt > $1.change.detectedAt }
             for (server, stored) in changes.prefix(limit) {
                 if json {
-                    print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
+                    Console.json(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
                 } else {
-                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(Markup.plain(stored.change.sentence))")
+                    Console.line("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)")
                 }
             }
         } catch let error as ValidationError {

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Logging
 import StateStore
+import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
 
@@ -40,7 +41,7 @@ struct ConfigOptions: ParsableArguments {
     }
 
     func logger() -> Logger {
-        var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "trackwatch") { TerminalLogHandler(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         return logger
     }
@@ -62,11 +63,6 @@ let environment: [String: String] = {
 
 /// Ends the command with a message for people on stderr and the documented exit status.
 func fail(_ error: any Error) -> ExitCode {
-    writeError("trackwatch: \(error)\n")
+    Console.error("trackwatch: \(error)")
     return ExitCode(ExitStatus.forError(error).rawValue)
-}
-
-func writeError(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
 }
