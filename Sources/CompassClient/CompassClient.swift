@@ -210,10 +210,10 @@ public final class CompassClient {
 
     static let maximumMessageLength = 300
 
-    /// Text from the server made fit for a message: `Markup.plain` (one line, no control or bidi characters),
+    /// Text from the server made fit for a message: `SafeText.oneLine` (one line, no control or bidi characters),
     /// runs of spaces collapsed, bounded.
     static func serverText(_ text: some StringProtocol) -> String {
-        let plain = Markup.plain(String(text.prefix(4 * maximumMessageLength)))
+        let plain = SafeText.oneLine(String(text.prefix(4 * maximumMessageLength)))
         let words = plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         guard words.count > maximumMessageLength else { return words }
         return words.prefix(maximumMessageLength - 1) + "…"

@@ -9,7 +9,8 @@ import Foundation
 /// `after` matching responses went right (to hit, say, the third page of a result set).
 public struct Fault: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
-        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503.
+        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503, and the JSON body
+        /// `{"status": …, "message": …}` (`message` field, default "injected fault"): a hostile server's words.
         case status
         /// An HTML page with status 200, as a proxy or login portal sends.
         case html
@@ -39,11 +40,17 @@ public struct Fault: Codable, Sendable {
     public var retryAfter: Int?
     /// Bytes of an `oversize` answer.
     public var size: Int?
+    /// The `message` of a `status` answer's JSON body.
+    public var message: String?
     /// Headers added to the faulty answer, e.g. `{"Retry-After": "9223372036854775807"}` (any value: hostile
     /// header values are the point).
     public var headers: [String: String]?
-    /// The JSON `message` of a `status` answer (default "injected fault"), e.g. one with control characters.
-    public var message: String?
+}
+
+/// A Compass error answer's JSON.
+private struct FaultBody: Encodable {
+    let status: Int
+    let message: String
 }
 
 /// How a response leaves the server.
@@ -83,8 +90,9 @@ extension SimulatorState {
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
-            let message = String(decoding: (try? JSONEncoder().encode(fault.message ?? "injected fault")) ?? Data(), as: UTF8.self)
-            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":\#(message)}"#.utf8))
+            let body = FaultBody(status: status, message: fault.message ?? "injected fault")
+            response = SimResponse(status: status, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
+            // A Retry-After of the test's own (in `headers`) replaces the default one.
             if (status == 429 || status == 503) && fault.headers?.keys.contains(where: { $0.lowercased() == "retry-after" }) != true {
                 response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)"))
             }

@@ -82,7 +82,7 @@ public enum SnapshotDiff {
         outcome.delta.removals.append(old.id)
         unassigned.append(
             Change(record: old.id, kind: .unassigned, headline: old.headline,
-                   priority: old["Priority"], severity: old["Severity"]))
+                   priority: old["Priority"], severity: old["Severity"], state: old["State"]))
     }
 
     private static func compare(_ record: Record, old: Record?, entries: [HistoryEntry], into outcome: inout DiffOutcome) {
@@ -98,7 +98,7 @@ public enum SnapshotDiff {
             Change(
                 record: record.id, kind: old == nil ? .assigned : .modified, headline: record.headline,
                 by: cause.user, action: cause.action, changes: fieldChanges, at: cause.timestamp,
-                priority: record["Priority"], severity: record["Severity"]))
+                priority: record["Priority"], severity: record["Severity"], state: record["State"]))
     }
 
     /// The compared fields whose values differ, in a stable order.

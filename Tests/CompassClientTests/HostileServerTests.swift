@@ -71,7 +71,7 @@ final class HostileServerTests: XCTestCase {
             CompassClient.message(in: HTTPResponse(status: 401, headers: [("Content-Type", contentType)], body: Array(body.utf8)))
         }
         XCTAssertEqual(message(#"{"message":"a\nWATCHDOG=trigger\r\u001b[31mred\u0085x\u202Ey\u2028z\u0000"}"#),
-                       "a WATCHDOG=trigger [31mredxy z")
+                       "a WATCHDOG=trigger [31mred xy z", "NEL is a line break: a space")
         XCTAssertEqual(message(#"{"error":"Unauthorized\t\tnow"}"#), "Unauthorized now")
         XCTAssertEqual(message("<html>\n<b>Proxy</b>\u{1B}]0;t\u{07}</html>", contentType: "text/html"), "<html> <b>Proxy</b>]0;t</html>")
         let long = message(#"{"message":"\#(String(repeating: "é", count: 10_000))"}"#)
