@@ -19,6 +19,16 @@ public struct SimulatorOptions: Sendable {
     public var personalAccessTokens: [String: String] = [:]
     /// Passwords other than the sample ones: user → password.
     public var passwords: [String: String] = [:]
+    /// How history timestamps are stored, printed and filtered (zone, format).
+    public var history = HistoryClock()
+    /// An administrator's query limit: results are cut to this many rows and report it in `resultSetIsLimited`.
+    public var rowLimit: Int?
+    /// Whether a limited result's `recordCount` counts the rows before the cut (else after it).
+    public var limitedCountBeforeCut = false
+    /// Stored-query result pages answer page 1 whatever `pageNumber` says.
+    public var ignoreStoredPageNumber = false
+    /// The CSV route `…/resultsets/{id}/file?fileType=csv` answers 404.
+    public var csvRoute = true
 
     public init() {}
 }
@@ -50,7 +60,7 @@ struct SimulatorState {
     }
 
     let options: SimulatorOptions
-    let clock: SimClock
+    var clock: SimClock
     var defects: [Int: Defect]
     var nextRecord: Int
     var sessions: [String: Session] = [:]
