@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """trackwatch's performance figures, one line each (issue 5). Run by scripts/bench.sh after a release build.
+BENCH_HISTORY_ONLY=1 prints only the cost of the zone-independent history window (issue 11).
 
 Against compass-sim on loopback: idle memory of `trackwatch run` after its first poll and after N polls,
 CPU and peak memory of one `trackwatch check` at 100 … 100,000 assigned records, HTTP requests and logins
@@ -130,6 +131,58 @@ def start_daemon(config, env):
     return subprocess.Popen([f"{BIN}/trackwatch", "run", "--config", config], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+
+def daemon_poll_cpu(config, env, polls=5):
+    """Median CPU of a steady-state poll in the daemon, memory release included, in seconds."""
+    daemon = start_daemon(config, env)
+    try:
+        wait_poll()
+        cpu = []
+        for _ in range(polls):
+            time.sleep(0.3)  # the previous poll's memory release has finished
+            before = cpu_seconds(daemon.pid)
+            daemon.send_signal(signal.SIGUSR1)
+            wait_poll()
+            time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
+            cpu.append(cpu_seconds(daemon.pid) - before)
+    finally:
+        daemon.terminate()
+        daemon.wait()
+    return sorted(cpu)[len(cpu) // 2]
+
+
+# 0. The zone-independent history window (docs/performance.md): what reading 15 h of history back from the
+#    checkpoint costs per poll, at 0, 10 and 100 colleagues' actions per hour on 50 records of mine.
+for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100").split()]:
+    out = open(os.path.join(work, "sim.out"), "w+")
+    sim = subprocess.Popen([f"{BIN}/compass-sim", "--port", "0", "--records", "50", "--owner", "engineer",
+                            "--activity", str(activity)], stdout=out, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(2400):
+            out.seek(0)
+            m = re.match(r"listening on (\S+)", out.read())
+            if m:
+                break
+            time.sleep(0.05)
+        url = m.group(1)
+        config, env = workspace(url, f"history-{activity}")
+        subprocess.run([f"{BIN}/trackwatch", "check", "--config", config], env=env, check=True, capture_output=True)
+        before = stats(url)["requests"]
+        run = subprocess.run([f"{BIN}/trackwatch", "check", "-v", "--config", config], env=env, check=True,
+                             capture_output=True, text=True)
+        requests = stats(url)["requests"] - before - 2  # less the check's login and logoff
+        rows = re.search(r"part=window rows=(\d+)|rows=(\d+) part=window", run.stderr)
+        rows = int(rows.group(1) or rows.group(2)) if rows else -1
+        cpu = daemon_poll_cpu(config, env)
+        figure(f"history window at {activity:>3} colleague actions/hour on my 50 records: {rows} history rows, "
+               f"{requests} HTTP requests, {cpu * 1000:.1f} ms CPU per steady-state poll "
+               f"(a 10-minute window would return ~{activity * 10 // 60} rows)")
+    finally:
+        sim.terminate()
+        sim.wait()
+if os.environ.get("BENCH_HISTORY_ONLY"):
+    shutil.rmtree(work, ignore_errors=True)
+    raise SystemExit(0)
 
 # 2. One poll at each size, inside the daemon (CPU of the process across the poll; VmHWM is its peak RSS so
 #    far), and one whole `trackwatch check` process (start-up, login and logoff included).

@@ -204,6 +204,7 @@ public final class Poller {
         let rows = try client.run(query, storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
                                   pageSize: settings.pageSize, maxRows: maxRows)
         let history = try WatchQueries.historyRows(rows)
+        logger.debug("history read", metadata: ["rows": "\(rows.count)", "part": "\(maxRows == nil ? "window" : "newest entry")"])
         if history.formats != timestampFormats, !history.formats.isEmpty {
             timestampFormats = history.formats
             let forms = history.formats.map(\.description).sorted().joined(separator: ", ")

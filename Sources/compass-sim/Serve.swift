@@ -44,6 +44,7 @@ struct Serve: ParsableCommand {
     var limitedCount = "after"
     @Flag(help: "Stored-query result pages answer page 1 whatever pageNumber asks for.") var ignoreStoredPageNumber = false
     @Flag(help: "No CSV route for result sets (…/resultsets/{id}/file answers 404).") var noCsv = false
+    @Option(help: "Colleagues' Modify entries per hour over the last 30 hours (benchmarks).") var activity = 0
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
     @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
@@ -79,6 +80,7 @@ struct Serve: ParsableCommand {
         options.limitedCountBeforeCut = limitedCount == "before"
         options.ignoreStoredPageNumber = ignoreStoredPageNumber
         options.csvRoute = !noCsv
+        options.activityPerHour = max(0, min(activity, 100_000))
         for entry in pat {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             options.personalAccessTokens[parts[1]] = parts[0]
