@@ -133,7 +133,7 @@ def start_daemon(config, env):
 
 
 def daemon_poll_cpu(config, env, polls=5):
-    """Median CPU of a steady-state poll in the daemon, memory release included, in seconds."""
+    """Median CPU of a steady-state poll in the daemon, memory release included, in seconds, and its peak RSS."""
     daemon = start_daemon(config, env)
     try:
         wait_poll()
@@ -145,15 +145,16 @@ def daemon_poll_cpu(config, env, polls=5):
             wait_poll()
             time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
             cpu.append(cpu_seconds(daemon.pid) - before)
+        hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
     finally:
         daemon.terminate()
         daemon.wait()
-    return sorted(cpu)[len(cpu) // 2]
+    return sorted(cpu)[len(cpu) // 2], hwm
 
 
 # 0. The zone-independent history window (docs/performance.md): what reading 15 h of history back from the
-#    checkpoint costs per poll, at 0, 10 and 100 colleagues' actions per hour on 50 records of mine.
-for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100").split()]:
+#    checkpoint costs per poll, at 0, 10, 100 and 1,000 colleagues' actions per hour on 50 records of mine.
+for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100 1000").split()]:
     out = open(os.path.join(work, "sim.out"), "w+")
     sim = subprocess.Popen([f"{BIN}/compass-sim", "--port", "0", "--records", "50", "--owner", "engineer",
                             "--activity", str(activity)], stdout=out, stderr=subprocess.DEVNULL)
@@ -170,13 +171,13 @@ for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100").sp
         before = stats(url)["requests"]
         run = subprocess.run([f"{BIN}/trackwatch", "check", "-v", "--config", config], env=env, check=True,
                              capture_output=True, text=True)
-        requests = stats(url)["requests"] - before - 2  # less the check's login and logoff
+        requests = stats(url)["requests"] - before - 3  # less the check's login and logoff, and this stats call
         rows = re.search(r"part=window rows=(\d+)|rows=(\d+) part=window", run.stderr)
         rows = int(rows.group(1) or rows.group(2)) if rows else -1
-        cpu = daemon_poll_cpu(config, env)
-        figure(f"history window at {activity:>3} colleague actions/hour on my 50 records: {rows} history rows, "
-               f"{requests} HTTP requests, {cpu * 1000:.1f} ms CPU per steady-state poll "
-               f"(a 10-minute window would return ~{activity * 10 // 60} rows)")
+        cpu, hwm = daemon_poll_cpu(config, env)
+        figure(f"history window at {activity:>4} colleague actions/hour on my 50 records: {rows:>5} history rows, "
+               f"{requests} HTTP requests, {cpu * 1000:5.1f} ms CPU per steady-state poll, daemon peak RSS {hwm:.1f} MB "
+               f"(a 10-minute window: ~{activity * 10 // 60} rows)")
     finally:
         sim.terminate()
         sim.wait()
