@@ -94,7 +94,12 @@ public final class Poller {
             }
             return (outcome, observation.records.count)
         }
-        if !wideWindow, !dryRun { try state.setValue(Self.wideWindow, forKey: Self.windowKey) }
+        if !wideWindow, !dryRun {
+            // Not fatal: the poll is committed, and migrating again next time only marks entries seen again.
+            do { try state.setValue(Self.wideWindow, forKey: Self.windowKey) } catch {
+                logger.warning("could not store the history window's version", metadata: ["error": "\(error)"])
+            }
+        }
         var report = PollReport(
             changes: builtIn.changes, isBaseline: builtIn.isBaseline, recordCount: builtIn.recordCount,
             durationMilliseconds: 0, silentUpdates: builtIn.silentUpdates)
