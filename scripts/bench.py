@@ -133,10 +133,13 @@ def start_daemon(config, env):
 
 
 def daemon_poll_cpu(config, env, polls=5):
-    """Median CPU of a steady-state poll in the daemon, memory release included, in seconds, and its peak RSS."""
+    """The daemon's steady-state poll: median CPU seconds (memory release included) and peak RSS in MB; and the
+    CPU seconds and peak RSS of its start-up and baseline poll."""
     daemon = start_daemon(config, env)
     try:
         wait_poll()
+        baseline_cpu = cpu_seconds(daemon.pid)
+        baseline_hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
         cpu = []
         for _ in range(polls):
             time.sleep(0.3)  # the previous poll's memory release has finished
@@ -149,7 +152,7 @@ def daemon_poll_cpu(config, env, polls=5):
     finally:
         daemon.terminate()
         daemon.wait()
-    return sorted(cpu)[len(cpu) // 2], hwm
+    return sorted(cpu)[len(cpu) // 2], hwm, baseline_cpu, baseline_hwm
 
 
 # 0. The zone-independent history window (docs/performance.md): what reading 15 h of history back from the
@@ -174,7 +177,7 @@ for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100 1000
         requests = stats(url)["requests"] - before - 3  # less the check's login and logoff, and this stats call
         rows = re.search(r"part=window rows=(\d+)|rows=(\d+) part=window", run.stderr)
         rows = int(rows.group(1) or rows.group(2)) if rows else -1
-        cpu, hwm = daemon_poll_cpu(config, env)
+        cpu, hwm, _, _ = daemon_poll_cpu(config, env)
         figure(f"history window at {activity:>4} colleague actions/hour on my 50 records: {rows:>5} history rows, "
                f"{requests} HTTP requests, {cpu * 1000:5.1f} ms CPU per steady-state poll, daemon peak RSS {hwm:.1f} MB "
                f"(a 10-minute window: ~{activity * 10 // 60} rows)")
@@ -191,25 +194,8 @@ for size in SIZES:
     sim, url = start_sim(size)
     try:
         config, env = workspace(url, f"poll-{size}")
-        daemon = start_daemon(config, env)
-        try:
-            wait_poll()
-            baseline_cpu = cpu_seconds(daemon.pid)
-            baseline_hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
-            cpu = []
-            for _ in range(5):
-                time.sleep(0.3)  # the previous poll's memory release has finished
-                before = cpu_seconds(daemon.pid)
-                daemon.send_signal(signal.SIGUSR1)
-                wait_poll()
-                time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
-                cpu.append(cpu_seconds(daemon.pid) - before)
-            hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
-        finally:
-            daemon.terminate()
-            daemon.wait()
-        cpu.sort()
-        figure(f"poll of {size:>6} records in the daemon: {cpu[len(cpu) // 2] * 1000:6.0f} ms CPU (median of 5, memory release included), peak RSS {hwm:5.1f} MB; "
+        cpu, hwm, baseline_cpu, baseline_hwm = daemon_poll_cpu(config, env)
+        figure(f"poll of {size:>6} records in the daemon: {cpu * 1000:6.0f} ms CPU (median of 5, memory release included), peak RSS {hwm:5.1f} MB; "
                f"start-up + baseline poll {baseline_cpu * 1000:.0f} ms CPU, peak {baseline_hwm:.1f} MB")
         config, env = workspace(url, f"check-{size}")
         check_once(config, env)
