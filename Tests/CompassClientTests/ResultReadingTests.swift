@@ -13,6 +13,8 @@ final class ResultReadingTests: XCTestCase {
         var limit: Int?
         var ignorePageNumber = false
         var countBeforeCut = false
+        /// The most rows a page holds, whatever was asked for.
+        var pageCap = Int.max
         var csv: String?
         private(set) var requests: [String] = []
         private var resultSets: [String: [String]] = [:]
@@ -53,7 +55,7 @@ final class ResultReadingTests: XCTestCase {
             }
             let id = "rs\(resultSets.count)"
             resultSets[id] = rows
-            pageSizes[id] = options["pageSize"] as? Int ?? 25
+            pageSizes[id] = min(options["pageSize"] as? Int ?? 25, pageCap)
             let count = limited > 0 && countBeforeCut ? matching : rows.count
             return json(201, #"{"result_set_id":"\#(id)","recordCount":\#(count),"resultSetIsLimited":\#(limited)}"#)
         }
@@ -96,9 +98,18 @@ final class ResultReadingTests: XCTestCase {
         let server = Server(records: 8)  // two full pages of 4: a repeat would even add up to recordCount
         server.ignorePageNumber = true
         let client = try client(server)
-        XCTAssertEqual(try ids(client), server.records, "read in batches of one page each")
+        XCTAssertEqual(try ids(client), server.records, "read on one page of 8")
         XCTAssertEqual(client.resultTraits.pagingIgnored, [.adHoc])
-        XCTAssertEqual(client.resultTraits.lastRoute, .batches)
+        XCTAssertEqual(client.resultTraits.onePageSizes[WatchQueries.assignedQueryName], 8)
+        XCTAssertEqual(client.resultTraits.lastRoute, .pages)
+
+        let capped = Server(records: 8)  // and where pages hold 4 at most, in batches of one page each
+        capped.ignorePageNumber = true
+        capped.pageCap = 4
+        let batching = try self.client(capped)
+        XCTAssertEqual(try ids(batching), capped.records)
+        XCTAssertEqual(batching.resultTraits.batchSizes[WatchQueries.assignedQueryName], 4)
+        XCTAssertEqual(batching.resultTraits.lastRoute, .batches)
     }
 
     func test_numbersFromTheAnswer_areBoundedBeforeUse() throws {
