@@ -105,6 +105,9 @@ struct ResultSetHandle {
 }
 
 extension CompassClient {
+    /// The most rows asked for on one page when the server ignores `pageNumber` (the largest `page_size`).
+    static let largestOnePage = 100_000
+
     /// The login name: history entries by this user are my own.
     public var loginName: String { server.username }
 
@@ -174,15 +177,16 @@ extension CompassClient {
                 resultTraits.pagingIgnored.insert(handle.path)
                 logger.notice("the server ignores pageNumber", metadata: [
                     "path": "\(handle.path.rawValue)", "sign": "\(ignored.sign)", "page_size": "\(ignored.pageSize)",
-                    "then": "\(handle.file != nil && resultTraits.csvRoute != false ? "reading rows as CSV" : "reading in id-ordered batches")",
+                    "then": "\(handle.file != nil && resultTraits.csvRoute != false ? "reading rows as CSV" : "reading on one page or in id-ordered batches")",
                 ])
             }
             if let file = handle.file, resultTraits.csvRoute != false, let rows = try readCSV(file, handle, count: count, request) {
                 resultTraits.lastRoute = .csv
                 return try transform(rows)
             }
-            // Pages as large as asked for may be larger still: one page of everything, where allowed.
-            if let count, ignored.pageSize == request.pageSize, count > request.pageSize {
+            // Pages as large as asked for may be larger still: one page of everything, where allowed and where
+            // such a page is no larger than the largest page_size.
+            if let count, ignored.pageSize == request.pageSize, count > request.pageSize, count <= Self.largestOnePage {
                 throw ReadingFallback.onePage(rows: count)
             }
             throw ReadingFallback.pagingIgnored(pageSize: ignored.pageSize)
@@ -257,7 +261,7 @@ extension CompassClient {
             why = "HTTP \(response.status)"
         }
         resultTraits.csvRoute = false
-        logger.notice("the result file route is not usable; reading in id-ordered batches",
+        logger.notice("the result file route is not usable",
                       metadata: ["route": "\(endpoint.name)", "error": "\(why)"])
         return nil
     }
