@@ -167,4 +167,34 @@ final class ServerVariantTests: XCTestCase {
         let check = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(check.objects.map(describe), ["modified \(first) by lead"], "the built-in watch goes on: \(check.stderr)")
     }
+
+    /// State kept by a version with the 10-minute window: its seen keys were pruned at checkpoint − 10 min. The
+    /// first poll with the wide window returns hours of entries it dealt with; none is reported again, and the
+    /// next change is.
+    func test_stateFromTheNarrowWindow_isMigratedWithoutReportingOldEntriesAgain() throws {
+        let sim = try Simulator(["--records", "80", "--activity", "4"])  // colleagues' entries over the last 30 h
+        let workspace = try Workspace(serverURL: sim.url)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+        try sim.act("lead", first, "Resolve")
+        XCTAssertEqual(try workspace.trackwatch(["check", "--json"]).objects.map(describe), ["modified \(first) by lead"])
+        // As the narrow window left it: no version marker, seen keys only from checkpoint − 10 min on.
+        let database = workspace.environment["XDG_STATE_HOME"]! + "/trackwatch/state.sqlite"
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            (checkpoint,) = db.execute("SELECT checkpoint FROM watch_state WHERE watch = 'assigned'").fetchone()
+            db.execute("DELETE FROM meta WHERE key = 'history_window'")
+            db.execute("DELETE FROM seen_history WHERE timestamp < datetime(?, '-10 minutes')", (checkpoint,))
+            db.commit()
+            print(db.execute("SELECT count(*) FROM seen_history").fetchone()[0])
+            """
+        let kept = try runProduct("/usr/bin/python3", ["-c", script, database])
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertLessThan(Int(kept.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99, 3, "little is left seen")
+        let migrated = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(migrated.status, 0, migrated.stderr)
+        XCTAssertEqual(migrated.stdout, "", "nothing old reported again")
+        try sim.act("alice", second, "Modify", set: ["Priority=1-Resolve Immediately"])
+        XCTAssertEqual(try workspace.trackwatch(["check", "--json"]).objects.map(describe), ["modified \(second) by alice"])
+    }
 }
