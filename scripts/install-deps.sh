@@ -7,6 +7,9 @@ packages=(
   python3-dbusmock libnotify-bin                            # tests: a real notification server (dbusmock's template)
   openssl                                                   # tests: a self-signed certificate for the TLS tests
   gnome-keyring libsecret-tools                             # tests: keyring = true against a real Secret Service
+  # tests: what a person sees — dunst (a notification server that draws) on Xvfb, screenshots (import, xwininfo),
+  # the SVG icon drawn (librsvg's pixbuf loader), the desktop entry validated, the changes page in Chromium
+  xvfb dunst imagemagick x11-utils librsvg2-common fonts-dejavu-core desktop-file-utils chromium
 )
 missing=()
 for p in "${packages[@]}"; do

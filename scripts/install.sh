@@ -17,6 +17,9 @@
 #   ${XDG_CONFIG_HOME:-~/.config}/systemd/user/trackwatch.service   (%h/.local/ rewritten to $PREFIX/)
 #   $PREFIX/share/doc/trackwatch/{README.md,config.example.toml}     (those that exist in the tree)
 #   $PREFIX/share/trackwatch/trackwatch.catalog                       (if it exists in the tree)
+#   $PREFIX/share/icons/hicolor/scalable/apps/trackwatch.svg          the bubbles' icon
+#   $PREFIX/share/applications/trackwatch.desktop                     names the app and its icon for the
+#                                                                     desktop (bubbles' desktop-entry hint)
 #   ${XDG_CONFIG_HOME:-~/.config}/trackwatch/config.toml              (mode 0600, only if missing)
 #
 # Both actions are idempotent. Exit status: 0 done; 1 failed (message on stderr); 64 usage.
@@ -49,6 +52,8 @@ man_file=$DESTDIR$PREFIX/share/man/man1/trackwatch.1
 bash_completion=$DESTDIR$PREFIX/share/bash-completion/completions/trackwatch
 zsh_completion=$DESTDIR$PREFIX/share/zsh/site-functions/_trackwatch
 fish_completion=$DESTDIR$PREFIX/share/fish/vendor_completions.d/trackwatch.fish
+icon_file=$DESTDIR$PREFIX/share/icons/hicolor/scalable/apps/trackwatch.svg
+desktop_file=$DESTDIR$PREFIX/share/applications/trackwatch.desktop
 unit_dir=$DESTDIR$config_home/systemd/user
 unit=$unit_dir/trackwatch.service
 config=$config_home/trackwatch/config.toml
@@ -108,6 +113,17 @@ do_install() {
         install -m 0644 "$man" "$man_file"
         echo "installed $man_file"
     fi
+    # What the desktop shows for trackwatch's bubbles: the icon (named "trackwatch" in each bubble) and the
+    # desktop entry their desktop-entry hint names, so that GNOME groups them and settings can find the app.
+    install -d "${icon_file%/*}" "${desktop_file%/*}"
+    install -m 0644 "$src/data/icons/hicolor/scalable/apps/trackwatch.svg" "$icon_file"
+    echo "installed $icon_file"
+    local exec_path
+    exec_path=$(printf '%s' "$PREFIX/bin/trackwatch" | sed 's/[&|\\]/\\&/g')
+    sed "s|^Exec=trackwatch |Exec=$exec_path |" "$src/data/trackwatch.desktop" > "$desktop_file.tmp"
+    chmod 0644 "$desktop_file.tmp"
+    mv -f "$desktop_file.tmp" "$desktop_file"
+    echo "installed $desktop_file"
     if [ -f "$src/systemd/trackwatch.catalog" ]; then
         install -d "$data_dir"
         install -m 0644 "$src/systemd/trackwatch.catalog" "$data_dir/trackwatch.catalog"
@@ -144,7 +160,8 @@ do_uninstall() {
     rmdir "$unit_dir/default.target.wants" 2> /dev/null || true
     local f
     for f in "$bin_dir/trackwatch" "$unit" "$doc_dir/README.md" "$doc_dir/config.example.toml" \
-        "$data_dir/trackwatch.catalog" "$man_file" "$bash_completion" "$zsh_completion" "$fish_completion"; do
+        "$data_dir/trackwatch.catalog" "$man_file" "$bash_completion" "$zsh_completion" "$fish_completion" \
+        "$icon_file" "$desktop_file"; do
         [ -e "$f" ] || continue
         rm -f "$f"
         echo "removed $f"

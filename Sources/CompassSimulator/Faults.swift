@@ -1,9 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
 /// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way, after
 /// `after` matching responses went right (to hit, say, the third page of a result set).
 public struct Fault: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
-        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503.
+        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503, and the JSON body
+        /// `{"status": …, "message": …}` (`message` field, default "injected fault"): a hostile server's words.
         case status
         /// An HTML page with status 200, as a proxy or login portal sends.
         case html
@@ -40,6 +47,14 @@ public struct Fault: Codable, Sendable {
     public var retryAfter: Int?
     /// Bytes of an `oversize` answer.
     public var size: Int?
+    /// The `message` of a `status` answer's JSON body.
+    public var message: String?
+}
+
+/// A Compass error answer's JSON.
+private struct FaultBody: Encodable {
+    let status: Int
+    let message: String
 }
 
 /// How a response leaves the server.
@@ -79,7 +94,8 @@ extension SimulatorState {
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
-            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":"injected fault"}"#.utf8))
+            let body = FaultBody(status: status, message: fault.message ?? "injected fault")
+            response = SimResponse(status: status, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
             if status == 429 || status == 503 { response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)")) }
         case .html:
             response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))

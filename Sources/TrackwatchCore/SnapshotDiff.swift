@@ -111,7 +111,7 @@ public enum SnapshotDiff {
         outcome.delta.removals.append(old.id)
         unassigned.append(
             Change(record: old.id, kind: .unassigned, headline: old.headline,
-                   priority: old["Priority"], severity: old["Severity"]))
+                   priority: old["Priority"], severity: old["Severity"], state: old["State"]))
     }
 
     private static func compare(
@@ -133,7 +133,7 @@ public enum SnapshotDiff {
             Change(
                 record: record.id, kind: old == nil ? .assigned : .modified, headline: record.headline,
                 by: cause?.user, action: cause?.action, changes: fieldChanges, at: cause?.timestamp,
-                priority: record["Priority"], severity: record["Severity"]))
+                priority: record["Priority"], severity: record["Severity"], state: record["State"]))
         if cause == nil { outcome.unexplained += 1 }
     }
 

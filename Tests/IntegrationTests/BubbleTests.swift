@@ -53,10 +53,7 @@ final class BubbleTests: XCTestCase {
     func test_openAndMuteButtons() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         workspace.trailer = "[notify]\nopener = \"\(opener.path)\"\nweb_url = \"https://compass.example.com/cqweb/#/{repo}/{database}/RECORD/{id}\""
         try workspace.writeConfig()
         let notify = try NotifySocket()
@@ -71,11 +68,11 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.contains("SAMPL00000001") == true)
         let actions = calls.first?.actions ?? []
-        XCTAssertEqual(stride(from: 0, to: actions.count, by: 2).map { actions[$0] }, ["default", "open", "mute"],
-                       "buttons, since the server advertises actions")
+        XCTAssertEqual(actions, ["default", "Open", "mute", "Mute this record"],
+                       "one Open (the click) and one Mute, since the server advertises actions")
 
         // dbusmock numbers notifications from 1: this is the first one since it started.
-        try bus.invokeAction("open", onNotification: 1)
+        try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000001") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8),
                        "https://compass.example.com/cqweb/#/2.0.0/SAMPL/RECORD/SAMPL00000001\n", "the opener got the record's URL")
@@ -141,10 +138,7 @@ final class BubbleTests: XCTestCase {
     func test_watchedQueryOnTheSecondServer_isABubble_andOpenGoesToThatServer() throws {
         let prod = try Simulator(), test = try Simulator()
         let workspace = try Workspace(serverURL: prod.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
         func profile(_ name: String, _ url: String) -> String {
             "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"
@@ -242,9 +236,9 @@ final class BubbleTests: XCTestCase {
         XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
     }
 
-    /// An outage on the desktop: one "Cannot reach Compass" after three failed polls (the daemon's own retries),
-    /// one "Connected to Compass again", then the change made meanwhile — on a server without action buttons,
-    /// so the change's bubble has none.
+    /// An outage on the desktop: one "Compass is unavailable" (HTTP 500) after three failed polls (the daemon's own
+    /// retries), saying that trackwatch keeps retrying and when; "Connected to Compass again" in its place; then the
+    /// change made meanwhile — on a server without action buttons, so the change's bubble has none.
     func test_outageAndRecovery_areOneBubbleEach_andNoButtonsWithoutActions() throws {
         try bus.startNotificationServer()  // dbusmock's defaults: no "actions"
         let sim = try Simulator()
@@ -263,8 +257,12 @@ final class BubbleTests: XCTestCase {
         kill(daemon.processIdentifier, SIGUSR1)
         // Retried after 1 s and 2 s, then announced; the retry after 4 s succeeds.
         let calls = try bus.waitForNotifyCalls(3, timeout: 20)
-        XCTAssertEqual(calls.map(\.summary), ["Cannot reach Compass", "Connected to Compass again", "SAMPL00000001 resolved by lead"])
+        XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again", "SAMPL00000001 resolved by lead"],
+                       "the server answered 500: unavailable, not unreachable")
+        XCTAssertTrue(calls[0].body.hasPrefix("trackwatch keeps retrying by itself; next try in "), calls[0].body)
         XCTAssertTrue(calls[0].body.contains("HTTP 500"), calls[0].body)
+        XCTAssertEqual(calls[0].replacesID, 0)
+        XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0)
         poll(daemon, notify, expecting: "0 changes")

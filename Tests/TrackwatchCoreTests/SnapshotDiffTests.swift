@@ -92,7 +92,8 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.changes, [
             Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "Defect 1", by: "lead", action: "Resolve",
                    changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")],
-                   at: CompassTimestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average"),
+                   at: CompassTimestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average",
+                   state: "Resolved"),
         ])
         XCTAssertEqual(outcome.changes[0].summary, "SAMPL00000001 resolved by lead")
     }
