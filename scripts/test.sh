@@ -23,6 +23,8 @@ fi
 bin=$(swift build --show-bin-path)
 "$bin/trackwatch-fuzz" config fuzz/corpus/config
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
+"$bin/trackwatch-fuzz" csv fuzz/corpus/csv
+"$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
 log=$(mktemp /tmp/trackwatch-test.XXXXXX)
 status=0
 swift test --skip-build --disable-swift-testing > "$log" 2>&1 || status=$?

@@ -159,6 +159,8 @@ final class Workspace {
     var extraServerLines: [String] = []
     var user = "engineer"
     var interval = "10s"
+    /// `[server] timeout`.
+    var timeout = "5s"
     var extraPollLines: [String] = []
     /// Appended after [poll]: further tables.
     var trailer = ""
@@ -190,7 +192,7 @@ final class Workspace {
             database = "SAMPL"
             username = "\(user)"
             password_file = "\(passwordFile.path)"
-            timeout = "5s"
+            timeout = "\(timeout)"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
             interval = "\(interval)"
