@@ -23,6 +23,8 @@ fi
 bin=$(swift build --show-bin-path)
 "$bin/trackwatch-fuzz" config fuzz/corpus/config
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
+"$bin/trackwatch-fuzz" csv fuzz/corpus/csv
+"$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
 "$bin/trackwatch-fuzz" headers fuzz/corpus/headers
 "$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
 log=$(mktemp /tmp/trackwatch-test.XXXXXX)

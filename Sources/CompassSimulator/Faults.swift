@@ -28,6 +28,13 @@ public struct Fault: Codable, Sendable {
         /// A 200 answer of `size` bytes (default 2 MB) of JSON whitespace before the real body: a server or
         /// proxy sending far more than any page should be.
         case oversize
+        /// A result page of `size` bytes (default 63 MB) of one-value rows: millions of rows in one answer.
+        case manyRows = "many-rows"
+        /// A result page of `size` bytes holding one row of empty values: millions of columns in one row.
+        case wideRow = "wide-row"
+        /// A result page of `size` bytes holding one 8-value row whose values are long strings: the largest page
+        /// that fits the columns and the page size.
+        case bigValues = "big-values"
     }
 
     public var route: String
@@ -111,8 +118,27 @@ extension SimulatorState {
             response.body = response.body.map { $0 == UInt8(ascii: "C") ? 0xFF : $0 }
         case .oversize:
             response.body = [UInt8](repeating: UInt8(ascii: " "), count: max(0, (fault.size ?? 2_000_000) - response.body.count)) + response.body
+        case .manyRows, .wideRow, .bigValues:
+            response = SimResponse(status: 200, body: Self.flood(fault.kind, size: fault.size ?? 63_000_000))
+            response.headers.append(("Content-Type", "application/json"))
         }
         for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) { response.headers.append((name, value)) }
     }
-}
 
+    /// `{"rows": [...]}` of about `size` bytes in the shape of a memory-amplification attack.
+    static func flood(_ kind: Fault.Kind, size: Int) -> [UInt8] {
+        let text: String
+        switch kind {
+        case .manyRows:
+            let row = #"{"values":[""]},"#
+            text = #"{"rows":["# + String(repeating: row, count: max(1, size / row.utf8.count)).dropLast() + "]}"
+        case .wideRow:
+            text = #"{"rows":[{"values":["# + String(repeating: "\"\",", count: max(1, size / 3)) + "\"\"]}]}"
+        default:
+            let each = max(1, size / 8 - 8)
+            let values = (0..<8).map { "\"" + String(repeating: $0 == 0 ? "S" : "x", count: each) + "\"" }
+            text = #"{"rows":[{"values":["# + values.joined(separator: ",") + "]}]}"
+        }
+        return Array(text.utf8)
+    }
+}

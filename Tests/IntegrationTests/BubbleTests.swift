@@ -220,13 +220,20 @@ final class BubbleTests: XCTestCase {
         XCTAssertLessThan(bubble.body.count, 2_000, "bounded")
         XCTAssertFalse(bubble.body.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value) })
 
-        // Bytes that are not UTF-8 in the result page: shown as U+FFFD, never dropped or crashed on.
+        // Bytes that are not UTF-8 in the result page: the poll fails and shows nothing (repaired text would make
+        // up changes, issue 12 item 3); the next poll shows the change once, as it is.
         // alice: lead's second Modify within the same second would share the first one's history key.
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Headline=Crash on save", "Priority=4-Low Priority"])
+        try bus.clearCalls()
         try sim.inject("bad-utf8", on: "GET /query/{id}")  // the first page: "assigned to me", with record 1's headline
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("not valid UTF-8") }, "\(notify.messages)")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "a broken page shows nothing")
         poll(daemon, notify, expecting: "1 change;")
-        let summaries = try bus.notifyCalls().map(\.body)
-        XCTAssertTrue(summaries.contains { $0.contains("\u{FFFD}rash on save") }, "\(summaries.map { $0.prefix(80) })")
+        let bodies = try bus.notifyCalls().map(\.body)
+        XCTAssertEqual(bodies.count, 1, "\(bodies.map { $0.prefix(80) })")
+        XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
     }
 
     /// An outage on the desktop: one "Compass is unavailable" (HTTP 500) after three failed polls (the daemon's own

@@ -170,6 +170,8 @@ final class Workspace {
     var extraServerLines: [String] = []
     var user = "engineer"
     var interval = "10s"
+    /// `[server] timeout`.
+    var timeout = "5s"
     var extraPollLines: [String] = []
     /// Appended after [poll]: further tables.
     var trailer = ""
@@ -201,7 +203,7 @@ final class Workspace {
             database = "SAMPL"
             username = "\(user)"
             password_file = "\(passwordFile.path)"
-            timeout = "5s"
+            timeout = "\(timeout)"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
             interval = "\(interval)"
