@@ -59,9 +59,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// - Throws: `TransportError(.tls, …)` when the CA file cannot be loaded.
-    public init(tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize)
-        throws
-    {
+    public init(
+        tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize
+    ) throws {
         var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
         if let caFile = tls.caFile {
             do {
@@ -78,7 +78,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // The poll schedule is the retry.
         configuration.connectionPool.retryConnectionEstablishment = false
         if let proxy {
-            let authorization = proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+            let authorization = proxy.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
             configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
         }
         // Polls are minutes apart: a connection kept open between them only keeps the event loop waking (the
@@ -184,7 +186,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
             case .remoteConnectionClosed:
                 return TransportError(.connectionFailed, "the server closed the connection (\(url))")
             case .proxyAuthenticationRequired:
-                return TransportError(.proxy, "it asks for credentials (HTTP 407); put them in the proxy URL, http://user:password@host:port")
+                return TransportError(
+                    .proxy, "it asks for credentials (HTTP 407); put them in the proxy URL, "
+                        + "http://user:password@host:port")
             case .invalidProxyResponse:
                 return TransportError(.proxy, "it did not open a tunnel to \(url)")
             case .httpProxyHandshakeTimeout:
@@ -205,7 +209,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         if let error = error as? NIOSSLExtraError {
             // The certificate is valid, but for another name (NIOSSL's own check after the handshake).
-            return TransportError(.tls, "TLS handshake with \(url) failed: its certificate does not name the host in the URL (\(error))")
+            return TransportError(
+                .tls, "TLS handshake with \(url) failed: its certificate does not name the host in the URL (\(error))")
         }
         if let error = error as? NIOConnectionError {
             let reason = error.connectionErrors.first.map { Self.reason($0.error) } ?? "\(error)"

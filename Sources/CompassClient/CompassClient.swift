@@ -104,7 +104,8 @@ public final class CompassClient {
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))
         }
         guard response.status == 401 || !statusesNotAboutTheToken.contains(response.status) else { return response }
-        logger.info("token refused; logging in again", metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
+        logger.info("token refused; logging in again",
+                    metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
         token = nil
         try ensureSession()
         let replay = try rawSend(endpoint, method: method, body: encoded)
@@ -135,7 +136,8 @@ public final class CompassClient {
             return try JSONDecoder().decode(type, from: Data(response.body))
         } catch {
             throw CompassError.invalidResponse(
-                endpoint: endpoint.name, detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
+                endpoint: endpoint.name,
+                detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 
@@ -143,7 +145,9 @@ public final class CompassClient {
     /// servers refuse a request without `Content-Type: application/json`, even a GET), the session's cookies
     /// sent and updated.
     func rawSend(_ endpoint: CompassEndpoint, method: HTTPMethod, body: [UInt8]?) throws -> HTTPResponse {
-        var headers: [(name: String, value: String)] = [("Accept", "application/json"), ("Content-Type", "application/json")]
+        var headers: [(name: String, value: String)] = [
+            ("Accept", "application/json"), ("Content-Type", "application/json"),
+        ]
         switch credential {
         case .personalAccessToken(let secret): headers.append(("Authorization", "Basic \(secret.value)"))
         case .password: if let token { headers.append(("Authorization", "Bearer \(token.value)")) }
@@ -202,7 +206,8 @@ public final class CompassClient {
     /// overrides, at most `maximumMessageLength` characters. Bodies too large for an error message are not
     /// parsed at all.
     static func message(in response: HTTPResponse) -> String {
-        if response.body.count <= 65_536, let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)),
+        if response.body.count <= 65_536,
+            let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)),
             let text = body.message ?? body.error
         {
             return serverText(text)

@@ -26,9 +26,11 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             case .tls:
                 return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [server]."
             case .notTLS:
-                return "The server does not speak TLS on this port (\(error.detail)) — use http:// or the HTTPS port in the url in [server]."
+                return "The server does not speak TLS on this port (\(error.detail)) — "
+                    + "use http:// or the HTTPS port in the url in [server]."
             case .proxy:
-                return "The proxy refused the connection to Compass: \(error.detail). Check proxy in [server] or the proxy environment variables."
+                return "The proxy refused the connection to Compass: \(error.detail). "
+                    + "Check proxy in [server] or the proxy environment variables."
             case .timedOut:
                 return "Compass did not answer in time: \(error.detail). The next poll retries."
             case .responseTooLarge:
@@ -56,9 +58,10 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
         case .invalidConfiguration(let detail):
             return detail
         case .repositoryOrDatabaseNotFound(let repo, let database, let missingRepository, let known):
+            let others = known.isEmpty ? "" : " (it has \(known.joined(separator: ", ")))"
             let what = missingRepository
-                ? "the server has no repository \"\(repo)\"" + (known.isEmpty ? "" : " (it has \(known.joined(separator: ", ")))")
-                : "the repository \"\(repo)\" has no database \"\(database)\"" + (known.isEmpty ? "" : " (it has \(known.joined(separator: ", ")))")
+                ? "the server has no repository \"\(repo)\"\(others)"
+                : "the repository \"\(repo)\" has no database \"\(database)\"\(others)"
             return "Repository or database not found: \(what). Check repo and database in [server]."
         }
     }

@@ -72,8 +72,9 @@ struct CookieJar: CustomStringConvertible {
         if let expiresAt = cookie.expiresAt, expiresAt <= now { return }  // an expiry in the past deletes it
         cookies.append(cookie)
         // Over a bound: the oldest go first, as in browsers.
-        while cookies.count > Self.maximumCount || cookies.reduce(0, { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
-            > Self.maximumHeaderSize
+        while cookies.count > Self.maximumCount
+            || cookies.reduce(0, { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+                > Self.maximumHeaderSize
         {
             cookies.removeFirst()
         }
@@ -102,12 +103,15 @@ struct CookieJar: CustomStringConvertible {
             case "path": path = argument.hasPrefix("/") ? argument : nil
             case "secure": secure = true
             case "max-age": maxAge = Self.maxAge(argument) ?? maxAge
-            case "expires": expires = RetryAfter.httpDate(argument.split(separator: " ").joined(separator: " ")) ?? expires
+            case "expires":
+                expires = RetryAfter.httpDate(argument.split(separator: " ").joined(separator: " ")) ?? expires
             default: break  // HttpOnly, SameSite, Partitioned…: meaningless without a browser
             }
         }
         // A cookie for another site, or a Secure one from a plain-HTTP answer, is refused (RFC 6265bis).
-        if let domain, !Self.domain(url.host, matches: domain) || !domain.contains(".") && domain != url.host { return nil }
+        if let domain, !Self.domain(url.host, matches: domain) || !domain.contains(".") && domain != url.host {
+            return nil
+        }
         if secure, !url.isSecure { return nil }
         let expiresAt: Double?
         if let maxAge {
@@ -117,15 +121,18 @@ struct CookieJar: CustomStringConvertible {
         } else {
             expiresAt = nil
         }
-        return Cookie(name: name, value: value, domain: domain ?? url.host, hostOnly: domain == nil,
-                      path: path ?? defaultPath(url.path), secure: secure, expiresAt: expiresAt, created: order)
+        return Cookie(
+            name: name, value: value, domain: domain ?? url.host, hostOnly: domain == nil,
+            path: path ?? defaultPath(url.path), secure: secure, expiresAt: expiresAt, created: order)
     }
 
     /// `Max-Age`: an optional minus and digits; any number of digits is bounded, never trapped on.
     private static func maxAge(_ text: String) -> Double? {
         let negative = text.hasPrefix("-")
         let digits = negative ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         if negative { return 0 }
         let significant = digits.drop { $0 == "0" }
         guard significant.count <= 10, let seconds = Double(significant.isEmpty ? "0" : String(significant)) else {
@@ -141,7 +148,8 @@ struct CookieJar: CustomStringConvertible {
 
     /// Printable ASCII without `;`, `,`, `\` and spaces (RFC 6265 cookie-octet, and `"` for quoted values).
     private static func isValueByte(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\\")
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ";") && byte != UInt8(ascii: ",")
+            && byte != UInt8(ascii: "\\")
     }
 
     private static func trimmed(_ text: Substring) -> String {
@@ -164,7 +172,8 @@ struct CookieJar: CustomStringConvertible {
 
     /// RFC 6265 §5.1.4: the request path up to its last `/`.
     static func defaultPath(_ requestPath: String) -> String {
-        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex else {
+        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex
+        else {
             return "/"
         }
         return String(requestPath[..<last])

@@ -40,7 +40,8 @@ public enum AdHocRefusal: Equatable, Sendable, CustomStringConvertible {
 
     private static func isHTML(_ response: HTTPResponse) -> Bool {
         if response.header("content-type")?.lowercased().contains("html") == true { return true }
-        let start = response.body.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        // Whitespace and a UTF-8 byte order mark may come first.
+        let start = response.body.prefix(512).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return start.first == UInt8(ascii: "<")
     }
 }
@@ -145,7 +146,8 @@ extension CompassClient {
                 queryPathMemory.refused(refusal, now: now())
                 if before != .stored {
                     logger.notice(
-                        "query path", metadata: ["query_path": "\(QueryPath.stored)", "adhoc_refused_with": "\(refusal)"])
+                        "query path",
+                        metadata: ["query_path": "\(QueryPath.stored)", "adhoc_refused_with": "\(refusal)"])
                 }
             }
         }

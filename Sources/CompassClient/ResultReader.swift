@@ -384,7 +384,8 @@ extension CompassClient {
             return try ResultPageParser.rows(in: response.body, columns: columns, maxRows: maxRows)
         } catch {
             throw CompassError.invalidResponse(
-                endpoint: endpoint.name, detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
+                endpoint: endpoint.name,
+                detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 

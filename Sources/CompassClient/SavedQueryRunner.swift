@@ -69,8 +69,8 @@ extension CompassClient {
         let roots = try readWorkspaceRoots()
         guard var folder = roots.root(named: path.components[0]) else {
             throw CompassError.invalidConfiguration(
-                "the root folder \"\(path.components[0])\" is not on the server (it has \(roots.names.joined(separator: ", "))); "
-                    + "correct query in the [[watch]] for \(path)")
+                "the root folder \"\(path.components[0])\" is not on the server "
+                    + "(it has \(roots.names.joined(separator: ", "))); correct query in the [[watch]] for \(path)")
         }
         var walked = [path.components[0]]
         for (index, name) in path.components.enumerated().dropFirst() {

@@ -14,14 +14,16 @@ struct WorkspaceRoots {
     /// guess would store trackwatch's queries where every user sees them.
     init(_ roots: [WorkspaceItem]) throws {
         all = roots
-        let personal = Self.named(Self.personalNames, in: roots)
+        let personal =
+            Self.named(Self.personalNames, in: roots)
             ?? Self.single(roots.filter { $0.isWritable == true })
         guard let personal else {
-            let names = roots.prefix(10).map { "\"\(CompassClient.serverText($0.name).prefix(60))\"" }.joined(separator: ", ")
+            let names = roots.prefix(10).map { "\"\(CompassClient.serverText($0.name).prefix(60))\"" }.joined(
+                separator: ", ")
             throw CompassError.invalidResponse(
                 endpoint: "workspace folders",
-                detail: "cannot tell which root folder is Personal Queries (the server lists \(names.isEmpty ? "none" : names), "
-                    + "and none or several are writable)")
+                detail: "cannot tell which root folder is Personal Queries (the server lists "
+                    + "\(names.isEmpty ? "none" : names), and none or several are writable)")
         }
         self.personal = personal
         publicFolder = Self.named(Self.publicNames, in: roots) ?? Self.single(roots.filter { $0.dbId != personal.dbId })
@@ -68,7 +70,8 @@ extension CompassClient {
         try expectSuccess(response, .folders)
         let found = try WorkspaceRoots(try decode([WorkspaceItem].self, from: response, .folders))
         if roots == nil, found.personal.name != WorkspacePath.personalRoot {
-            logger.info("personal folder found by what it is", metadata: ["folder": "\(Self.serverText(found.personal.name))"])
+            logger.info(
+                "personal folder found by what it is", metadata: ["folder": "\(Self.serverText(found.personal.name))"])
         }
         roots = found
         return found

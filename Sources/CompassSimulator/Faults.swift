@@ -100,7 +100,8 @@ extension SimulatorState {
             let body = FaultBody(status: status, message: fault.message ?? "injected fault")
             response = SimResponse(status: status, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
             // A Retry-After of the test's own (in `headers`) replaces the default one.
-            if (status == 429 || status == 503) && fault.headers?.keys.contains(where: { $0.lowercased() == "retry-after" }) != true {
+            let ownRetryAfter = fault.headers?.keys.contains { $0.lowercased() == "retry-after" } == true
+            if (status == 429 || status == 503) && !ownRetryAfter {
                 response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)"))
             }
         case .html:
@@ -122,7 +123,9 @@ extension SimulatorState {
             response = SimResponse(status: 200, body: Self.flood(fault.kind, size: fault.size ?? 63_000_000))
             response.headers.append(("Content-Type", "application/json"))
         }
-        for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) { response.headers.append((name, value)) }
+        for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            response.headers.append((name, value))
+        }
     }
 
     /// `{"rows": [...]}` of about `size` bytes in the shape of a memory-amplification attack.

@@ -88,8 +88,8 @@ private final class RequestHandler: ChannelInboundHandler {
             requestHeaders[key] = requestHeaders[key].map { $0 + (key == "cookie" ? "; " : ", ") + value } ?? value
         }
         let response = simulator.handle(SimRequest(
-            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"), body: body,
-            headers: requestHeaders))
+            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
+            body: body, headers: requestHeaders))
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
         var headers = HTTPHeaders()
         if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }

@@ -44,7 +44,9 @@ extension Router {
         var definition = try decode(SimQueryDefinition.self)
         guard let name = definition.name, !name.isEmpty else { throw Failure(status: 400, message: "The query needs a name") }
         if state.options.strictQueryNames,
-            !name.unicodeScalars.allSatisfy({ ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == " " || $0 == "_") })
+            !name.unicodeScalars.allSatisfy({
+                $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == " " || $0 == "_"
+            })
         {
             // As ValidateQueryDefName: "characters that are not valid" (which ones is not documented).
             throw Failure(status: 400, message: "The query name \(name) contains characters that are not valid")

@@ -15,7 +15,9 @@ public struct SimRequest: Sendable {
     /// Header values by lower-cased name (repeated headers joined with ", ", `Cookie` with "; ").
     public var headers: [String: String]
 
-    public init(method: String, target: String, authorization: String?, body: [UInt8], headers: [String: String] = [:]) {
+    public init(
+        method: String, target: String, authorization: String?, body: [UInt8], headers: [String: String] = [:]
+    ) {
         self.method = method
         self.headers = headers
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -92,7 +94,9 @@ extension SimulatorState {
         let cookies = (request.headers["cookie"] ?? "").split(separator: ";").map { $0.drop { $0 == " " } }
         for cookie in cookies where cookie.hasPrefix(Self.replicaCookie + "=") {
             let value = cookie.dropFirst(Self.replicaCookie.count + 1).split(separator: ".")
-            guard value.count == 2, let number = Int(value[1]), (0..<options.replicas).contains(number) else { continue }
+            guard value.count == 2, let number = Int(value[1]), (0..<options.replicas).contains(number) else {
+                continue
+            }
             if value[0] != instance {
                 foreignCookies += 1
                 continue
@@ -151,7 +155,9 @@ struct Router {
         if contentType?.split(separator: ";").first?.filter({ $0 != " " }).lowercased() != "application/json" {
             return error(415, "Content type '\(contentType ?? "")' not supported")
         }
-        if let accept = request.headers["accept"]?.lowercased(), !accept.contains("application/json"), !accept.contains("*/*") {
+        if let accept = request.headers["accept"]?.lowercased(), !accept.contains("application/json"),
+            !accept.contains("*/*")
+        {
             return error(406, "Could not find acceptable representation")
         }
         return nil
@@ -181,11 +187,15 @@ struct Router {
             return encoded(200, [["name": SampleSchema.repo]])
         }
         if let repo = match("GET", "repos/{}", path)?.first {
-            guard repo == SampleSchema.repo else { throw Failure(status: 404, message: "Schema repository not found: \(repo)") }
+            guard repo == SampleSchema.repo else {
+                throw Failure(status: 404, message: "Schema repository not found: \(repo)")
+            }
             return encoded(200, NamedItem(name: SampleSchema.repo))
         }
         if let repo = match("GET", "repos/{}/databases", path)?.first {
-            guard repo == SampleSchema.repo else { throw Failure(status: 404, message: "Schema repository not found: \(repo)") }
+            guard repo == SampleSchema.repo else {
+                throw Failure(status: 404, message: "Schema repository not found: \(repo)")
+            }
             return encoded(200, [NamedItem(name: SampleSchema.database)])
         }
         guard path.count >= 4, path[0] == "repos", path[2] == "databases" else { return error(404, "No endpoint \(request.path)") }
@@ -215,7 +225,8 @@ struct Router {
         }
         if let id = match("GET", "workspace/folders/{}/queryDefs", path)?.first {
             let folder = try knownFolder(id, user: user)
-            return encoded(200, children(of: folder).map { WorkspaceItem(query: $0, parentPath: state.path(of: folder)) })
+            let path = state.path(of: folder)
+            return encoded(200, children(of: folder).map { WorkspaceItem(query: $0, parentPath: path) })
         }
         if match("POST", "workspace/queryDefs", path) != nil { return try createStoredQuery(user: user) }
         if let id = match("GET", "workspace/queryDefs/{}", path)?.first {
@@ -223,7 +234,9 @@ struct Router {
         }
         if let id = match("DELETE", "workspace/queryDefs/{}", path)?.first {
             let query = try storedQuery(id, user: user)
-            guard !SimulatorState.isPublic(query.folder) else { throw Failure(status: 403, message: "Public Queries is read-only") }
+            guard !SimulatorState.isPublic(query.folder) else {
+                throw Failure(status: 403, message: "Public Queries is read-only")
+            }
             state.storedQueries[id] = nil
             return SimResponse(status: 204, body: [])
         }
@@ -269,8 +282,10 @@ struct Router {
     private func authorized() throws -> (String, String) {
         guard let identity = state.user(forAuthorization: request.authorization) else {
             let status = request.authorization == nil ? 401 : state.options.refusedTokenStatus
-            throw Failure(status: status, message: status == 500
-                          ? "Internal error: no session for this token" : "Full authentication is required to access this resource")
+            let message = status == 500
+                ? "Internal error: no session for this token"
+                : "Full authentication is required to access this resource"
+            throw Failure(status: status, message: message)
         }
         return identity
     }
@@ -278,7 +293,8 @@ struct Router {
     /// `POST /query` on a server without ad-hoc queries, answered as `--adhoc-refusal` says.
     private func adHocRefusal() -> SimResponse {
         guard state.options.adHocRefusal != "html" else {
-            var page = SimResponse(status: 200, body: Array("<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>".utf8))
+            let html = "<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>"
+            var page = SimResponse(status: 200, body: Array(html.utf8))
             page.headers.append(("Content-Type", "text/html;charset=UTF-8"))
             return page
         }
@@ -298,8 +314,8 @@ struct Router {
 
     func error(_ status: Int, _ message: String) -> SimResponse {
         let reason = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-                      406: "Not Acceptable", 409: "Conflict", 415: "Unsupported Media Type", 500: "Internal Server Error",
-                      501: "Not Implemented"][status] ?? "Error"
+                      406: "Not Acceptable", 409: "Conflict", 415: "Unsupported Media Type",
+                      500: "Internal Server Error", 501: "Not Implemented"][status] ?? "Error"
         return encoded(status, ErrorBody(timestamp: SimClock.format(state.clock.now), status: status, error: reason,
                                          message: message, path: request.path))
     }

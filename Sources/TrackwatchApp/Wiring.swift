@@ -100,7 +100,8 @@ public struct ServerSession {
         let http = try AsyncHTTPTransport(
             tls: .init(caFile: caFile, insecure: config.insecure),
             proxy: choice.proxy.map {
-                AsyncHTTPTransport.Proxy(host: $0.host, port: $0.port, username: $0.username, password: $0.password?.value)
+                AsyncHTTPTransport.Proxy(
+                    host: $0.host, port: $0.port, username: $0.username, password: $0.password?.value)
             },
             connectTimeout: min(config.requestTimeout, 10))
         let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http

@@ -86,7 +86,9 @@ struct ConfigReader {
             let text = try requiredString(table, "watch", "query", example: "Public Queries/Team P1s", line: item.line)
             guard let query = WorkspacePath(text) else {
                 throw error(table["query"], "watch.query",
-                            "expected a workspace path: the root folder (\"Public Queries\" or \"Personal Queries\", or their names in your Compass's language), any subfolders and the query, separated by /, e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
+                            "expected a workspace path: the root folder (\"Public Queries\" or \"Personal Queries\", "
+                                + "or their names in your Compass's language), any subfolders and the query, "
+                                + "separated by /, e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
             }
             let name = try string(table, "watch", "name") ?? query.queryName
             guard !name.isEmpty, name.count <= 100 else { throw error(table["name"], "watch.name", "expected 1 to 100 characters") }
@@ -174,7 +176,9 @@ struct ConfigReader {
         do {
             return .proxy(try ProxyURL(parsing: text))
         } catch {
-            throw self.error(table["proxy"], "server.proxy", "\(error.message) (expected \"http://host:port\", or \"\" for no proxy)")
+            throw self.error(
+                table["proxy"], "server.proxy",
+                "\(error.message) (expected \"http://host:port\", or \"\" for no proxy)")
         }
     }
 

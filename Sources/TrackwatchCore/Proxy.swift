@@ -44,12 +44,15 @@ public struct ProxyURL: Equatable, Sendable, CustomStringConvertible {
         var rest = Substring(text.trimmingWhitespace)
         guard !rest.isEmpty else { throw ParseError(message: "is empty") }
         guard rest.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw ParseError(message: "must be a URL without spaces or control characters, e.g. http://proxy.example.com:3128")
+            throw ParseError(
+                message: "must be a URL without spaces or control characters, e.g. http://proxy.example.com:3128")
         }
         if let range = rest.firstRange(of: "://") {
             let scheme = rest[..<range.lowerBound].lowercased()
             guard scheme == "http" else {
-                throw ParseError(message: "uses \(scheme)://; trackwatch supports http:// proxies only (it tunnels TLS to the server through them with CONNECT)")
+                throw ParseError(
+                    message: "uses \(scheme)://; trackwatch supports http:// proxies only "
+                        + "(it tunnels TLS to the server through them with CONNECT)")
             }
             rest = rest[range.upperBound...]
         }
@@ -64,17 +67,22 @@ public struct ProxyURL: Equatable, Sendable, CustomStringConvertible {
             let userInfo = rest[..<at]
             rest = rest[rest.index(after: at)...]
             let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let user = Self.percentDecoded(parts[0]), let secret = Self.percentDecoded(parts.count > 1 ? parts[1] : "")
+            guard let user = Self.percentDecoded(parts[0]),
+                let secret = Self.percentDecoded(parts.count > 1 ? parts[1] : "")
             else { throw ParseError(message: "has badly percent-encoded credentials") }
             username = user
             password = Secret(secret)
         }
         let host: Substring, portText: Substring?
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw ParseError(message: "has an unclosed [ in its host") }
+            guard let close = rest.firstIndex(of: "]") else {
+                throw ParseError(message: "has an unclosed [ in its host")
+            }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":") else { throw ParseError(message: "has text after the ] of its host") }
+            guard after.isEmpty || after.hasPrefix(":") else {
+                throw ParseError(message: "has text after the ] of its host")
+            }
             portText = after.isEmpty ? nil : after.dropFirst()
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
@@ -103,7 +111,8 @@ public struct ProxyURL: Equatable, Sendable, CustomStringConvertible {
             if byte == UInt8(ascii: "%") {
                 let high = utf8.index(after: index)
                 guard high < utf8.endIndex, utf8.index(after: high) < utf8.endIndex,
-                    let value = UInt8(String(decoding: [utf8[high], utf8[utf8.index(after: high)]], as: UTF8.self), radix: 16)
+                    let value = UInt8(
+                        String(decoding: [utf8[high], utf8[utf8.index(after: high)]], as: UTF8.self), radix: 16)
                 else { return nil }
                 bytes.append(value)
                 index = utf8.index(index, offsetBy: 3)
@@ -214,7 +223,8 @@ public struct NoProxy: Sendable {
 
     private static func cidr(_ entry: String) -> (IPAddress, Int)? {
         let parts = entry.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, let network = IPAddress(String(parts[0])), parts[1].count <= 3, let prefix = Int(parts[1]),
+        guard parts.count == 2, let network = IPAddress(String(parts[0])), parts[1].count <= 3,
+            let prefix = Int(parts[1]),
             prefix >= 0, prefix <= network.bytes.count * 8
         else { return nil }
         return (network, prefix)
@@ -251,7 +261,9 @@ struct IPAddress: Equatable {
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt8(part) else {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let value = UInt8(part)
+            else {
                 return nil
             }
             bytes.append(value)

@@ -29,17 +29,17 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest page size the server grants, whatever the client asks.") var pageSizeCap: Int?
     @Option(help: "Page size when the client asks for none.") var defaultPageSize = 25
     @Option(help: "Token lifetime in seconds.") var tokenTtl = 86_400
-    @Flag(help: "Refuse the ad-hoc /query endpoint (with 404 unless --adhoc-refusal says otherwise), like older Compass servers.")
+    @Flag(help: "Refuse the ad-hoc /query endpoint (404 unless --adhoc-refusal says otherwise), as older servers do.")
     var noAdhocQuery = false
     @Option(help: "How --no-adhoc-query refuses POST /query: 404, 400, 405, 500, 501, or html (a 200 HTML page).")
     var adhocRefusal = "404"
-    @Option(help: "Root folder names in this language: en or de (\"Persönliche Abfragen\", \"Öffentliche Abfragen\").")
+    @Option(help: "Root folder names in this language: en, or de (Persönliche Abfragen, Öffentliche Abfragen).")
     var folderLanguage = "en"
     @Flag(help: "Refuse stored query names with characters other than letters, digits, spaces and underscores.")
     var strictQueryNames = false
-    @Option(help: "Status for a token the server does not know (expired, logged off, revoked, lost in a restart): 401, 403 or 500.")
+    @Option(help: "Status for a token the server does not know (expired, revoked, lost in a restart): 401, 403 or 500.")
     var refusedTokenStatus = 401
-    @Option(help: "Replicas behind a cookie-routing load balancer; a result set is only reachable with its replica's cookie.")
+    @Option(help: "Replicas behind a cookie-routing load balancer; a result set needs its replica's cookie.")
     var replicas = 1
     @Flag(help: "Refuse API requests without Content-Type: application/json (415) or whose Accept excludes JSON (406).")
     var requireJsonContentType = false
@@ -68,10 +68,13 @@ struct Serve: ParsableCommand {
         guard pat.allSatisfy({ $0.contains("=") }) else { throw ValidationError("--pat takes USER=TOKEN") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard SimulatorOptions.adHocRefusals.contains(adhocRefusal) else {
-            throw ValidationError("--adhoc-refusal must be one of \(SimulatorOptions.adHocRefusals.joined(separator: ", "))")
+            let allowed = SimulatorOptions.adHocRefusals.joined(separator: ", ")
+            throw ValidationError("--adhoc-refusal must be one of \(allowed)")
         }
         guard ["en", "de"].contains(folderLanguage) else { throw ValidationError("--folder-language must be en or de") }
-        guard [401, 403, 500].contains(refusedTokenStatus) else { throw ValidationError("--refused-token-status must be 401, 403 or 500") }
+        guard [401, 403, 500].contains(refusedTokenStatus) else {
+            throw ValidationError("--refused-token-status must be 401, 403 or 500")
+        }
         guard (1...8).contains(replicas) else { throw ValidationError("--replicas must be 1…8") }
         guard SimZone(serverZone) != nil else { throw ValidationError("--server-zone: UTC, ±HH:MM or a POSIX TZ rule") }
         guard HistoryClock.Storage(rawValue: historyTime) != nil else { throw ValidationError("--history-time is local or utc") }

@@ -82,7 +82,8 @@ func fuzzCompass(_ bytes: UnsafeRawBufferPointer) {
 func fuzzHeaders(_ bytes: UnsafeRawBufferPointer) {
     guard let first = bytes.first else { return }
     let statuses = [503, 429, 500, 404, 201, 200, 401, 403]
-    let lines = String(decoding: bytes.dropFirst(), as: UTF8.self).split(separator: "\n", maxSplits: 64, omittingEmptySubsequences: false)
+    let lines = String(decoding: bytes.dropFirst(), as: UTF8.self)
+        .split(separator: "\n", maxSplits: 64, omittingEmptySubsequences: false)
     var headers: [(name: String, value: String)] = [("Retry-After", lines.first.map(String.init) ?? "")]
     headers += lines.dropFirst().prefix(40).map { ("Set-Cookie", String($0)) }
     if let last = lines.last { headers.append(("Content-Type", String(last))) }
@@ -96,10 +97,14 @@ func fuzzHeaders(_ bytes: UnsafeRawBufferPointer) {
     if first & 0x80 != 0 { client.assume(.stored) }
     for _ in 0..<2 {
         do {
-            _ = try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5)
+            _ = try client.run(
+                WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5)
         } catch let error as CompassError {
             if let wait = error.retryAfter, !(0...86_400).contains(wait) { fatalError("unbounded Retry-After \(wait)") }
-            if error.description.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            let controls = error.description.unicodeScalars.filter {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+            }
+            if !controls.isEmpty {
                 fatalError("control character in an error: \(error.description.debugDescription)")
             }
         } catch {

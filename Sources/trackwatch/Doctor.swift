@@ -127,7 +127,9 @@ struct Doctor: ParsableCommand {
             try ServerSession.makeClient(server: server, credential: credential, environment: environment, logger: logger)
         }, fix: "check url, ca_file, insecure and proxy in [server]") else { return }
         defer { client.logoff() }
-        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment), let proxy = choice.proxy {
+        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment),
+            let proxy = choice.proxy
+        {
             report.pass("through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
         }
         let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {

@@ -213,6 +213,6 @@ final class CompassClientTests: XCTestCase {
         XCTAssertEqual(try run(client), [["a"]])
         XCTAssertEqual(client.queryPath, .stored)
         XCTAssertEqual(created, 1, "the fixed query is stored once and reused")
-        XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/query") }.count, 1, "the path is remembered by the client")
+        XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/query") }.count, 1, "the client remembers the path")
     }
 }

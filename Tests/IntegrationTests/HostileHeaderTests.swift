@@ -12,9 +12,11 @@ final class HostileHeaderTests: XCTestCase {
             let check = try workspace.trackwatch(["check"])
             XCTAssertEqual(check.status, 69, "\(value): an outage, not a crash (132): \(check.stderr)")
             if value.hasPrefix("Sun") {
-                XCTAssertFalse(check.stderr.contains("retry after"), "a date past the year 9999 is no date: \(check.stderr)")
+                XCTAssertFalse(
+                    check.stderr.contains("retry after"), "a date past the year 9999 is no date: \(check.stderr)")
             } else {
-                XCTAssertTrue(check.stderr.contains("it asked to retry after 86400 s"), "clamped to a day: \(check.stderr)")
+                XCTAssertTrue(
+                    check.stderr.contains("it asked to retry after 86400 s"), "clamped to a day: \(check.stderr)")
             }
         }
     }
@@ -22,7 +24,8 @@ final class HostileHeaderTests: XCTestCase {
     func test_hugeRetryAfter_daemonKeepsRunning_andPollsAgain() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        try sim.inject("status", on: "POST /authenticate", count: 1, status: 503, headers: ["Retry-After": "9223372036854775807"])
+        try sim.inject(
+            "status", on: "POST /authenticate", count: 1, status: 503, headers: ["Retry-After": "9223372036854775807"])
         let notify = try NotifySocket()
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
@@ -37,7 +40,8 @@ final class HostileHeaderTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=") && $0.contains("503") }, "the failed poll: \(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=") && $0.contains("503") }, "the failed poll: \(notify.messages)")
         XCTAssertTrue(process.isRunning, "no trap on the hostile header")
         kill(process.processIdentifier, SIGUSR1)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "it polls again: \(notify.messages)")
@@ -49,7 +53,8 @@ final class HostileHeaderTests: XCTestCase {
     func test_serverMessageWithControlCharacters_isOneCleanBoundedLine() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        let hostile = "bad\nWATCHDOG=trigger\r\u{1B}]0;pwned\u{07}\u{1B}[31m red \u{85}next\u{202E}desrever\u{2028}end "
+        let hostile =
+            "bad\nWATCHDOG=trigger\r\u{1B}]0;pwned\u{07}\u{1B}[31m red \u{85}next\u{202E}desrever\u{2028}end "
             + String(repeating: "x", count: 5_000)
         try sim.inject("status", on: "POST /authenticate", count: 1, status: 401, message: hostile)
         let check = try workspace.trackwatch(["check"])
@@ -57,8 +62,11 @@ final class HostileHeaderTests: XCTestCase {
         let lines = check.stderr.split(separator: "\n").map(String.init)
         XCTAssertFalse(lines.contains { $0.hasPrefix("WATCHDOG") }, "no line of the server's making: \(lines)")
         let line = lines.first { $0.contains("rejected the login") } ?? ""
-        XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E || $0.value == 0x2028 },
-                       "no control, C1 or bidi characters: \(line.debugDescription)")
+        XCTAssertFalse(
+            line.unicodeScalars.contains {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E || $0.value == 0x2028
+            },
+            "no control, C1 or bidi characters: \(line.debugDescription)")
         XCTAssertTrue(line.contains("bad WATCHDOG=trigger ]0;pwned[31m red nextdesrever end xxx"), line)
         XCTAssertLessThan(line.count, 700, "bounded: \(line.count) characters")
     }
@@ -85,14 +93,18 @@ final class WrongServerSettingsTests: XCTestCase {
             .write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
         let database = try workspace.trackwatch(["check"])
         XCTAssertEqual(database.status, 78, database.stderr)
-        XCTAssertTrue(database.stderr.contains("Repository or database not found: the repository \"2.0.0\" has no database \"SAMPLX\" (it has SAMPL). Check repo and database in [server]."),
-                      database.stderr)
+        XCTAssertTrue(
+            database.stderr.contains(
+                "Repository or database not found: the repository \"2.0.0\" has no database \"SAMPLX\" (it has SAMPL). "
+                    + "Check repo and database in [server]."),
+            database.stderr)
 
         try text.replacingOccurrences(of: "repo = \"2.0.0\"", with: "repo = \"9.9.9\"")
             .write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
         let repository = try workspace.trackwatch(["check"])
         XCTAssertEqual(repository.status, 78, repository.stderr)
-        XCTAssertTrue(repository.stderr.contains("the server has no repository \"9.9.9\" (it has 2.0.0)"), repository.stderr)
+        XCTAssertTrue(
+            repository.stderr.contains("the server has no repository \"9.9.9\" (it has 2.0.0)"), repository.stderr)
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0, "no failed login counted against the account")
     }
 

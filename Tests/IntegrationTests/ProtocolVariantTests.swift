@@ -6,15 +6,19 @@ import XCTest
 /// same colleague's change, once, under each.
 final class ProtocolVariantTests: XCTestCase {
     /// A baseline, then lead resolves engineer's SAMPL00000001: reported once, as `modified`.
-    private func assertReportsAColleaguesChangeOnce(_ sim: Simulator, _ workspace: Workspace, _ label: String,
-                                                    file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertReportsAColleaguesChangeOnce(
+        _ sim: Simulator, _ workspace: Workspace, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let baseline = try workspace.trackwatch(["check"])
         XCTAssertEqual(baseline.status, 0, "\(label): \(baseline.stderr)", file: file, line: line)
         try sim.act("lead", "SAMPL00000001", "Resolve")
         let changed = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(changed.status, 0, "\(label): \(changed.stderr)", file: file, line: line)
         let builtIn = changed.objects.filter { $0["watch"] is NSNull || $0["watch"] == nil }
-        XCTAssertEqual(builtIn.map { $0["record"] as? String }, ["SAMPL00000001"], "\(label): \(changed.stdout)", file: file, line: line)
+        XCTAssertEqual(
+            builtIn.map { $0["record"] as? String }, ["SAMPL00000001"], "\(label): \(changed.stdout)", file: file,
+            line: line)
         XCTAssertEqual(builtIn.map { $0["kind"] as? String }, ["modified"], label, file: file, line: line)
         let again = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(again.status, 0, "\(label): \(again.stderr)", file: file, line: line)
@@ -37,20 +41,26 @@ final class ProtocolVariantTests: XCTestCase {
         let baseline = try workspace.trackwatch(["check"])
         XCTAssertEqual(baseline.status, 0, baseline.stderr)
         XCTAssertTrue(baseline.stdout.contains("Baseline: watching the query Team P1s"), baseline.stdout)
-        XCTAssertTrue(baseline.stdout.contains("Baseline: watching the query Triage"), "the English name finds the German folder: \(baseline.stdout)")
+        XCTAssertTrue(
+            baseline.stdout.contains("Baseline: watching the query Triage"),
+            "the English name finds the German folder: \(baseline.stdout)")
         let stored = try sim.stats()["storedQueries"] as? [[String: Any]] ?? []
         XCTAssertEqual(stored.map { $0["folder"] as? String }, ["Persönliche Abfragen/engineer"], "\(stored)")
         try sim.act("lead", "SAMPL00000001", "Resolve")
         let changed = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(changed.status, 0, changed.stderr)
-        XCTAssertTrue(changed.objects.contains { $0["record"] as? String == "SAMPL00000001" && $0["kind"] as? String == "modified" },
-                      changed.stdout)
+        XCTAssertTrue(
+            changed.objects.contains {
+                $0["record"] as? String == "SAMPL00000001" && $0["kind"] as? String == "modified"
+            },
+            changed.stdout)
     }
 
     func test_germanRootFolders_aWatchOnAPersonalQuery_isFoundUnderEitherName() throws {
         let sim = try Simulator(["--folder-language", "de"])
-        try sim.storePersonalQuery(user: "engineer", password: "engineer", name: "Mine",
-                                   filter: #"{"fieldPath":"Owner","compOp":"COMP_OP_EQ","values":["[CURRENT_USER]"]}"#)
+        try sim.storePersonalQuery(
+            user: "engineer", password: "engineer", name: "Mine",
+            filter: #"{"fieldPath":"Owner","compOp":"COMP_OP_EQ","values":["[CURRENT_USER]"]}"#)
         for path in ["Persönliche Abfragen/Mine", "Personal Queries/Mine"] {
             let workspace = try Workspace(serverURL: sim.url)
             workspace.trailer = "[[watch]]\nquery = \"\(path)\"\n"
@@ -96,7 +106,8 @@ final class ProtocolVariantTests: XCTestCase {
             XCTAssertEqual(announcements.count, 1, "logged once per process, not per query: \(verbose.stderr)")
             XCTAssertTrue(announcements.first?.contains("query_path=stored") == true, "\(refusal): \(announcements)")
             let expected = refusal == "html" ? "an HTML page (HTTP 200)" : "HTTP \(refusal)"
-            XCTAssertTrue(announcements.first?.contains("adhoc_refused_with=\(expected)") == true, "\(refusal): \(announcements)")
+            XCTAssertTrue(
+                announcements.first?.contains("adhoc_refused_with=\(expected)") == true, "\(refusal): \(announcements)")
         }
     }
 
@@ -166,7 +177,8 @@ final class ProtocolVariantTests: XCTestCase {
         }
         for sim in [first, second] {
             let stats = try sim.stats()
-            XCTAssertEqual(stats["foreignCookies"] as? Int, 0, "both servers are on 127.0.0.1, yet each jar is its own: \(stats)")
+            XCTAssertEqual(
+                stats["foreignCookies"] as? Int, 0, "both servers are on 127.0.0.1, yet each jar is its own: \(stats)")
             XCTAssertEqual(stats["replicaMisses"] as? Int, 0, "\(stats)")
         }
     }

@@ -8,7 +8,8 @@ final class ProxyTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tw-proxy-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tw-proxy-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -16,12 +17,15 @@ final class ProxyTests: XCTestCase {
 
     /// A self-signed certificate for `name` (an IP address or a DNS name).
     private func certificate(for name: String) throws -> (certificate: String, key: String) {
-        let certificate = directory.appendingPathComponent("\(name).pem").path, key = directory.appendingPathComponent("\(name).key").path
+        let certificate = directory.appendingPathComponent("\(name).pem").path,
+            key = directory.appendingPathComponent("\(name).key").path
         let kind = name.first?.isNumber == true ? "IP" : "DNS"
-        let result = try runProduct("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name)",
-            "-addext", "subjectAltName=\(kind):\(name)", "-keyout", key, "-out", certificate,
-        ])
+        let result = try runProduct(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name)",
+                "-addext", "subjectAltName=\(kind):\(name)", "-keyout", key, "-out", certificate,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return (certificate, key)
     }
@@ -29,14 +33,19 @@ final class ProxyTests: XCTestCase {
     /// Proxy variables cleared, so that the machine's own never interfere.
     private func environment(_ workspace: Workspace, _ proxies: [String: String]) -> [String: String] {
         var environment = workspace.environment
-        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] {
+        for name in [
+            "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ] {
             environment[name] = ""
         }
         return environment.merging(proxies) { _, new in new }
     }
 
-    private func check(_ workspace: Workspace, _ proxies: [String: String], _ extra: [String] = []) throws -> RunResult {
-        try runProduct("trackwatch", ["check", "--config", workspace.configPath] + extra, environment: environment(workspace, proxies))
+    private func check(_ workspace: Workspace, _ proxies: [String: String], _ extra: [String] = []) throws -> RunResult
+    {
+        try runProduct(
+            "trackwatch", ["check", "--config", workspace.configPath] + extra,
+            environment: environment(workspace, proxies))
     }
 
     func test_httpsThroughTheEnvironmentsProxy_tunnelsWithTLSEndToEnd_verifiedAgainstTheServersName() throws {
@@ -53,7 +62,8 @@ final class ProxyTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "\(variable): \(result.stderr)")
             XCTAssertGreaterThan(proxy.tunnels.count, before, "\(variable): the requests went through the proxy")
             XCTAssertEqual(Set(proxy.tunnels.map(\.target)), ["127.0.0.1:\(port)"], "CONNECT to the server itself")
-            XCTAssertTrue(result.stderr.contains("proxy_source=\(variable)"), "the proxy in use is logged: \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("proxy_source=\(variable)"), "the proxy in use is logged: \(result.stderr)")
         }
         // The certificate is checked against the server's name, through the tunnel: a certificate for another
         // name is refused even though the proxy is happy to connect.
@@ -77,7 +87,9 @@ final class ProxyTests: XCTestCase {
         let result = try check(workspace, ["http_proxy": "http://127.0.0.1:9"], ["-v"])  // the key wins
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertFalse(proxy.tunnels.isEmpty)
-        XCTAssertEqual(Set(proxy.tunnels.map(\.proxyAuthorization)), ["Basic " + Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()])
+        XCTAssertEqual(
+            Set(proxy.tunnels.map(\.proxyAuthorization)),
+            ["Basic " + Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()])
         XCTAssertTrue(result.stderr.contains("proxy=\(proxy.url)"), result.stderr)
         XCTAssertFalse(result.stderr.contains("s3cr3t"), "the proxy password is never logged: \(result.stderr)")
 
@@ -85,7 +97,9 @@ final class ProxyTests: XCTestCase {
         try workspace.writeConfig()
         let denied = try check(workspace, [:])
         XCTAssertEqual(denied.status, 69, denied.stderr)
-        XCTAssertTrue(denied.stderr.contains("The proxy refused the connection to Compass: it asks for credentials (HTTP 407)"), denied.stderr)
+        XCTAssertTrue(
+            denied.stderr.contains("The proxy refused the connection to Compass: it asks for credentials (HTTP 407)"),
+            denied.stderr)
         XCTAssertFalse(denied.stderr.contains("wrong-pw"), denied.stderr)
     }
 

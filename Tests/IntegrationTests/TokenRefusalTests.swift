@@ -18,8 +18,9 @@ final class TokenRefusalTests: XCTestCase {
     }
 
     private func assigned(_ client: CompassClient) throws -> [Record] {
-        try WatchQueries.records(fromRows: client.run(
-            WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5))
+        try WatchQueries.records(
+            fromRows: client.run(
+                WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5))
     }
 
     private func logins(_ sim: Simulator) throws -> Int { try sim.stats()["logins"] as? Int ?? -1 }
@@ -54,7 +55,8 @@ final class TokenRefusalTests: XCTestCase {
         XCTAssertEqual(try logins(sim), 2, "one new login to rule out a lost token")
         XCTAssertThrowsError(try assigned(client))
         XCTAssertEqual(try logins(sim), 2, "the new login did not help once: a 403 is not taken for a lost token again")
-        XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
+        XCTAssertEqual(
+            try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
     }
 
     func test_aPassing500FromQuery_fallsBackForThatQueryOnly() throws {
@@ -66,7 +68,8 @@ final class TokenRefusalTests: XCTestCase {
         XCTAssertEqual(try assigned(client), expected, "complete, on the stored path")
         XCTAssertEqual(try count("POST /workspace/queryDefs/{id}/resultsets", sim), 1)
         XCTAssertEqual(try assigned(client), expected)
-        XCTAssertEqual(client.queryPath, .adHoc, "a server that ran ad-hoc queries is not locked out of them by one 500")
+        XCTAssertEqual(
+            client.queryPath, .adHoc, "a server that ran ad-hoc queries is not locked out of them by one 500")
         XCTAssertEqual(try count("POST /query", sim), 4)
         XCTAssertEqual(try count("POST /workspace/queryDefs/{id}/resultsets", sim), 1)
     }
@@ -113,7 +116,8 @@ final class DaemonTokenRefusalTests: XCTestCase {
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
         kill(process.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 3, "the daemon's second login, and the colleague's")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

@@ -22,7 +22,9 @@ public final class ConnectProxy: @unchecked Sendable {
     /// - Parameter credentials: when given, a CONNECT without `Proxy-Authorization: Basic` of exactly these is
     ///   refused with 407.
     public init(credentials: (user: String, password: String)? = nil) throws {
-        requiredAuthorization = credentials.map { "Basic " + Data("\($0.user):\($0.password)".utf8).base64EncodedString() }
+        requiredAuthorization = credentials.map {
+            "Basic " + Data("\($0.user):\($0.password)".utf8).base64EncodedString()
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Self.error("socket") }
         var address = sockaddr_in()
@@ -30,7 +32,9 @@ public final class ConnectProxy: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
@@ -51,7 +55,11 @@ public final class ConnectProxy: @unchecked Sendable {
     /// Stops accepting; tunnels already open end when either side closes.
     public func stop() {
         // Once only: the accept loop closes the descriptor, whose number may then belong to another socket.
-        guard lock.withLock({ () -> Bool in defer { stopped = true }; return !stopped }) else { return }
+        guard
+            lock.withLock({ () -> Bool in
+                defer { stopped = true }; return !stopped
+            })
+        else { return }
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
@@ -84,12 +92,15 @@ public final class ConnectProxy: @unchecked Sendable {
         let target = String(request[1])
         lock.withLock { recorded.append(Tunnel(target: target, proxyAuthorization: authorization)) }
         if let requiredAuthorization, authorization != requiredAuthorization {
-            Self.send(client, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
-                + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            Self.send(
+                client,
+                "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
         guard let colon = target.lastIndex(of: ":"), let port = UInt16(target[target.index(after: colon)...]),
-            let upstream = Self.connect(host: String(target[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+            let upstream = Self.connect(
+                host: String(target[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
         else {
             Self.send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
@@ -158,6 +169,8 @@ public final class ConnectProxy: @unchecked Sendable {
     }
 
     private static func error(_ what: String) -> NSError {
-        NSError(domain: "ConnectProxy", code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
+        NSError(
+            domain: "ConnectProxy", code: Int(errno),
+            userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 }

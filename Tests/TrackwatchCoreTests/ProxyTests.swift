@@ -3,7 +3,9 @@ import XCTest
 
 /// The proxy a server is reached through: the `proxy` key, and the environment as curl reads it.
 final class ProxyTests: XCTestCase {
-    private func choose(_ url: String, _ environment: [String: String], _ setting: ProxySetting = .environment) throws -> String? {
+    private func choose(_ url: String, _ environment: [String: String], _ setting: ProxySetting = .environment) throws
+        -> String?
+    {
         try ProxyChoice.choose(for: url, setting: setting, environment: environment).proxy?.description
     }
 
@@ -18,8 +20,10 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(try ProxyURL(parsing: "HTTP://proxy").port, 1080, "curl's default port")
         XCTAssertEqual(try ProxyURL(parsing: "http://[fd00::1]:3128").description, "http://[fd00::1]:3128")
         let refused: [(String, String)] = [
-            ("socks5://proxy:1080", "uses socks5://"), ("https://proxy:443", "uses https://"), ("http://proxy:0", "invalid port"),
-            ("http://proxy:70000", "invalid port"), ("http://proxy:80/path", "must not have a path"), ("http://:8080", "names no host"),
+            ("socks5://proxy:1080", "uses socks5://"), ("https://proxy:443", "uses https://"),
+            ("http://proxy:0", "invalid port"),
+            ("http://proxy:70000", "invalid port"), ("http://proxy:80/path", "must not have a path"),
+            ("http://:8080", "names no host"),
             ("http://pro xy:8080", "without spaces"), ("http://a:%zz@proxy:1", "percent-encoded"), ("", "is empty"),
         ]
         for (text, says) in refused {
@@ -31,19 +35,30 @@ final class ProxyTests: XCTestCase {
 
     func test_environment_asCurlReadsIt() throws {
         XCTAssertNil(try choose("https://compass:8190", [:]))
-        XCTAssertEqual(try choose("https://compass:8190", ["https_proxy": "http://s:1", "http_proxy": "http://h:2"]), "http://s:1")
-        XCTAssertEqual(try choose("http://compass:8190", ["https_proxy": "http://s:1", "http_proxy": "http://h:2"]), "http://h:2")
-        XCTAssertEqual(try choose("https://compass", ["HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:2"]), "http://lower:2")
+        XCTAssertEqual(
+            try choose("https://compass:8190", ["https_proxy": "http://s:1", "http_proxy": "http://h:2"]), "http://s:1")
+        XCTAssertEqual(
+            try choose("http://compass:8190", ["https_proxy": "http://s:1", "http_proxy": "http://h:2"]), "http://h:2")
+        XCTAssertEqual(
+            try choose("https://compass", ["HTTPS_PROXY": "http://upper:1", "https_proxy": "http://lower:2"]),
+            "http://lower:2")
         XCTAssertEqual(try choose("http://compass", ["HTTP_PROXY": "http://upper:1"]), "http://upper:1")
-        XCTAssertEqual(try choose("https://compass", ["https_proxy": "", "ALL_PROXY": "http://all:3"]), "http://all:3", "empty is unset")
+        XCTAssertEqual(
+            try choose("https://compass", ["https_proxy": "", "ALL_PROXY": "http://all:3"]), "http://all:3",
+            "empty is unset")
         XCTAssertEqual(try choose("https://compass", ["https_proxy": "http://s:1"], .direct), nil)
         let configured = try ProxyURL(parsing: "http://key:9")
-        XCTAssertEqual(try choose("https://compass", ["https_proxy": "http://s:1", "no_proxy": "*"], .proxy(configured)), "http://key:9",
-                       "the key is per server: no_proxy does not apply to it")
+        XCTAssertEqual(
+            try choose("https://compass", ["https_proxy": "http://s:1", "no_proxy": "*"], .proxy(configured)),
+            "http://key:9",
+            "the key is per server: no_proxy does not apply to it")
         XCTAssertThrowsError(try choose("https://compass", ["https_proxy": "socks5://s:1"])) { error in
-            XCTAssertTrue((error as? ProxyURL.ParseError)?.message.hasPrefix("the https_proxy environment variable uses socks5://") == true, "\(error)")
+            XCTAssertTrue(
+                (error as? ProxyURL.ParseError)?.message.hasPrefix(
+                    "the https_proxy environment variable uses socks5://") == true, "\(error)")
         }
-        let decided = try ProxyChoice.choose(for: "https://compass", setting: .environment, environment: ["all_proxy": "p:1"])
+        let decided = try ProxyChoice.choose(
+            for: "https://compass", setting: .environment, environment: ["all_proxy": "p:1"])
         XCTAssertEqual(decided.source, "all_proxy")
     }
 
@@ -74,9 +89,12 @@ final class ProxyTests: XCTestCase {
         let server = "[server]\nurl = \"https://c\"\nrepo = \"r\"\ndatabase = \"d\"\nusername = \"u\"\n"
         XCTAssertEqual(try Config.parse(server, file: "c.toml").servers[0].proxy, .environment)
         XCTAssertEqual(try Config.parse(server + "proxy = \"\"\n", file: "c.toml").servers[0].proxy, .direct)
-        XCTAssertEqual(try Config.parse(server + "proxy = \"http://p:3128\"\n", file: "c.toml").servers[0].proxy,
-                       .proxy(ProxyURL(host: "p", port: 3128)))
-        for (value, says) in [("\"socks5://p:1\"", "uses socks5://"), ("3128", "expected a string"), ("\"http://p:x\"", "invalid port")] {
+        XCTAssertEqual(
+            try Config.parse(server + "proxy = \"http://p:3128\"\n", file: "c.toml").servers[0].proxy,
+            .proxy(ProxyURL(host: "p", port: 3128)))
+        for (value, says) in [
+            ("\"socks5://p:1\"", "uses socks5://"), ("3128", "expected a string"), ("\"http://p:x\"", "invalid port"),
+        ] {
             XCTAssertThrowsError(try Config.parse(server + "proxy = \(value)\n", file: "c.toml")) { error in
                 guard let error = error as? ConfigError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.line, 6)
