@@ -231,3 +231,23 @@ final class Workspace {
         try runProduct("trackwatch", arguments + ["--config", configPath], environment: environment)
     }
 }
+
+extension Workspace {
+    /// `trackwatch run` on this workspace outside systemd, reporting to `notify`, without a notification
+    /// server (polls go on without one) and with its output discarded; the caller stops it.
+    func startDaemon(notify: NotifySocket) throws -> Process {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
+        process.arguments = ["run", "--config", configPath]
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        environment["JOURNAL_STREAM"] = nil
+        environment["INVOCATION_ID"] = nil
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

@@ -27,18 +27,7 @@ final class HostileHeaderTests: XCTestCase {
         try sim.inject(
             "status", on: "POST /authenticate", count: 1, status: 503, headers: ["Retry-After": "9223372036854775807"])
         let notify = try NotifySocket()
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var environment = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        environment["JOURNAL_STREAM"] = nil
-        environment["INVOCATION_ID"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try workspace.startDaemon(notify: notify)
         defer { if process.isRunning { process.terminate() } }
         XCTAssertNotNil(
             notify.waitFor { $0.hasPrefix("STATUS=") && $0.contains("503") }, "the failed poll: \(notify.messages)")

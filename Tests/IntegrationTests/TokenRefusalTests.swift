@@ -96,18 +96,7 @@ final class DaemonTokenRefusalTests: XCTestCase {
         let sim = try Simulator(["--refused-token-status", "403"])
         let workspace = try Workspace(serverURL: sim.url)
         let notify = try NotifySocket()
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var environment = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        environment["JOURNAL_STREAM"] = nil
-        environment["INVOCATION_ID"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try workspace.startDaemon(notify: notify)
         defer { if process.isRunning { process.terminate() } }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "baseline: \(notify.messages)")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 1)
