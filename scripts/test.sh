@@ -25,6 +25,8 @@ bin=$(swift build --show-bin-path)
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
 "$bin/trackwatch-fuzz" csv fuzz/corpus/csv
 "$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
+"$bin/trackwatch-fuzz" headers fuzz/corpus/headers
+"$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
 log=$(mktemp /tmp/trackwatch-test.XXXXXX)
 status=0
 swift test --skip-build --disable-swift-testing > "$log" 2>&1 || status=$?
