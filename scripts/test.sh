@@ -9,7 +9,7 @@ swift build --build-tests
 swift build --product generate-manual > /dev/null
 man=$(mktemp -d)
 "$(swift build --show-bin-path)/generate-manual" "$(swift build --show-bin-path)/trackwatch" --output-directory "$man"
-for command in check run status log mute unmute doctor notify-test; do
+for command in check run status log mute unmute doctor probe notify-test; do
   grep -q "^\.It Em $command\$" "$man/trackwatch.1" || { echo "man page lacks $command"; exit 1; }
 done
 rm -rf "$man"
