@@ -22,7 +22,6 @@ extension CompassClient {
         }
         let logoff = try rawSend(.logoff, method: .post, body: nil)
         let refusal = try rawSend(.folders, method: .get, body: nil)
-        if Self.mayRefuseToken(refusal.status) { tokenRefusalStatuses.insert(refusal.status) }
         return (logoff.status, refusal.status)
     }
 

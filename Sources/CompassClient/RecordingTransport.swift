@@ -177,7 +177,7 @@ public struct TranscriptRedactor: Sendable {
     /// `https://<server>/ccmweb/rest/repos/#…/databases/#…/query/#…?pageNumber=2`: scheme, API path words and
     /// numeric query values kept; host, credentials, names and ids replaced.
     func url(_ text: String) -> String {
-        let (scheme, rest) = text.range(of: "://").map { (String(text[..<$0.lowerBound]), text[$0.upperBound...]) }
+        let (scheme, rest) = text.firstRange(of: "://").map { (String(text[..<$0.lowerBound]), text[$0.upperBound...]) }
             ?? ("", Substring(text))
         let pathStart = rest.firstIndex(of: "/") ?? rest.endIndex
         let full = rest[pathStart...]

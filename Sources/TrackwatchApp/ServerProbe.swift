@@ -4,7 +4,7 @@ import TrackwatchCore
 
 /// The lines of `trackwatch probe`: each item ✔ (works), ⚠ (works differently; what trackwatch does about it),
 /// ✘ (does not work; what to do) or · (could not be checked, and why), with what was seen.
-public struct ProbeReport: Sendable {
+public struct ProbeReport {
     public enum Mark: String, Sendable {
         case pass = "✔", warn = "⚠", fail = "✘", unknown = "·"
     }
@@ -151,18 +151,20 @@ public struct ServerProbe {
             if case .loginRejected = error { throw error }
             pagingError = error
         }
-        queryPath(&report)
         // The query as the daemon runs it: whole, at the configured page size, by whatever route works.
         let rows = try client.run(WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
                                   pageSize: poll.pageSize)
+        queryPath(&report)  // known once a query ran whole
         let traits = client.resultTraits
-        let route = traits.lastRoute.map(Self.describe) ?? "pages"
+        let route = traits.lastRoute.map(Self.describe) ?? "page by page"
         report.add(.pass, "query \"assigned to me\": \(rows.count) records, read \(route)")
         let path = client.queryPath ?? .adHoc
         if traits.pagingIgnored.contains(path) {
             report.add(.warn, "page 2 repeated page 1: the server ignores pageNumber on the \(path.rawValue) path",
-                       then: "trackwatch reads such results \(route) (tried in this order: the CSV file, one large page, "
-                           + "id-ordered batches)")
+                       then: traits.csvRoute == true
+                           ? "trackwatch reads results of more than one page as one CSV file (…/file?fileType=csv), which works here"
+                           : "trackwatch reads results of more than one page on one large page or in id-ordered batches "
+                               + "(the CSV file route does not work here)")
         } else if let pagingError, traits.rowLimit == nil {
             report.add(.fail, "paging on pages of \(Self.tinyPageSize): \(pagingError)",
                        then: "send the transcript (probe --save) to the trackwatch developers")
@@ -187,7 +189,7 @@ public struct ServerProbe {
             let folder = client.personalFolderName ?? WorkspacePath.personalRoot
             let what = "POST …/query refused with \(refusal): no ad-hoc queries"
             let then = "trackwatch stores its two queries in \"\(folder)\" (a history query only for the moment it runs)"
-            if [.status(404), .status(405), .status(501)].contains(refusal) {
+            if [AdHocRefusal.status(404), .status(405), .status(501)].contains(refusal) {
                 report.add(.pass, what + "; \(then)")
             } else {
                 report.add(.warn, what + " (or a passing fault)", then: then + "; it asks for /query again every hour")
@@ -220,44 +222,49 @@ public struct ServerProbe {
             return
         }
         report.add(.pass, "history timestamps: \(format) (\"\(Self.quoteable(rows[0][3]))\")")
-        let clock = recorder.lastServerDate.flatMap(CompassClient.serverClock)
-        guard let seconds = newest.timestamp.secondsSinceEpoch, let clock else {
-            report.add(.unknown, "history zone: the server sent no Date header to compare the newest entry with")
-            return
-        }
-        let item = Self.zone(newestEntry: seconds, serverClock: Int(clock), namesItsZone: format.namesItsZone)
+        // The server's own clock when it sends one; else this machine's, which may differ from it.
+        let serverClock = recorder.lastServerDate.flatMap(CompassClient.serverClock)
+        guard let seconds = newest.timestamp.secondsSinceEpoch, let clock = serverClock ?? Optional(now()),
+            clock.isFinite, abs(clock) < 1e12
+        else { return }
+        let item = Self.zone(newestEntry: seconds, clock: Int(clock), namesItsZone: format.namesItsZone,
+                             clockName: serverClock == nil ? "this machine's clock (the server sent no Date header)"
+                                 : "the server's clock")
         report.add(item.mark, item.text, then: item.then)
     }
 
     /// What the newest history entry and the server's clock honestly tell about the zone entries are stored in.
     /// The newest entry is not in the future, so entry − clock = offset − age: the offset is at least that
     /// difference, and equal to it only when the entry was made just now.
-    static func zone(newestEntry entry: Int, serverClock clock: Int, namesItsZone: Bool) -> ProbeReport.Item {
+    static func zone(newestEntry entry: Int, clock: Int, namesItsZone: Bool, clockName: String = "the server's clock")
+        -> ProbeReport.Item
+    {
         let difference = entry - clock
         let slack = 5 * 60
         let latestZone = 14 * 3_600
         if namesItsZone {
             if difference > slack {
                 return .init(mark: .warn, text: "history zone: entries name their zone; the newest is "
-                    + "\(duration(difference)) ahead of the server's clock",
+                    + "\(duration(difference)) ahead of \(clockName)",
                     then: "the server's clock or that entry is wrong; trackwatch still reads it, but tell the administrator")
             }
             return .init(mark: .pass, text: "history zone: entries name their zone (converted to UTC)", then: nil)
         }
         if difference > latestZone + slack {
-            return .init(mark: .warn, text: "history zone: the newest entry is \(duration(difference)) ahead of the "
-                + "server's clock, later than any zone allows",
+            return .init(mark: .warn, text: "history zone: the newest entry is \(duration(difference)) ahead of "
+                + "\(clockName), later than any zone allows",
                 then: "the server's clock or that entry is wrong; tell the administrator")
         }
         if difference < -12 * 3_600 - slack {
-            return .init(mark: .unknown, text: "history zone not told: the newest entry is \(duration(-difference)) older "
-                + "than the server's clock, more than any zone explains (change a record and probe again to tell)",
+            return .init(mark: .unknown, text: "history zone not told: the newest entry is \(duration(-difference)) behind "
+                + "\(clockName), more than any zone explains (change a record and probe again to tell)",
                 then: nil)
         }
         let quarterHours = Int((Double(difference) / 900).rounded())
         let zone = quarterHours == 0 ? "UTC" : "UTC\(utcOffset(quarterHours * 900))"
         return .init(mark: .pass, text: "history zone: entries are stored in \(zone) if the newest was made just now, "
-            + "else in a zone east of it (change a record and probe again to tell); trackwatch does not depend on it", then: nil)
+            + "else in a zone east of it (change a record and probe again to tell); trackwatch does not depend on it"
+            + (clockName == "the server's clock" ? "" : "; compared with \(clockName)"), then: nil)
     }
 
     private func sessionEnd(_ report: inout ProbeReport) {

@@ -18,7 +18,8 @@ struct Probe: ParsableCommand {
             whole exchange is written to FILE (mode 0600) with secrets removed and record text replaced by \
             salted hashes, to attach to a bug report.
 
-            Exit status: 0 when nothing is ✘, 1 otherwise; 69 server unreachable; 77 login refused; \
+            Exit status: 0 when nothing is ✘, 1 otherwise; 69 server unreachable; 76 an answer that is not the \
+            documented API; 77 login refused; \
             78 configuration invalid.
             """)
 

@@ -80,7 +80,12 @@ final class ProbeTests: XCTestCase {
         let (result, _) = try probe(["--no-adhoc-query", "--ignore-stored-page-number"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         assertLine(result, "⚠", "page 2 repeated page 1: the server ignores pageNumber on the stored path")
-        assertLine(result, "✔", "read as one CSV file")
+        assertLine(result, "    then:", "as one CSV file (…/file?fileType=csv), which works here")
+
+        let (noCSV, _) = try probe(["--no-adhoc-query", "--ignore-stored-page-number", "--no-csv"])
+        XCTAssertEqual(noCSV.status, 0, noCSV.stdout + noCSV.stderr)
+        assertLine(noCSV, "⚠", "page 2 repeated page 1: the server ignores pageNumber on the stored path")
+        assertLine(noCSV, "    then:", "on one large page or in id-ordered batches (the CSV file route does not work here)")
     }
 
     func test_germanFolders_personalFolderNamed() throws {
