@@ -114,7 +114,7 @@ final class ProbeTests: XCTestCase {
         try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: workspace.passwordFile))
         let refused = try workspace.trackwatch(["probe"])
         XCTAssertEqual(refused.status, 77, refused.stdout + refused.stderr)
-        assertLine(refused, "✘", "")
+        assertLine(refused, "✘", "rejected the login (HTTP 401")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 0)
 
         let closed = try Workspace(serverURL: "http://127.0.0.1:9")
