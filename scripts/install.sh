@@ -101,7 +101,7 @@ escape_specifiers() { printf '%s' "${1//%/%%}"; }   # a literal % in a path woul
 install_binary() {
     install -m 0755 "$1" "$bin_dir/trackwatch.tmp"
     if command -v strip > /dev/null; then
-        strip --strip-all "$bin_dir/trackwatch.tmp"
+        strip --strip-all --remove-section=.comment --remove-section=.note "$bin_dir/trackwatch.tmp"
     else
         echo "$me: warning: strip (binutils) not found: $bin_dir/trackwatch keeps its debug information" >&2
     fi
@@ -142,14 +142,16 @@ do_install() {
     for shell in bash zsh fish; do
         case $shell in bash) target=$bash_completion ;; zsh) target=$zsh_completion ;; fish) target=$fish_completion ;; esac
         install -d "${target%/*}"
-        "$bin/trackwatch" --generate-completion-script "$shell" > "$target.tmp" && chmod 0644 "$target.tmp" &&
-            mv -f "$target.tmp" "$target" && echo "installed $target"
+        # A completion file is sourced, not run: no #! line.
+        "$bin/trackwatch" --generate-completion-script "$shell" | sed '1{/^#!/d}' > "$target.tmp" &&
+            chmod 0644 "$target.tmp" && mv -f "$target.tmp" "$target" && echo "installed $target"
     done
     # The man page, generated from the same definitions (make man; MAN=path to use another).
     local man=${MAN:-$src/.build/man/trackwatch.1}
     if [ -f "$man" ]; then
         install -d "${man_file%/*}"
-        install -m 0644 "$man" "$man_file"
+        # generate-manual keeps the blank lines of the help text, which roff warns about: make them paragraphs.
+        sed 's/^$/.Pp/' "$man" > "$man_file.tmp" && chmod 0644 "$man_file.tmp" && mv -f "$man_file.tmp" "$man_file"
         echo "installed $man_file"
     fi
     if [ -f "$src/systemd/trackwatch.catalog" ]; then
