@@ -1,32 +1,88 @@
 #!/usr/bin/env bash
-# The whole test suite: builds the package and its tests; as root, runs the end-to-end test of the user unit
-# under a real systemd --user manager; then XCTest (unit tests, the binaries against compass-sim over HTTP,
-# notifications through a real notification server). The last line is XCTest's count.
+# The whole test suite, what CI runs (`make test`, after scripts/install-deps.sh test):
+#
+#   1. the debug build with the tests; the man page documents every command
+#   2. as root: the release build (Swift runtime linked statically), `make deb`'s package, lintian (no error,
+#      no warning), and the end-to-end test of that package: installed with apt-get, the README's quick start
+#      under a real systemd --user manager, every journalctl example of the docs, purge (scripts/e2e-user-unit.sh)
+#   3. `make demo`, which must report every scripted colleague action
+#   4. the fuzzers' corpora, replayed
+#   5. XCTest: unit tests, the binaries against compass-sim over HTTP, notifications through a real
+#      notification server, journal entries through libsystemd
+#   and throughout: no compiler warning from our own code (scripts/check-warnings.sh), and no test leaves
+#   anything behind in its temporary directory.
+#
+# Prints "== step (elapsed)" headers; the last lines are XCTest's count and the total time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --build-tests
-# The man page, generated from the command definitions, documents every command.
-swift build --product generate-manual > /dev/null
-man=$(mktemp -d)
-"$(swift build --show-bin-path)/generate-manual" "$(swift build --show-bin-path)/trackwatch" --output-directory "$man"
-for command in check run status log mute unmute doctor notify-test; do
-  grep -q "^\.It Em $command\$" "$man/trackwatch.1" || { echo "man page lacks $command"; exit 1; }
-done
-rm -rf "$man"
-echo "man page: every command documented"
-if [ "$(id -u)" -eq 0 ]; then
-  BIN="$(swift build --show-bin-path)" scripts/e2e-user-unit.sh
-else
-  echo "skipping the systemd --user end-to-end test: it needs root (it builds a private user manager)"
-fi
-# The fuzzers' corpora through the same code, unsanitised: every input that ever crashed stays fixed.
+src=$PWD
+started=$SECONDS
+logs=$(mktemp -d /tmp/tw-test-logs.XXXXXX)
+# Every test's temporary files go here (Foundation and mktemp honour TMPDIR), so that what a test leaves behind
+# is seen — and other checkouts' runs on the same machine are not.
+export TMPDIR
+TMPDIR=$(mktemp -d /tmp/tw-test.XXXXXX)
+trap 'rm -rf "$logs" "$TMPDIR"' EXIT
+step() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
+build() {   # build NAME swift build …: the output is kept for the warnings check
+    local name=$1
+    shift
+    "$@" 2>&1 | tee "$logs/build-$name.log"
+    scripts/check-warnings.sh "$logs/build-$name.log"
+}
+
+step "debug build with tests"
+build debug swift build --build-tests
 bin=$(swift build --show-bin-path)
+# The man page, generated from the command definitions, documents every command.
+build generate-manual swift build --product generate-manual
+mkdir "$logs/man"
+"$bin/generate-manual" "$bin/trackwatch" --output-directory "$logs/man"
+for command in check run status log mute unmute doctor notify-test; do
+    grep -q "^\.It Em $command\$" "$logs/man/trackwatch.1" || { echo "man page lacks $command"; exit 1; }
+done
+echo "man page: every command documented"
+
+if [ "$(id -u)" -eq 0 ]; then
+    step "release build (static Swift runtime) and the Debian package"
+    release_started=$SECONDS
+    build release swift build -c release --static-swift-stdlib
+    echo "release build: $((SECONDS - release_started)) s"
+    release=$(swift build -c release --show-bin-path)
+    "$bin/generate-manual" "$release/trackwatch" --output-directory "$logs/man"
+    BIN=$release MAN=$logs/man/trackwatch.1 scripts/deb.sh | tee "$logs/deb.out"
+    deb=$(grep '/dist/trackwatch_.*\.deb$' "$logs/deb.out")
+    dbgsym=$(grep '/dist/trackwatch-dbgsym_.*\.deb$' "$logs/deb.out")
+    step "lintian"
+    lintian --display-info --show-overrides --fail-on error,warning "$deb" "$dbgsym" || { echo "lintian: errors or warnings (above)"; exit 1; }
+    echo "lintian: no errors, no warnings"
+    dpkg-deb -c "$deb"
+    step "the package under a real systemd --user manager (scripts/e2e-user-unit.sh)"
+    DEB=$deb BIN=$bin scripts/e2e-user-unit.sh
+else
+    echo "skipping the package and the systemd --user end-to-end test: they need root (apt-get, a private user manager)"
+fi
+
+step "make demo"
+DEMO_PACE=0 BIN=$bin scripts/demo.sh > "$logs/demo.out" 2>&1 || { cat "$logs/demo.out"; echo "make demo failed"; exit 1; }
+grep -q '^== What next' "$logs/demo.out" || { cat "$logs/demo.out"; echo "make demo did not end with what to do next"; exit 1; }
+echo "make demo: every scripted colleague action reported ($(grep -c '^  terminal  ' "$logs/demo.out") lines), then what next"
+
+step "fuzz corpus replay"
+# The fuzzers' corpora through the same code, unsanitised: every input that ever crashed stays fixed.
 "$bin/trackwatch-fuzz" config fuzz/corpus/config
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
-log=$(mktemp /tmp/trackwatch-test.XXXXXX)
+
+step "XCTest"
 status=0
-swift test --skip-build --disable-swift-testing > "$log" 2>&1 || status=$?
+swift test --skip-build --disable-swift-testing > "$logs/xctest.log" 2>&1 || status=$?
 # Keep failures and summaries; drop the per-test chatter.
-grep -vE "^Test Case '.*' (started|passed)" "$log" || true
-rm -f "$log"
+grep -vE "^Test Case '.*' (started|passed)" "$logs/xctest.log" || true
+left=$(cd "$TMPDIR" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | sort)
+if [ -n "$left" ]; then
+    echo "tests left these in their temporary directory (they must clean up after themselves):"
+    printf '  %s\n' $left
+    status=1
+fi
+step "done: exit $status"
 exit "$status"

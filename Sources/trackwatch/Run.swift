@@ -42,7 +42,7 @@ struct Run: ParsableCommand {
     /// would be a second copy of it), on stderr otherwise.
     private func failToStart(_ error: any Error, logger: Logger) -> ExitCode {
         guard JournalLogHandler.stderrIsJournal(environment: environment) else { return fail(error) }
-        logger.error("cannot start: \(error)", metadata: ["error": "\(error)"])
+        logger.error("cannot start", metadata: ["error": "\(error)"])  // MESSAGE=cannot start: <error>
         return ExitCode(ExitStatus.forError(error).rawValue)
     }
 }

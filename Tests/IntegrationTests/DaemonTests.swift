@@ -53,12 +53,12 @@ final class DaemonTests: XCTestCase {
 
         // SIGHUP with a broken config keeps the old one; the daemon goes on.
         let good = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
-        try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGHUP)
         XCTAssertNotNil(notify.waitFor { $0 == "RELOADING=1" })
         XCTAssertNotNil(notify.waitFor { $0 == "READY=1" })
-        try good.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try good.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
         try sim.act("lead", "SAMPL00000005", "Open")
         kill(daemon.processIdentifier, SIGUSR1)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "still polling after a bad reload")
