@@ -20,6 +20,11 @@ final class FirstHourTests: XCTestCase {
         let newestVersion = newest?.split(separator: " ").first.map(String.init)
         XCTAssertEqual(newestVersion, version,
                        "CHANGELOG.md's newest entry is \"## \(newest ?? "")\"; VERSION says \(version): give both the same version")
+        // The README's install commands name the package `make deb` builds.
+        let readme = try String(contentsOf: sourceRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in readme.split(whereSeparator: { $0 == " " || $0 == "\n" }) where name.contains("trackwatch_") && name.hasSuffix(".deb") {
+            XCTAssertTrue(name.hasSuffix("trackwatch_\(version)-1_amd64.deb"), "README.md names \(name); VERSION is \(version)")
+        }
     }
 
     func test_run_withABadConfiguration_saysSoOnce_andCreatesNothing() throws {
