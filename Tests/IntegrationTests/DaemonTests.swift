@@ -27,7 +27,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
 
         XCTAssertNotNil(notify.waitFor { $0 == "READY=1" }, "READY=1 after config and store")
         let baseline = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
@@ -79,7 +79,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.inject("status", on: "POST /query", count: 4, status: 503)
         for attempt in 1...4 {
@@ -106,7 +106,7 @@ final class DaemonTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)  // interval 10 s via extra line below
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
@@ -124,7 +124,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.act("lead", "SAMPL00000001", "Resolve")
         try sim.inject("status", on: "POST /query", count: 2, status: 503)  // each with Retry-After: 2
@@ -153,7 +153,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
         // Wait on something that does happen: the watchdog pings keep coming for 4 s, and no login is tried.
         let deadline = Date().addingTimeInterval(4)

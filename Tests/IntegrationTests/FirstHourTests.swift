@@ -58,7 +58,7 @@ final class FirstHourTests: XCTestCase {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        defer { stopAndWait(process) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "\(notify.messages)")
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
