@@ -54,7 +54,10 @@ if [ "$(id -u)" -eq 0 ]; then
     deb=$(grep '/dist/trackwatch_.*\.deb$' "$logs/deb.out")
     dbgsym=$(grep '/dist/trackwatch-dbgsym_.*\.deb$' "$logs/deb.out")
     step "lintian"
-    lintian --display-info --show-overrides --fail-on error,warning "$deb" "$dbgsym" || { echo "lintian: errors or warnings (above)"; exit 1; }
+    # Errors and warnings are judged from the output: with --show-overrides (which prints the overridden tags
+    # and their reasons), lintian 2.116 exits 2 for overridden tags too.
+    lintian --display-info --show-overrides --fail-on none "$deb" "$dbgsym" 2>&1 | tee "$logs/lintian.out"
+    ! grep -qE '^[EW]: ' "$logs/lintian.out" || { echo "lintian: errors or warnings (above)"; exit 1; }
     echo "lintian: no errors, no warnings"
     dpkg-deb -c "$deb"
     step "the package under a real systemd --user manager (scripts/e2e-user-unit.sh)"
