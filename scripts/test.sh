@@ -18,11 +18,11 @@ cd "$(dirname "$0")/.."
 src=$PWD
 started=$SECONDS
 logs=$(mktemp -d /tmp/tw-test-logs.XXXXXX)
-# Every test's temporary files go here (Foundation and mktemp honour TMPDIR), so that what a test leaves behind
-# is seen — and other checkouts' runs on the same machine are not.
-export TMPDIR
-TMPDIR=$(mktemp -d /tmp/tw-test.XXXXXX)
-trap 'rm -rf "$logs" "$TMPDIR"' EXIT
+# The tests' and the demo's temporary files go here (Foundation and mktemp honour TMPDIR), so that what they
+# leave behind is seen — and other checkouts' runs on the same machine are not. Not SwiftPM's: its lock files
+# and scratch directories are its own business.
+scratch=$(mktemp -d /tmp/tw-test.XXXXXX)
+trap 'rm -rf "$logs" "$scratch"' EXIT
 step() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
 build() {   # build NAME swift build …: the output is kept for the warnings check
     local name=$1
@@ -67,7 +67,7 @@ else
 fi
 
 step "make demo"
-DEMO_PACE=0 BIN=$bin scripts/demo.sh > "$logs/demo.out" 2>&1 || { cat "$logs/demo.out"; echo "make demo failed"; exit 1; }
+DEMO_PACE=0 BIN=$bin TMPDIR=$scratch scripts/demo.sh > "$logs/demo.out" 2>&1 || { cat "$logs/demo.out"; echo "make demo failed"; exit 1; }
 grep -q '^== What next' "$logs/demo.out" || { cat "$logs/demo.out"; echo "make demo did not end with what to do next"; exit 1; }
 echo "make demo: every scripted colleague action reported ($(grep -c '^  terminal  ' "$logs/demo.out") lines), then what next"
 
@@ -78,10 +78,11 @@ step "fuzz corpus replay"
 
 step "XCTest"
 status=0
-swift test --skip-build --disable-swift-testing > "$logs/xctest.log" 2>&1 || status=$?
+# The test bundle itself (what `swift test --skip-build` runs), so that TMPDIR is the tests' alone.
+TMPDIR=$scratch "$bin/trackwatchPackageTests.xctest" > "$logs/xctest.log" 2>&1 || status=$?
 # Keep failures and summaries; drop the per-test chatter.
 grep -vE "^Test Case '.*' (started|passed)" "$logs/xctest.log" || true
-left=$(cd "$TMPDIR" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | sort)
+left=$(cd "$scratch" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | sort)
 if [ -n "$left" ]; then
     echo "tests left these in their temporary directory (they must clean up after themselves):"
     printf '  %s\n' $left
