@@ -95,7 +95,7 @@ say "It polls every 5 minutes; here each colleague's action is followed by 'poll
 journal=no
 [ -S /run/systemd/journal/socket ] && [ -w /run/systemd/journal/socket ] && journal=yes
 echo "  terminal  one line per change on stderr (under systemd that stream is the journal instead)"
-if tw notify-test > "$work/notify-test.out" 2>&1 || grep -q '✔ bubble' "$work/notify-test.out"; then
+if "$bin/trackwatch" notify-test > "$work/notify-test.out" 2>&1 || grep -q '✔ bubble' "$work/notify-test.out"; then
     echo "  bubble    a desktop notification: $(sed -n 's/^✔ bubble shown by //p' "$work/notify-test.out" | cut -d'(' -f1)shows them (notify-test just sent a sample)"
     bubbles=yes
 else
@@ -111,15 +111,23 @@ else
 fi
 pause
 
+journal() { journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager "$@" 2> /dev/null || true; }
 last_poll() { tw status --json 2> /dev/null | sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p'; }
+# A poll is over when its time is in the state and everything it found was delivered (terminal, bubble, journal).
+poll_over() {
+    local status
+    status=$(tw status --json 2> /dev/null)
+    [[ $status == *'"undelivered":0'* ]] && [ "$(sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p' <<< "$status")" != "$1" ]
+}
 # status has whole seconds: a second apart, the daemon's first poll cannot have the time of the last check.
 checked=$(last_poll)
 sleep 1.1
 "$bin/trackwatch" run --config "$work/config.toml" 2> "$work/daemon.log" &   # not through tw(): $! must be its pid
 daemon_pid=$!
+ran_as=$daemon_pid
 # Its signal handlers are in place once it says "started"; its first poll is over when the time moves on.
 for _ in $(seq 300); do
-    grep -q '\] started' "$work/daemon.log" && [ "$(last_poll)" != "$checked" ] && break
+    grep -q '\] started' "$work/daemon.log" && poll_over "$checked" && break
     kill -0 "$daemon_pid" 2> /dev/null || { cat "$work/daemon.log"; exit 1; }
     sleep 0.1
 done
@@ -139,7 +147,7 @@ for step in "${steps[@]}"; do
     sleep 1.1   # whole seconds, as above: the next poll's time must differ from this one
     if [ -n "$set" ]; then act "$user" "$record" "$action" "$set"; else act "$user" "$record" "$action"; fi
     kill -USR1 "$daemon_pid"
-    for _ in $(seq 300); do [ "$(last_poll)" != "$before" ] && break; sleep 0.1; done
+    for _ in $(seq 300); do poll_over "$before" && break; sleep 0.1; done
     expected=$((expected + 1))
     lines=$(sed -n 's/.* notice trackwatch: change=[^[]*\[trackwatch\] //p' "$work/daemon.log" | tail -n +$((shown + 1)))
     if [ -z "$lines" ]; then
@@ -151,8 +159,12 @@ for step in "${steps[@]}"; do
     grep -q "$record" <<< "$lines" && seen[$expected]=yes
     [ $bubbles = yes ] && echo "  bubble    $(printf '%s\n' "$lines" | wc -l) on your desktop"
     if [ $journal = yes ]; then
-        journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager -o cat _PID="$daemon_pid" TRACKWATCH_RECORD="$record" \
-            2> /dev/null | tail -n 2 | sed 's/^/  journal   /'
+        entries=$(journal -o cat _PID="$daemon_pid" TRACKWATCH_RECORD="$record" | tail -n 2)
+        if [ -n "$entries" ]; then
+            printf '%s\n' "$entries" | sed 's/^/  journal   /'
+        else
+            echo "  journal   written, but not readable by you here (a volatile journal: only members of systemd-journal read it)"
+        fi
     fi
     pause
 done
@@ -163,8 +175,9 @@ grep -q 'desktop notifications unavailable' "$work/daemon.log" &&
     echo && sed -n 's/.*\[DesktopNotifier\] //p' "$work/daemon.log" | head -n 1 | sed 's/^/The daemon said: /'
 if [ $journal = yes ]; then
     title "One journal entry in full: the structured fields (journalctl -o verbose)"
-    journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager -o verbose TRACKWATCH_RECORD=SAMPL00000013 2> /dev/null |
-        grep -E '^ *(MESSAGE|MESSAGE_ID|PRIORITY|TRACKWATCH_[A-Z_]+)=' | tail -n 12
+    journal -o verbose _PID="$ran_as" TRACKWATCH_RECORD=SAMPL00000013 TRACKWATCH_CHANGE=modified |
+        grep -E '^ *(MESSAGE|MESSAGE_ID|PRIORITY|TRACKWATCH_[A-Z_]+)='
+    echo "  (journalctl --user -t trackwatch TRACKWATCH_RECORD=SAMPL00000013 -o verbose; under systemd: -u trackwatch)"
 fi
 
 missing=0
