@@ -40,6 +40,13 @@ final class FirstHourTests: XCTestCase {
                        "a configuration error created \(state): \((try? FileManager.default.subpathsOfDirectory(atPath: state)) ?? [])")
     }
 
+    /// A first run without a configuration points at the example where the package (or the source) has it.
+    func test_missingConfiguration_saysWhereTheExampleIs() throws {
+        let missing = try runProduct("trackwatch", ["check", "--config", "/nonexistent/config.toml"])
+        XCTAssertEqual(missing.status, 78, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("/usr/share/doc/trackwatch/config.example.toml"), missing.stderr)
+    }
+
     /// With no notification server, the daemon says where changes still go — the journal only where journald
     /// runs (libsystemd drops entries silently where it does not).
     func test_daemon_withoutANotificationServer_saysTruthfullyWhereChangesGo() throws {
