@@ -15,6 +15,7 @@ final class InstallScriptTests: XCTestCase {
 
     private var home: String { scratch.appendingPathComponent("home").path }
 
+    @discardableResult
     private func install(_ action: String, _ environment: [String: String]) throws -> RunResult {
         var env = ["HOME": home, "BIN": productsDirectory.path, "MAN": scratch.appendingPathComponent("trackwatch.1").path,
                    "XDG_CONFIG_HOME": "", "XDG_STATE_HOME": "", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
