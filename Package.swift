@@ -51,11 +51,14 @@ let package = Package(
             dependencies: ["TrackwatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // prctl(2), a C variadic Swift cannot call (core dumps off at start).
+        .systemLibrary(name: "CLinux"),
+
         // Wiring: configuration loading, credentials, one poll, the daemon.
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration",
+                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -103,7 +106,7 @@ let package = Package(
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
@@ -115,7 +118,8 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "trackwatch", "compass-sim", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

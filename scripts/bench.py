@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """trackwatch's performance figures, one line each (issue 5). Run by scripts/bench.sh after a release build.
+BENCH_HISTORY_ONLY=1 prints only the cost of the zone-independent history window (issue 11).
 
 Against compass-sim on loopback: idle memory of `trackwatch run` after its first poll and after N polls,
 CPU and peak memory of one `trackwatch check` at 100 … 100,000 assigned records, HTTP requests and logins
@@ -131,31 +132,70 @@ def start_daemon(config, env):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def daemon_poll_cpu(config, env, polls=5):
+    """The daemon's steady-state poll: median CPU seconds (memory release included) and peak RSS in MB; and the
+    CPU seconds and peak RSS of its start-up and baseline poll."""
+    daemon = start_daemon(config, env)
+    try:
+        wait_poll()
+        baseline_cpu = cpu_seconds(daemon.pid)
+        baseline_hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
+        cpu = []
+        for _ in range(polls):
+            time.sleep(0.3)  # the previous poll's memory release has finished
+            before = cpu_seconds(daemon.pid)
+            daemon.send_signal(signal.SIGUSR1)
+            wait_poll()
+            time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
+            cpu.append(cpu_seconds(daemon.pid) - before)
+        hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
+    finally:
+        daemon.terminate()
+        daemon.wait()
+    return sorted(cpu)[len(cpu) // 2], hwm, baseline_cpu, baseline_hwm
+
+
+# 0. The zone-independent history window (docs/performance.md): what reading 15 h of history back from the
+#    checkpoint costs per poll, at 0, 10, 100 and 1,000 colleagues' actions per hour on 50 records of mine.
+for activity in [int(n) for n in os.environ.get("BENCH_ACTIVITY", "0 10 100 1000").split()]:
+    out = open(os.path.join(work, "sim.out"), "w+")
+    sim = subprocess.Popen([f"{BIN}/compass-sim", "--port", "0", "--records", "50", "--owner", "engineer",
+                            "--activity", str(activity)], stdout=out, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(2400):
+            out.seek(0)
+            m = re.match(r"listening on (\S+)", out.read())
+            if m:
+                break
+            time.sleep(0.05)
+        url = m.group(1)
+        config, env = workspace(url, f"history-{activity}")
+        subprocess.run([f"{BIN}/trackwatch", "check", "--config", config], env=env, check=True, capture_output=True)
+        before = stats(url)["requests"]
+        run = subprocess.run([f"{BIN}/trackwatch", "check", "-v", "--config", config], env=env, check=True,
+                             capture_output=True, text=True)
+        requests = stats(url)["requests"] - before - 3  # less the check's login and logoff, and this stats call
+        rows = re.search(r"part=window rows=(\d+)|rows=(\d+) part=window", run.stderr)
+        rows = int(rows.group(1) or rows.group(2)) if rows else -1
+        cpu, hwm, _, _ = daemon_poll_cpu(config, env)
+        figure(f"history window at {activity:>4} colleague actions/hour on my 50 records: {rows:>5} history rows, "
+               f"{requests} HTTP requests, {cpu * 1000:5.1f} ms CPU per steady-state poll, daemon peak RSS {hwm:.1f} MB "
+               f"(a 10-minute window: ~{activity * 10 // 60} rows)")
+    finally:
+        sim.terminate()
+        sim.wait()
+if os.environ.get("BENCH_HISTORY_ONLY"):
+    shutil.rmtree(work, ignore_errors=True)
+    raise SystemExit(0)
+
 # 2. One poll at each size, inside the daemon (CPU of the process across the poll; VmHWM is its peak RSS so
 #    far), and one whole `trackwatch check` process (start-up, login and logoff included).
 for size in SIZES:
     sim, url = start_sim(size)
     try:
         config, env = workspace(url, f"poll-{size}")
-        daemon = start_daemon(config, env)
-        try:
-            wait_poll()
-            baseline_cpu = cpu_seconds(daemon.pid)
-            baseline_hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
-            cpu = []
-            for _ in range(5):
-                time.sleep(0.3)  # the previous poll's memory release has finished
-                before = cpu_seconds(daemon.pid)
-                daemon.send_signal(signal.SIGUSR1)
-                wait_poll()
-                time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
-                cpu.append(cpu_seconds(daemon.pid) - before)
-            hwm = kb(proc_status(daemon.pid), "VmHWM") / 1024
-        finally:
-            daemon.terminate()
-            daemon.wait()
-        cpu.sort()
-        figure(f"poll of {size:>6} records in the daemon: {cpu[len(cpu) // 2] * 1000:6.0f} ms CPU (median of 5, memory release included), peak RSS {hwm:5.1f} MB; "
+        cpu, hwm, baseline_cpu, baseline_hwm = daemon_poll_cpu(config, env)
+        figure(f"poll of {size:>6} records in the daemon: {cpu * 1000:6.0f} ms CPU (median of 5, memory release included), peak RSS {hwm:5.1f} MB; "
                f"start-up + baseline poll {baseline_cpu * 1000:.0f} ms CPU, peak {baseline_hwm:.1f} MB")
         config, env = workspace(url, f"check-{size}")
         check_once(config, env)

@@ -104,6 +104,7 @@ cp "$src/systemd/trackwatch.service" "$work/src/systemd/"
 for f in systemd/trackwatch.catalog etc/config.example.toml README.md; do
     [ -f "$src/$f" ] && cp "$src/$f" "$work/src/$f"
 done
+cp -R "$src/data" "$work/src/"   # the icon and the desktop entry
 [ -n "$deb" ] || cp "$bin/trackwatch" "$work/bin/"
 # The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
 if [ -x "$bin/generate-manual" ]; then
@@ -255,6 +256,11 @@ for f in $completions; do
     X grep -q notify-test "$f" || fail "completion script $f missing or incomplete"
 done
 ok "bash, zsh and fish completions installed"
+if [ -n "$deb" ]; then share=/usr/share; else share=$home/.local/share; fi
+X test -f "$share/icons/hicolor/scalable/apps/trackwatch.svg" || fail "no icon in $share/icons/hicolor/scalable/apps/"
+X grep -q "^Exec=$tw status\$" "$share/applications/trackwatch.desktop" ||
+    fail "no desktop entry for $tw in $share/applications/"
+ok "icon and desktop entry installed ($share/icons/hicolor/scalable/apps/, $share/applications/)"
 if [ -n "$deb" ] || [ -f "$work/src/.build/man/trackwatch.1" ]; then
     X test -f "$man_page" || fail "no man page $man_page"
     ok "man page installed as $man_page"
@@ -278,11 +284,24 @@ manager=$(lab_live_pid manager)
 [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink "/proc/$manager/ns/mnt")" ] || fail "no private mount namespace"
 grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "NoNewPrivileges not applied"
 grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || fail "no seccomp filter"
-X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.e2e-probe" 2>/dev/null &&
-    fail "the daemon's sandbox can write to the home directory"
-X nsenter --target "$pid" --user --mount --preserve-credentials touch "$home/.local/state/trackwatch/.e2e-probe" ||
-    fail "the daemon's sandbox cannot write to its state directory"
-ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges, home read-only, state writable"
+# Inside the daemon's namespaces, as the lab user. Entered by root: the daemon is not dumpable, so its own
+# user may not open /proc/PID/ns. nsenter switches to the lab user itself, before exec: root is not mapped
+# in the daemon's user namespace, so a program exec'd there as root would have no capabilities left to.
+inside() { XR nsenter --target "$pid" --user --mount --setuid "$(lab_uid)" --setgid "$(lab_gid)" -- "$@"; }
+X sh -c 'umask 077 && mkdir -p ~/.ssh && printf "e2e private key\n" > ~/.ssh/id_e2e'
+# The home directory there is an empty tmpfs of the daemon's own: what it writes there reaches no real file.
+inside touch "$home/.e2e-probe" 2>/dev/null
+X test -e "$home/.e2e-probe" && fail "the daemon's sandbox can write to the home directory"
+inside cat "$home/.ssh/id_e2e" 2>/dev/null && fail "the daemon's sandbox can read ~/.ssh (ProtectHome=tmpfs not in effect)"
+inside test -e "$home/.ssh" && fail "the daemon's sandbox shows ~/.ssh"
+inside touch "$home/.local/state/trackwatch/.e2e-probe" || fail "the daemon's sandbox cannot write to its state directory"
+inside test -r "$home/.config/trackwatch/config.toml" -a -r "$home/.config/trackwatch/password" ||
+    fail "the daemon's sandbox hides the configuration directory"
+inside touch "$home/.config/trackwatch/.e2e-probe" 2>/dev/null && fail "the daemon's sandbox can write the configuration"
+ok "sandbox in effect: own user+mount namespaces, seccomp, no new privileges; home hidden (~/.ssh absent, writes stay in a private tmpfs), configuration read-only, state writable"
+grep -Eq '^Max core file size +0 +0 ' "/proc/$pid/limits" || fail "core dumps not off: $(grep 'core file' "/proc/$pid/limits")"
+X cat "/proc/$pid/environ" > /dev/null 2>&1 && fail "the daemon is dumpable: its own user can read /proc/$pid/environ"
+ok "no core dumps: Max core file size 0 (LimitCORE=0, RLIMIT_CORE), not dumpable (/proc/PID/environ root-only)"
 
 # 7–8. A colleague resolves one of engineer's records; SIGUSR1 polls at once.
 "$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve > "$work/act.out" 2>&1 ||
@@ -332,6 +351,7 @@ X mkdir -p "$home/.local/bin"
 X tee "$home/.local/bin/e2e-opener" > /dev/null <<'SH'
 #!/bin/sh
 printf '%s\n' "$1" > "$HOME/opened-by-trackwatch"
+case $1 in file://*) cat "${1#file://}" > "$HOME/page-opened-by-trackwatch.html" ;; esac
 SH
 X chmod 0755 "$home/.local/bin/e2e-opener"
 X sh -c "printf '\n[notify]\nopener = \"$home/.local/bin/e2e-opener\"\nweb_url = \"https://compass.example.com/cqweb/#/{repo}/{database}/RECORD/{id}\"\n' >> ~/.config/trackwatch/config.toml"
@@ -340,13 +360,31 @@ X systemctl --user reload "$unit" || fail "reload with an opener"
     > "$work/act.out" 2>&1 || { cat "$work/act.out"; fail "compass-sim act SAMPL00000013"; }
 X systemctl --user kill -s USR1 "$unit"
 # (the body has a line break, so the log splits the call over lines)
-with_buttons() { grep -q 'Notify .*SAMPL00000013' "$work/notifications.log" && grep -q '"open", "Open", "mute"' "$work/notifications.log"; }
+with_buttons() { grep -q 'Notify .*SAMPL00000013' "$work/notifications.log" && grep -q '"default", "Open", "mute"' "$work/notifications.log"; }
 lab_wait_for 30 with_buttons || { tail -n 5 "$work/notifications.log"; fail "no bubble with an Open button for SAMPL00000013"; }
 X busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.DBus.Mock EmitSignal \
-    sssav org.freedesktop.Notifications ActionInvoked us 2 u 1 s open > /dev/null || fail "busctl EmitSignal ActionInvoked"
+    sssav org.freedesktop.Notifications ActionInvoked us 2 u 1 s default > /dev/null || fail "busctl EmitSignal ActionInvoked"
 opened() { X grep -q 'RECORD/SAMPL00000013' "$home/opened-by-trackwatch" 2> /dev/null; }
 lab_wait_for 15 opened || fail "Open did not run the opener outside the sandbox ($(X cat "$home/opened-by-trackwatch" 2>&1))"
 ok "Open button: the opener ran as a transient user unit with $(X cat "$home/opened-by-trackwatch")"
+
+# 10c. A summary's "Show all": four changes in one poll become one bubble, whose click opens the page of recent
+#      changes — a file:// URL into the state directory, which the opener, outside the sandbox, can read.
+for record in SAMPL00000017 SAMPL00000033 SAMPL00000037 SAMPL00000053; do   # Resolved or Closed: not the crash test's
+    "$bin/compass-sim" act --url "$url" --user lead --record "$record" --action Modify --set "Headline=Summarised $record" \
+        > "$work/act.out" 2>&1 || { cat "$work/act.out"; fail "compass-sim act $record"; }
+done
+X systemctl --user kill -s USR1 "$unit"
+summary_shown() { grep -q 'Notify .*"4 Compass changes"' "$work/notifications.log"; }
+lab_wait_for 30 summary_shown || { tail -n 5 "$work/notifications.log"; fail "no summary bubble for four changes"; }
+# This mock numbers its bubbles from 1: the summary is its latest.
+summary_id=$(X busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.DBus.Mock \
+    GetMethodCalls s Notify | awk '{print $2}')
+X busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.DBus.Mock EmitSignal \
+    sssav org.freedesktop.Notifications ActionInvoked us 2 u "$summary_id" s default > /dev/null || fail "busctl EmitSignal ActionInvoked"
+page_opened() { X grep -q 'Summarised SAMPL00000053' "$home/page-opened-by-trackwatch.html" 2> /dev/null; }
+lab_wait_for 15 page_opened || fail "Show all did not open the page ($(X cat "$home/opened-by-trackwatch" 2>&1))"
+ok "Show all: the opener read the page of recent changes at $(X cat "$home/opened-by-trackwatch")"
 
 # 11. Crash safety: SIGKILL at random moments while a colleague changes records. Afterwards every change is in
 #     the journal exactly once and on the desktop at least once (twice only for a kill during the D-Bus call). CRASH_ITERATIONS (default 10; scripts/crash-test.sh
@@ -496,7 +534,11 @@ for token in json.load(urllib.request.urlopen(sys.argv[1])): print(token.rsplit(
 [ "$(printf '%s\n' "$signatures" | grep -c .)" -ge 2 ] || fail "compass-sim issued no tokens to look for"
 XR journalctl --no-pager -o export > "$work/journal.export" 2>&1
 [ "$(grep -c 'TRACKWATCH_RECORD=' "$work/journal.export")" -gt 0 ] || fail "the journal export holds no trackwatch entries"
-X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline; tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' > "$work/state.dump"
+X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null' > "$work/state.dump"
+# As root: the daemon is not dumpable, so its /proc/PID/environ is root's to read.
+XR sh -c 'tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline && tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' >> "$work/state.dump" ||
+    fail "cannot read the daemon's /proc/PID/cmdline and environ as root"
+grep -q '^INVOCATION_ID=' "$work/state.dump" || fail "the daemon's environment was not read"
 for where in "$work/journal.export" "$work/state.dump"; do
     grep -aqF "$password" "$where" && fail "the password is in $where"
     printf '%s\n' "$signatures" | grep -aqF -f - "$where" && fail "a session token is in $where"

@@ -13,12 +13,12 @@ swift build -c release --scratch-path .build-fuzz --product trackwatch-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 fuzzer=.build-fuzz/release/trackwatch-fuzz
 status=0
-for target in config compass; do
+for target in config compass csv timestamp; do
     mkdir -p "fuzz/corpus/$target"
     before=$(ls "fuzz/corpus/$target" | wc -l)
     echo "== $target: ${seconds}s from $before inputs"
     # -max_len bounds one input (1 MB for answers: ample for the parsers; the transport refuses bodies over 64 MB).
-    max_len=4096; [ "$target" = compass ] && max_len=1048576
+    max_len=4096; [ "$target" = compass ] || [ "$target" = csv ] && max_len=1048576
     TRACKWATCH_FUZZ=$target "$fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 -max_len="$max_len" \
         -print_final_stats=1 -artifact_prefix=fuzz/crash-"$target"- "fuzz/corpus/$target" 2> "fuzz/$target.log" || status=$?
     grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "fuzz/$target.log" | sed "s/^/   /"

@@ -5,7 +5,8 @@
 #                                   install, demo: the demo needs nothing else)
 #   scripts/install-deps.sh deb     build + what makes and checks the package (make deb)
 #   scripts/install-deps.sh test    deb + the test labs (make test): journald, a private session bus, a mock
-#                                   notification server, a Secret Service, openssl, lintian
+#                                   notification server, a Secret Service, openssl, lintian, dunst on Xvfb,
+#                                   Chromium
 #
 # libsystemd-dev requires the libsystemd0 of its own version: it is installed at the version of the
 # libsystemd0 already there when the archive still has it, so that building trackwatch never upgrades
@@ -19,6 +20,9 @@ test=(
   openssl                                                   # a self-signed certificate for the TLS tests
   gnome-keyring libsecret-tools                             # keyring = true against a real Secret Service
   lintian                                                   # the package: no errors, no warnings
+  # what a person sees — dunst (a notification server that draws) on Xvfb, screenshots (import, xwininfo),
+  # the SVG icon drawn (librsvg's pixbuf loader), the desktop entry validated, the changes page in Chromium
+  xvfb dunst imagemagick x11-utils librsvg2-common fonts-dejavu-core desktop-file-utils chromium
 )
 case ${1:-} in
   build) packages=("${build[@]}") ;;

@@ -26,9 +26,13 @@
 #   bash, fish          $PREFIX/share/bash-completion/completions/, $PREFIX/share/fish/vendor_completions.d/
 #   man page, docs      $PREFIX/share/man/man1/trackwatch.1, $PREFIX/share/doc/trackwatch/ (README, docs/,
 #                       config.example.toml)
+#   icon, desktop entry $PREFIX/share/icons/hicolor/scalable/apps/trackwatch.svg (the bubbles' icon),
+#                       $PREFIX/share/applications/trackwatch.desktop (names the app and its icon for the desktop:
+#                       the bubbles' desktop-entry hint)
 #   configuration       ${XDG_CONFIG_HOME:-~/.config}/trackwatch/config.toml (mode 0600; personal only, if missing)
-# In the unit only ExecStart= and Documentation= follow PREFIX (%h/.local/… → $PREFIX/…; under $HOME it
-# stays relative to %h): its state paths are the daemon's, ~/.local/state/trackwatch, wherever it is installed.
+# In the unit only the binary's lines (ExecStart=, and its BindReadOnlyPaths= under $HOME) and Documentation=
+# follow PREFIX (%h/.local/… → $PREFIX/…; under $HOME it stays relative to %h): its state paths are the
+# daemon's, ~/.local/state/trackwatch, wherever it is installed.
 #
 # Both actions are idempotent. Exit status: 0 done; 1 failed (message on stderr); 64 usage.
 set -euo pipefail
@@ -36,7 +40,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 me=${0##*/}
 
 die() { echo "$me: $*" >&2; exit 1; }
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
+usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 
 [ $# -eq 1 ] || usage
 [ -n "${HOME:-}" ] || die "HOME is not set"
@@ -62,6 +66,8 @@ doc_dir=$DESTDIR$PREFIX/share/doc/trackwatch
 man_file=$DESTDIR$PREFIX/share/man/man1/trackwatch.1
 bash_completion=$DESTDIR$PREFIX/share/bash-completion/completions/trackwatch
 fish_completion=$DESTDIR$PREFIX/share/fish/vendor_completions.d/trackwatch.fish
+icon_file=$DESTDIR$PREFIX/share/icons/hicolor/scalable/apps/trackwatch.svg
+desktop_file=$DESTDIR$PREFIX/share/applications/trackwatch.desktop
 if [ $layout = system ]; then
     unit_dir=$DESTDIR$PREFIX/lib/systemd/user
     catalog=$DESTDIR$PREFIX/lib/systemd/catalog/trackwatch.catalog
@@ -82,17 +88,22 @@ system_catalog_dir=/usr/local/lib/systemd/catalog   # read by `journalctl --upda
 # systemctl --user, only when a user manager answers (not in a package build, not over plain ssh without one).
 user_manager() { [ -z "$DESTDIR" ] && systemctl --user show-environment > /dev/null 2>&1; }
 
-# The unit with ExecStart= and Documentation= moved from %h/.local/ to PREFIX, nothing else: the state
-# directory (ExecStartPre=, ReadWritePaths=) is the daemon's, under the home directory, wherever the binary is.
+# The unit with the binary's and the documentation's paths moved from %h/.local/ to PREFIX, nothing else: the
+# state directory (ExecStartPre=, BindPaths=) and the configuration are the daemon's, under the home directory,
+# wherever the binary is. The binary's lines are ExecStart= and, when PREFIX is under the home directory (which
+# the sandbox replaces by an empty tmpfs), the BindReadOnlyPaths= that puts the binary back; outside the home
+# that line stays as it is and binds nothing ("-").
 render_unit() {
-    local target
+    local target under_home=""
     case $PREFIX in
-        "$HOME"/*) target="%h/$(escape_specifiers "${PREFIX#"$HOME"/}")" ;;
+        "$HOME"/*) target="%h/$(escape_specifiers "${PREFIX#"$HOME"/}")" under_home=yes ;;
         *) target=$(escape_specifiers "$PREFIX") ;;
     esac
     target=$(printf '%s' "$target" | sed 's/[&|\\]/\\&/g')   # for the sed replacement below
     sed -e "s|^ExecStart=%h/\\.local/|ExecStart=$target/|" \
-        -e "s|^Documentation=file:%h/\\.local/|Documentation=file:$target/|" "$src/systemd/trackwatch.service"
+        -e "s|^Documentation=file:%h/\\.local/|Documentation=file:$target/|" \
+        -e "${under_home:+s|^BindReadOnlyPaths=-%h/\\.local/bin/trackwatch\$|BindReadOnlyPaths=-$target/bin/trackwatch|}" \
+        "$src/systemd/trackwatch.service"
 }
 escape_specifiers() { printf '%s' "${1//%/%%}"; }   # a literal % in a path would start a specifier
 
@@ -137,6 +148,17 @@ do_install() {
             *) install -m 0644 "$src/$f" "$doc_dir/${f##*/}" && echo "installed $doc_dir/${f##*/}" ;;
         esac
     done
+    # What the desktop shows for trackwatch's bubbles: the icon (named "trackwatch" in each bubble) and the
+    # desktop entry their desktop-entry hint names, so that GNOME groups them and settings can find the app.
+    install -d "${icon_file%/*}" "${desktop_file%/*}"
+    install -m 0644 "$src/data/icons/hicolor/scalable/apps/trackwatch.svg" "$icon_file"
+    echo "installed $icon_file"
+    local exec_path
+    exec_path=$(printf '%s' "$PREFIX/bin/trackwatch" | sed 's/[&|\\]/\\&/g')
+    sed "s|^Exec=trackwatch |Exec=$exec_path |" "$src/data/trackwatch.desktop" > "$desktop_file.tmp"
+    chmod 0644 "$desktop_file.tmp"
+    mv -f "$desktop_file.tmp" "$desktop_file"
+    echo "installed $desktop_file"
     # Shell completions, generated from the command definitions by the binary itself.
     local shell target
     for shell in bash zsh fish; do
@@ -208,7 +230,8 @@ do_uninstall() {
     fi
     local f
     for f in "$bin_dir/trackwatch" "$unit" "$doc_dir/README.md" "$doc_dir/config.example.toml" "$doc_dir"/docs/*.md \
-        "$doc_dir"/docs/images/*.png "$catalog" "$man_file" "$bash_completion" "$zsh_completion" "$fish_completion"; do
+        "$doc_dir"/docs/images/*.png "$catalog" "$man_file" "$bash_completion" "$zsh_completion" "$fish_completion" \
+        "$icon_file" "$desktop_file"; do
         [ -e "$f" ] || continue
         rm -f "$f"
         echo "removed $f"

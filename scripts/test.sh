@@ -66,6 +66,8 @@ step "fuzz corpus replay"
 # The fuzzers' corpora through the same code, unsanitised: every input that ever crashed stays fixed.
 "$bin/trackwatch-fuzz" config fuzz/corpus/config
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
+"$bin/trackwatch-fuzz" csv fuzz/corpus/csv
+"$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
 
 step "XCTest"
 status=0

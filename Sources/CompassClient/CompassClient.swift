@@ -48,6 +48,8 @@ public final class CompassClient {
     var storedQueryIDs: [String: String] = [:]
     /// `[[watch]]` queries found by workspace path: path → dbId (see SavedQueryRunner.swift).
     var savedQueryIDs: [String: String] = [:]
+    /// How this server returns results, learned while reading them (see ResultReader.swift).
+    public internal(set) var resultTraits = ResultTraits()
 
     public init(
         server: CompassServer, credential: Credential, transport: any HTTPTransport, requestTimeout: Int = 30,

@@ -12,6 +12,8 @@ public enum CompassEndpoint: Equatable, Sendable {
     case queryDefinition(id: String)
     case resultSets(queryID: String)
     case resultSetPage(queryID: String, resultSetID: String, page: Int)
+    /// The whole result set as CSV, without paging (HCL's Node-RED client reads rows this way).
+    case resultSetFile(queryID: String, resultSetID: String)
 
     /// The path and query below the API root, for the given repo and database.
     public func path(repo: String, database: String) -> String {
@@ -29,6 +31,8 @@ public enum CompassEndpoint: Equatable, Sendable {
         case .resultSets(let id): return "\(db)/workspace/queryDefs/\(Self.encode(id))/resultsets"
         case .resultSetPage(let queryID, let resultSetID, let page):
             return "\(db)/workspace/queryDefs/\(Self.encode(queryID))/resultsets/\(Self.encode(resultSetID))?pageNumber=\(page)"
+        case .resultSetFile(let queryID, let resultSetID):
+            return "\(db)/workspace/queryDefs/\(Self.encode(queryID))/resultsets/\(Self.encode(resultSetID))/file?fileType=csv"
         }
     }
 
@@ -46,6 +50,7 @@ public enum CompassEndpoint: Equatable, Sendable {
         case .queryDefinition: return "stored query"
         case .resultSets: return "result set"
         case .resultSetPage: return "result page"
+        case .resultSetFile: return "result file"
         }
     }
 

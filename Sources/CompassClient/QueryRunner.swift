@@ -33,68 +33,78 @@ extension CompassClient {
     /// Runs `query` and turns each result page's rows into elements as the page arrives, so that only one
     /// page of raw rows is held at a time (at 100,000 records, all raw rows at once were ~30 MB beside the
     /// records made from them). The result is complete or this throws; errors of `transform` are rethrown.
+    /// Without `maxRows`, a result the server limits or does not page is read another way (ResultReader.swift).
     public func run<Element>(
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil,
         transform: ([[String]]) throws -> [Element]
     ) throws -> [Element] {
-        let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: maxRows)
+        let request = ResultRequest(
+            query: query, lifetime: lifetime,
+            expected: ResultExpectation(name: name, pageSize: pageSize, maxRows: maxRows, shape: ResultShape(query)))
         let renewals = sessionRenewals
         do {
-            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options, transform: transform)
+            return try runWhole(request, transform)
         } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
             // The token expired while paging: a result set belongs to the session that made it, so after the
             // new login its pages are gone. Run the query again, once, in the new session.
             logger.info("result set lost with the expired session; running the query again")
-            return try runOnce(query, storedAs: name, lifetime: lifetime, options: options, transform: transform)
+            return try runWhole(request, transform)
         }
     }
 
-    private func runOnce<Element>(
-        _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
-        transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+    /// Creates a result set for `query` (ad hoc, or through a stored query) and reads it with `read` while the
+    /// stored query exists.
+    func runOnce<Result>(
+        _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
+        read: (ResultSetHandle) throws -> Result
+    ) throws -> Result {
         if queryMode != .stored {
-            if let rows = try runAdHoc(query, options: options, transform: transform) {
+            if let result = try runAdHoc(query, options: options, read: read) {
                 if queryMode == nil { logger.info("server runs ad-hoc queries") }
                 queryMode = .adHoc
-                return rows
+                return result
             }
             logger.notice("server has no ad-hoc query endpoint; using stored queries in Personal Queries")
             queryMode = .stored
         }
-        return try runStored(query, name: name, lifetime: lifetime, options: options, transform: transform)
+        return try runStored(query, name: name, lifetime: lifetime, options: options, read: read)
     }
 
     /// `nil` when the server does not have the endpoint (404/405).
-    private func runAdHoc<Element>(
-        _ query: QueryDefinition, options: ResultSetOptions, transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element]? {
+    private func runAdHoc<Result>(
+        _ query: QueryDefinition, options: ResultSetOptions, read: (ResultSetHandle) throws -> Result
+    ) throws -> Result? {
         let response = try send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
         if queryMode == nil, response.status == 404 || response.status == 405 { return nil }
         try expectSuccess(response, .adHocQuery)
         let created = try decode(ResultSetCreated.self, from: response, .adHocQuery)
-        return try readPages(of: created, pageSize: options.pageSize, transform: transform) {
-            .adHocResultPage(resultSetID: created.resultSetID, page: $0)
-        }
+        return try read(ResultSetHandle(
+            created: created, path: .adHoc, page: { .adHocResultPage(resultSetID: created.resultSetID, page: $0) },
+            file: nil, session: sessionRenewals))
     }
 
-    private func runStored<Element>(
+    private func runStored<Result>(
         _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
-        transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+        read: (ResultSetHandle) throws -> Result
+    ) throws -> Result {
         let queryID = try storedQuery(query, name: name, lifetime: lifetime)
         defer { if lifetime == .temporary { deleteStoredQuery(id: queryID, name: name) } }
         let response = try send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
         if response.status == 404, lifetime == .reused {
             // Someone deleted our stored query since we cached its id: make it again, once.
             storedQueryIDs[name] = nil
-            return try runStored(query, name: name, lifetime: lifetime, options: options, transform: transform)
+            return try runStored(query, name: name, lifetime: lifetime, options: options, read: read)
         }
         try expectSuccess(response, .resultSets(queryID: queryID))
         let created = try decode(ResultSetCreated.self, from: response, .resultSets(queryID: queryID))
-        return try readPages(of: created, pageSize: options.pageSize, transform: transform) {
-            .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
-        }
+        return try read(storedResultSet(created, queryID: queryID))
+    }
+
+    func storedResultSet(_ created: ResultSetCreated, queryID: String) -> ResultSetHandle {
+        ResultSetHandle(
+            created: created, path: .stored,
+            page: { .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0) },
+            file: .resultSetFile(queryID: queryID, resultSetID: created.resultSetID), session: sessionRenewals)
     }
 
     /// The id of the stored query `name`, creating it in Personal Queries if needed. A temporary query left
@@ -148,59 +158,5 @@ extension CompassClient {
         } catch {
             logger.warning("could not delete stored query", metadata: ["name": "\(name)", "error": "\(error)"])
         }
-    }
-
-    /// Reads pages 1, 2, … until `recordCount` rows arrived (or, if the server gives no count, an empty page).
-    /// A count beyond `maxResultRows` is refused before anything is read: a server that claims billions of
-    /// rows must not make trackwatch loop and grow for hours.
-    func readPages<Element>(
-        of created: ResultSetCreated, pageSize: Int, transform: ([[String]]) throws -> [Element],
-        endpoint: (Int) -> CompassEndpoint
-    ) throws -> [Element] {
-        if created.recordCount == 0 { return try transform([]) }
-        var elements: [Element] = []
-        var rowCount = 0
-        if let expected = created.recordCount {
-            guard expected >= 0, expected <= maxResultRows else { throw tooManyRows(expected, endpoint(1)) }
-            elements.reserveCapacity(expected)
-        }
-        for page in 1... {
-            let batch: [[String]]
-            do {
-                // The response body is released as soon as its rows are read.
-                let response = try send(endpoint(page), method: .get)
-                try expectSuccess(response, endpoint(page))
-                batch = try pageRows(response, endpoint(page))
-            }
-            rowCount += batch.count
-            if let expected = created.recordCount {
-                if rowCount > expected {
-                    throw CompassError.incompleteResult("\(rowCount) rows arrived, \(expected) announced")
-                }
-                if batch.isEmpty, rowCount < expected {
-                    throw CompassError.incompleteResult("page \(page) was empty after \(rowCount) of \(expected) rows")
-                }
-            } else if rowCount > maxResultRows {
-                throw tooManyRows(rowCount, endpoint(page))
-            }
-            elements.append(contentsOf: try transform(batch))
-            if let expected = created.recordCount, rowCount == expected { break }
-            if created.recordCount == nil, batch.isEmpty { break }
-        }
-        return elements
-    }
-
-    private func pageRows(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws -> [[String]] {
-        do {
-            return try ResultPageParser.rows(in: response.body)
-        } catch {
-            let kind = response.header("content-type").map { " (\($0))" } ?? ""
-            throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(error)")
-        }
-    }
-
-    private func tooManyRows(_ count: Int, _ endpoint: CompassEndpoint) -> CompassError {
-        .invalidResponse(endpoint: endpoint.name,
-                         detail: "the query matches \(count) records, more than the \(maxResultRows) trackwatch reads; narrow the query")
     }
 }

@@ -6,6 +6,11 @@
 /// nothing but the strings. It is as strict as the documented shape needs: anything malformed is an error
 /// (never a partial result), nesting is bounded, `null` becomes "", and a number or boolean (values are
 /// documented as strings) is kept as its literal text.
+///
+/// Hostile input: a value that is not valid UTF-8 is an error, not repaired (a repaired `\u{FFFD}lose` would be
+/// a new history key, an old entry reported as new); and the reader stops at the first row beyond the page size
+/// and the first value beyond the column count, so that what it builds is bounded by the request, not by what
+/// the server sends (millions of empty rows or values in a 63 MB body once peaked at 386 and 621 MB).
 struct ResultPageParser {
     struct Failure: Error, CustomStringConvertible {
         let message: String
@@ -15,15 +20,22 @@ struct ResultPageParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    private let columns: Int
+    private let maxRows: Int
     private static let maximumDepth = 64
 
-    /// The rows of a result page; throws `Failure` for anything that is not a JSON object with a `rows` array.
-    static func rows(in body: [UInt8]) throws -> [[String]] {
-        var parser = ResultPageParser(bytes: body)
+    /// The rows of a result page; throws `Failure` for anything that is not a JSON object with a `rows` array of
+    /// at most `maxRows` rows of at most `columns` values each.
+    static func rows(in body: [UInt8], columns: Int, maxRows: Int) throws -> [[String]] {
+        var parser = ResultPageParser(bytes: body, columns: columns, maxRows: maxRows)
         return try parser.page()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], columns: Int, maxRows: Int) {
+        self.bytes = bytes
+        self.columns = columns
+        self.maxRows = maxRows
+    }
 
     private mutating func page() throws -> [[String]] {
         var rows: [[String]]?
@@ -39,6 +51,9 @@ struct ResultPageParser {
     private mutating func rowsArray() throws -> [[String]] {
         var rows: [[String]] = []
         try array(depth: 1) { parser in
+            guard rows.count < parser.maxRows else {
+                throw parser.failure("more than the \(parser.maxRows) rows asked for on one page")
+            }
             var values: [String]?
             try parser.object(depth: 2) { parser, key in
                 if key == "values" { values = try parser.valuesArray() } else { try parser.skipValue(depth: 3) }
@@ -51,7 +66,11 @@ struct ResultPageParser {
 
     private mutating func valuesArray() throws -> [String] {
         var values: [String] = []
+        values.reserveCapacity(columns)
         try array(depth: 3) { parser in
+            guard values.count < parser.columns else {
+                throw parser.failure("a row with more than the query's \(parser.columns) columns")
+            }
             parser.skipWhitespace()
             switch parser.peek() {
             case UInt8(ascii: "\""): values.append(try parser.string())
@@ -104,7 +123,7 @@ struct ResultPageParser {
         switch peek() {
         case UInt8(ascii: "{"): try object(depth: depth) { parser, _ in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["): try array(depth: depth) { parser in try parser.skipValue(depth: depth + 1) }
-        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "n"): try literal("null")
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
@@ -125,17 +144,43 @@ struct ResultPageParser {
         guard index < bytes.count else { throw failure("an unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
             index += 1
-            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+            return try utf8(bytes[start..<(index - 1)], at: start)
         }
         var text = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: "\""): return String(decoding: text, as: UTF8.self)
+            case UInt8(ascii: "\""): return try utf8(text[...], at: start)
             case UInt8(ascii: "\\"): try escape(into: &text)
             case 0..<0x20: throw failure("a control character in a string")
             default: text.append(byte)
+            }
+        }
+        throw failure("an unterminated string")
+    }
+
+    /// Text only if it is valid UTF-8.
+    private func utf8<Bytes: Collection<UInt8>>(_ text: Bytes, at offset: Int) throws -> String {
+        guard let string = String(validating: text, as: UTF8.self) else {
+            throw Failure(message: "a string that is not valid UTF-8", offset: offset)
+        }
+        return string
+    }
+
+    /// Steps over a string the client does not use, without building it.
+    private mutating func skipString() throws {
+        try expect(UInt8(ascii: "\""))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw failure("an unterminated escape") }
+                index += 1
+            case 0..<0x20: throw failure("a control character in a string")
+            default: continue
             }
         }
         throw failure("an unterminated string")

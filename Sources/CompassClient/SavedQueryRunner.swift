@@ -7,6 +7,9 @@ public struct SavedQueryResult: Sendable {
 }
 
 extension CompassClient {
+    /// More columns than any saved query plausibly shows: a bound on what the answer makes the client hold.
+    static let maximumColumns = 1_000
+
     /// Runs the saved query at `path` (`Public Queries/Team P1s`) and returns its complete result. The path is
     /// resolved once per client and remembered; a query deleted and saved again under the same path is
     /// found again.
@@ -36,10 +39,29 @@ extension CompassClient {
         try expectSuccess(response, endpoint)
         let created = try decode(ResultSetCreated.self, from: response, endpoint)
         let columns = try created.columns?.map(\.name) ?? savedQueryColumns(queryID)
-        let rows = try readPages(of: created, pageSize: options.pageSize, transform: { $0 }) {
-            .resultSetPage(queryID: queryID, resultSetID: created.resultSetID, page: $0)
+        guard columns.count <= Self.maximumColumns else {
+            throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "the result has \(columns.count) columns")
         }
-        return SavedQueryResult(columns: columns, rows: rows)
+        // The query's definition is the user's: it cannot be narrowed by id, so a result the server limits, or
+        // pages it ignores without a CSV route or a page large enough, fail the watch rather than report records
+        // as gone.
+        let expected = ResultExpectation(name: path.description, pageSize: options.pageSize, maxRows: nil,
+                                         shape: ResultShape(columns: columns))
+        do {
+            let rows = try read(storedResultSet(created, queryID: queryID), expected) { $0 }
+            return SavedQueryResult(columns: columns, rows: rows)
+        } catch ReadingFallback.limited(let limit) {
+            throw CompassError.invalidConfiguration(
+                "the query \(path) matches more records than the \(limit) the server returns at once; narrow the query "
+                    + "in Compass, or ask your administrator to raise the query limit (until then this watch is not polled)")
+        } catch ReadingFallback.onePage(let rows) where rows > options.pageSize {
+            logger.notice("reading the query on one page", metadata: ["query": "\(path)", "page_size": "\(rows)"])
+            return try runSaved(path, options: ResultSetOptions(pageSize: rows, maxResultSetRows: nil), resolveAgain: false)
+        } catch is ReadingFallback {
+            throw CompassError.invalidConfiguration(
+                "the server ignores pageNumber for \(path) and has no usable CSV route; set page_size in [poll] above "
+                    + "the number of records the query returns")
+        }
     }
 
     /// The query's dbId: from the root folder down through each subfolder by name.

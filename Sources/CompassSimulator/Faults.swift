@@ -1,9 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
 /// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way, after
 /// `after` matching responses went right (to hit, say, the third page of a result set).
 public struct Fault: Codable, Sendable {
     public enum Kind: String, Codable, Sendable {
-        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503.
+        /// An error status (`status` field), with `Retry-After: 2` for 429 and 503, and the JSON body
+        /// `{"status": …, "message": …}` (`message` field, default "injected fault"): a hostile server's words.
         case status
         /// An HTML page with status 200, as a proxy or login portal sends.
         case html
@@ -21,6 +28,13 @@ public struct Fault: Codable, Sendable {
         /// A 200 answer of `size` bytes (default 2 MB) of JSON whitespace before the real body: a server or
         /// proxy sending far more than any page should be.
         case oversize
+        /// A result page of `size` bytes (default 63 MB) of one-value rows: millions of rows in one answer.
+        case manyRows = "many-rows"
+        /// A result page of `size` bytes holding one row of empty values: millions of columns in one row.
+        case wideRow = "wide-row"
+        /// A result page of `size` bytes holding one 8-value row whose values are long strings: the largest page
+        /// that fits the columns and the page size.
+        case bigValues = "big-values"
     }
 
     public var route: String
@@ -33,6 +47,14 @@ public struct Fault: Codable, Sendable {
     public var retryAfter: Int?
     /// Bytes of an `oversize` answer.
     public var size: Int?
+    /// The `message` of a `status` answer's JSON body.
+    public var message: String?
+}
+
+/// A Compass error answer's JSON.
+private struct FaultBody: Encodable {
+    let status: Int
+    let message: String
 }
 
 /// How a response leaves the server.
@@ -72,7 +94,8 @@ extension SimulatorState {
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
-            response = SimResponse(status: status, body: Array(#"{"status":\#(status),"message":"injected fault"}"#.utf8))
+            let body = FaultBody(status: status, message: fault.message ?? "injected fault")
+            response = SimResponse(status: status, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
             if status == 429 || status == 503 { response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)")) }
         case .html:
             response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))
@@ -89,7 +112,26 @@ extension SimulatorState {
             response.body = response.body.map { $0 == UInt8(ascii: "C") ? 0xFF : $0 }
         case .oversize:
             response.body = [UInt8](repeating: UInt8(ascii: " "), count: max(0, (fault.size ?? 2_000_000) - response.body.count)) + response.body
+        case .manyRows, .wideRow, .bigValues:
+            response = SimResponse(status: 200, body: Self.flood(fault.kind, size: fault.size ?? 63_000_000))
+            response.headers.append(("Content-Type", "application/json"))
         }
     }
-}
 
+    /// `{"rows": [...]}` of about `size` bytes in the shape of a memory-amplification attack.
+    static func flood(_ kind: Fault.Kind, size: Int) -> [UInt8] {
+        let text: String
+        switch kind {
+        case .manyRows:
+            let row = #"{"values":[""]},"#
+            text = #"{"rows":["# + String(repeating: row, count: max(1, size / row.utf8.count)).dropLast() + "]}"
+        case .wideRow:
+            text = #"{"rows":[{"values":["# + String(repeating: "\"\",", count: max(1, size / 3)) + "\"\"]}]}"
+        default:
+            let each = max(1, size / 8 - 8)
+            let values = (0..<8).map { "\"" + String(repeating: $0 == 0 ? "S" : "x", count: each) + "\"" }
+            text = #"{"rows":[{"values":["# + values.joined(separator: ",") + "]}]}"
+        }
+        return Array(text.utf8)
+    }
+}

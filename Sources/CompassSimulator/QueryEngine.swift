@@ -50,7 +50,7 @@ public enum QueryEngine {
     static let maximumDepth = 32
 
     public static func run(_ query: SimQueryDefinition, over defects: [Defect], currentUser: String,
-                           fullNames: [String: String]) throws -> [ResultRow] {
+                           fullNames: [String: String], history clock: HistoryClock = HistoryClock()) throws -> [ResultRow] {
         guard query.primaryEntityDefName.lowercased() == "defect" else {
             throw QueryError(message: "Unknown record type \(query.primaryEntityDefName)")
         }
@@ -67,7 +67,7 @@ public enum QueryEngine {
                 rows.append((defect, nil))
             }
         }
-        let context = Context(currentUser: currentUser, fullNames: fullNames)
+        let context = Context(currentUser: currentUser, fullNames: fullNames, clock: clock)
         if let node = query.filterNode {
             rows = rows.filter { context.matches(node, $0.0, $0.1) }
         }
@@ -103,8 +103,8 @@ public enum QueryEngine {
             .map(\.element)
         return rows.sorted { left, right in
             for key in keys {
-                let a = context.value(key.fieldPathName, left.0, left.1) ?? ""
-                let b = context.value(key.fieldPathName, right.0, right.1) ?? ""
+                let a = context.compared(key.fieldPathName, left.0, left.1)
+                let b = context.compared(key.fieldPathName, right.0, right.1)
                 if a != b { return key.sortType == "SORT_DESC" ? Context.less(b, a) : Context.less(a, b) }
             }
             return left.0.number < right.0.number
@@ -114,6 +114,13 @@ public enum QueryEngine {
     struct Context {
         let currentUser: String
         let fullNames: [String: String]
+        let clock: HistoryClock
+
+        /// What filters and sorting compare: for the history timestamp its stored form, not the printed one.
+        func compared(_ path: String, _ defect: Defect, _ entry: HistoryRow?) -> String {
+            if path == "history.action_timestamp" { return entry.map { clock.stored($0.timestamp) } ?? "" }
+            return value(path, defect, entry) ?? ""
+        }
 
         func value(_ path: String, _ defect: Defect, _ entry: HistoryRow?) -> String? {
             switch path {
@@ -124,7 +131,7 @@ public enum QueryEngine {
             case "Owner.login_name": return defect.fields["Owner"]
             case "Submitter.login_name": return defect.fields["Submitter"]
             case "history.action_name": return entry?.action
-            case "history.action_timestamp": return entry?.timestamp
+            case "history.action_timestamp": return entry.map { clock.printed($0.timestamp) }
             case "history.user_name": return entry?.user
             case "history.old_state": return entry?.oldState
             case "history.new_state": return entry?.newState
@@ -140,8 +147,9 @@ public enum QueryEngine {
         }
 
         func matches(_ filter: SimFieldFilter, _ defect: Defect, _ entry: HistoryRow?) -> Bool {
-            let actual = value(filter.fieldPath, defect, entry) ?? ""
-            let values = (filter.values ?? []).map { $0 == "[CURRENT_USER]" ? currentUser : $0 }
+            let actual = compared(filter.fieldPath, defect, entry)
+            var values = (filter.values ?? []).map { $0 == "[CURRENT_USER]" ? currentUser : $0 }
+            if filter.fieldPath == "history.action_timestamp" { values = values.map(clock.storedValue(ofFilter:)) }
             let first = values.first ?? ""
             switch filter.compOp {
             case "COMP_OP_EQ": return Self.compare(actual, first) == 0

@@ -66,12 +66,17 @@ extension Router {
 
     mutating func createResultSet(_ query: SimQueryDefinition, options: ResultSetOptionsBody?, topLevelPageSize: String?,
                                   user: String, token: String) throws -> SimResponse {
-        var rows = try QueryEngine.run(query, over: state.sortedDefects, currentUser: user, fullNames: state.fullNames)
+        var rows = try QueryEngine.run(query, over: state.sortedDefects, currentUser: user, fullNames: state.fullNames,
+                                       history: state.options.history)
+        let matching = rows.count
+        // The client's own cap or the administrator's limit, whichever cuts first; `resultSetIsLimited` is that
+        // limit (a number, not a flag: shared/compass-api.md §7.1 item 18).
         var limited = 0
-        if let cap = options?.maxResultSetRows, cap > 0, rows.count > cap {
+        for cap in [options?.maxResultSetRows, state.options.rowLimit].compactMap({ $0 }) where cap > 0 && rows.count > cap {
             rows = Array(rows.prefix(cap))
-            limited = 1
+            limited = cap
         }
+        let recordCount = limited > 0 && state.options.limitedCountBeforeCut ? matching : rows.count
         var pageSize = options?.pageSize ?? topLevelPageSize.flatMap { Int($0) } ?? state.options.defaultPageSize
         if pageSize < 1 { pageSize = state.options.defaultPageSize }
         if let cap = state.options.pageSizeCap { pageSize = min(pageSize, cap) }
@@ -81,14 +86,15 @@ extension Router {
         return encoded(201, ResultSetCreated(
             result_set_id: id,
             columns: query.queryFieldDefs.map { ResultColumn(name: $0.fieldPathName, sortType: $0.sortType ?? "NO_SORT", sortOrder: $0.sortOrder ?? 0) },
-            recordCount: rows.count, resultSetIsLimited: limited))
+            recordCount: recordCount, resultSetIsLimited: limited))
     }
 
-    mutating func page(of id: String, token: String) throws -> SimResponse {
+    /// A page of a result set; `honouringPageNumber: false` answers page 1 whatever was asked.
+    mutating func page(of id: String, token: String, honouringPageNumber: Bool = true) throws -> SimResponse {
         guard let resultSet = state.sessions[token]?.resultSets[id] else {
             throw Failure(status: 404, message: "Result set \(id) not found")
         }
-        let number = max(1, Int(request.query["pageNumber"] ?? "1") ?? 1)
+        let number = honouringPageNumber ? max(1, Int(request.query["pageNumber"] ?? "1") ?? 1) : 1
         let start = (number - 1) * resultSet.pageSize
         var rows = start < resultSet.rows.count ? Array(resultSet.rows[start..<min(start + resultSet.pageSize, resultSet.rows.count)]) : []
         if !rows.isEmpty, state.consumeShortPage(route: routeName) { rows.removeLast() }
@@ -96,6 +102,29 @@ extension Router {
         return encoded(200, ResultPage(
             rows: rows.map { PageRow(dbId: $0.dbid, displayName: $0.displayName, values: $0.values) },
             pageNumber: number, totalNumberOfPages: pages, totalNumberOfRecords: resultSet.rows.count))
+    }
+
+    /// The whole result set as CSV, as HCL's Node-RED client reads it: a header line with the column names, then
+    /// one line per row; RFC 4180 quoting, CRLF line ends.
+    func file(of id: String, query: SimQueryDefinition, token: String) throws -> SimResponse {
+        guard state.options.csvRoute else { throw Failure(status: 404, message: "No endpoint \(request.method) \(request.path)") }
+        guard (request.query["fileType"] ?? "csv").lowercased() == "csv" else {
+            throw Failure(status: 400, message: "Unsupported fileType \(request.query["fileType"] ?? "")")
+        }
+        guard let resultSet = state.sessions[token]?.resultSets[id] else {
+            throw Failure(status: 404, message: "Result set \(id) not found")
+        }
+        func line(_ fields: [String]) -> String {
+            fields.map { field in
+                field.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+                    ? "\"" + field.replacing("\"", with: "\"\"") + "\"" : field
+            }.joined(separator: ",") + "\r\n"
+        }
+        var text = line(query.queryFieldDefs.map(\.fieldPathName))
+        for row in resultSet.rows { text += line(row.values) }
+        var response = SimResponse(status: 200, body: Array(text.utf8))
+        response.headers.append(("Content-Type", "text/csv; charset=UTF-8"))
+        return response
     }
 }
 

@@ -83,7 +83,7 @@ extension Router {
             let oldState = defect.fields["State"] ?? ""
             updated.fields.merge(edit.fields) { _, new in new }
             updated.fields["State"] = edit.action.destination ?? oldState
-            updated.history.append(HistoryRow(action: edit.action.name, timestamp: SimClock.format(state.clock.now),
+            updated.history.append(HistoryRow(action: edit.action.name, timestamp: state.clock.now,
                                               user: user, oldState: oldState, newState: updated.fields["State"] ?? ""))
             state.defects[defect.number] = updated
             state.edits[defect.number] = nil
@@ -115,7 +115,7 @@ extension Router {
         defect.fields.merge(fields) { _, new in new }
         defect.fields["State"] = "Submitted"
         if operation == "commit" {
-            defect.history.append(HistoryRow(action: "Submit", timestamp: now, user: user, oldState: "", newState: "Submitted"))
+            defect.history.append(HistoryRow(action: "Submit", timestamp: state.clock.now, user: user, oldState: "", newState: "Submitted"))
             state.defects[number] = defect
             return encoded(201, RecordBody(defect, editing: nil))
         }

@@ -3,7 +3,8 @@
 
 public struct HistoryRow: Sendable {
     public var action: String
-    public var timestamp: String
+    /// The instant, seconds since 1970 (UTC); stored and printed as `HistoryClock` says.
+    public var timestamp: Int
     public var user: String
     public var oldState: String
     public var newState: String
@@ -92,7 +93,7 @@ public enum SampleSchema {
             var time = now - 3 * 86_400 + n * 60
             func step(_ action: String, _ user: String, _ from: String, _ to: String) -> HistoryRow {
                 time += 600
-                return HistoryRow(action: action, timestamp: SimClock.format(time), user: user, oldState: from, newState: to)
+                return HistoryRow(action: action, timestamp: time, user: user, oldState: from, newState: to)
             }
             var history = [step("Submit", submitter, "", "Submitted")]
             let path: [(String, String, String)] = [("Assign", "lead", "Assigned"), ("Open", owner, "Opened"),
@@ -105,7 +106,7 @@ public enum SampleSchema {
             }
             return Defect(number: n, fields: [
                 "Headline": headline, "Description": "Steps to reproduce \(n).", "State": state, "Owner": owner,
-                "Submitter": submitter, "Submit_Date": history[0].timestamp,
+                "Submitter": submitter, "Submit_Date": SimClock.format(history[0].timestamp),
                 "Priority": priorities[Int(random.next() % UInt64(priorities.count))],
                 "Severity": severities[Int(random.next() % UInt64(severities.count))],
                 "Project": "Sample", "Resolution": "", "Keywords": "",

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// The simulator's clock: system time plus `--clock-offset`, printed as Compass does (`yyyy-MM-dd HH:mm:ss`, UTC).
+/// The simulator's clock: system time plus an offset (`--clock-offset`, moved by `POST /ccmweb/sim/clock`), printed
+/// as Compass does (`yyyy-MM-dd HH:mm:ss`, UTC).
 public struct SimClock: Sendable {
-    public let offset: Int
+    public var offset: Int
 
     public init(offset: Int = 0) { self.offset = offset }
 
@@ -20,5 +21,19 @@ public struct SimClock: Sendable {
         }
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2)) "
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` as seconds on the zone-less scale, or `nil`.
+    public static func parse(_ text: String) -> Int? {
+        let numbers = text.split { $0 == "-" || $0 == " " || $0 == ":" }.map { Int($0) }
+        guard text.utf8.count == 19, numbers.count == 6, numbers.allSatisfy({ $0 != nil }) else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(numbers[0]! - 1900)
+        parts.tm_mon = Int32(numbers[1]! - 1)
+        parts.tm_mday = Int32(numbers[2]!)
+        parts.tm_hour = Int32(numbers[3]!)
+        parts.tm_min = Int32(numbers[4]!)
+        parts.tm_sec = Int32(numbers[5]!)
+        return Int(timegm(&parts))
     }
 }

@@ -178,7 +178,10 @@ struct Router {
         }
         if let ids = match("GET", "workspace/queryDefs/{}/resultsets/{}", path) {
             _ = try storedQuery(ids[0], user: user)
-            return try page(of: ids[1], token: token)
+            return try page(of: ids[1], token: token, honouringPageNumber: !state.options.ignoreStoredPageNumber)
+        }
+        if let ids = match("GET", "workspace/queryDefs/{}/resultsets/{}/file", path) {
+            return try file(of: ids[1], query: try storedQuery(ids[0], user: user).definition, token: token)
         }
         if path.first == "records" { return try recordRoute(Array(path.dropFirst()), user: user, token: token) }
         return error(404, "No endpoint \(request.method) \(request.path)")
@@ -244,6 +247,14 @@ struct Router {
             state.lockedUsers.insert(user)  // as after too many failed logins: every login is refused
             for key in state.sessions.keys where state.sessions[key]?.user == user { state.sessions[key] = nil }
             return json(200, ["message": "\(user) locked"])
+        }
+        if match("POST", "clock", path) != nil {
+            // {"advance": seconds}: moves the server's clock (a DST change, a day later) without waiting.
+            guard let body = try? decode([String: Int].self), let seconds = body["advance"] else {
+                return error(400, "expected {\"advance\": seconds}")
+            }
+            state.clock.offset += seconds
+            return json(200, ["now": SimClock.format(state.clock.now)])
         }
         if match("POST", "expire-tokens", path) != nil {
             for key in state.sessions.keys { state.sessions[key]?.expiresAt = state.clock.now - 1 }

@@ -19,6 +19,18 @@ public struct SimulatorOptions: Sendable {
     public var personalAccessTokens: [String: String] = [:]
     /// Passwords other than the sample ones: user → password.
     public var passwords: [String: String] = [:]
+    /// How history timestamps are stored, printed and filtered (zone, format).
+    public var history = HistoryClock()
+    /// An administrator's query limit: results are cut to this many rows and report it in `resultSetIsLimited`.
+    public var rowLimit: Int?
+    /// Whether a limited result's `recordCount` counts the rows before the cut (else after it).
+    public var limitedCountBeforeCut = false
+    /// Stored-query result pages answer page 1 whatever `pageNumber` says.
+    public var ignoreStoredPageNumber = false
+    /// The CSV route `…/resultsets/{id}/file?fileType=csv` answers 404.
+    public var csvRoute = true
+    /// Colleagues' Modify entries per hour over the last 30 hours, spread over the records (benchmarks).
+    public var activityPerHour = 0
 
     public init() {}
 }
@@ -50,7 +62,7 @@ struct SimulatorState {
     }
 
     let options: SimulatorOptions
-    let clock: SimClock
+    var clock: SimClock
     var defects: [Int: Defect]
     var nextRecord: Int
     var sessions: [String: Session] = [:]
@@ -90,6 +102,7 @@ struct SimulatorState {
                     filterNode: SimFilterNode(boolOp: "BOOL_OP_AND", fieldFilters: filters, childFilterNodes: [])),
                 folder: Self.triageQueries.contains { $0.0 == id } ? Self.triageFolder : Self.publicFolder, dbId: id)
         }
+        if options.activityPerHour > 0 { addActivity(perHour: options.activityPerHour) }
     }
 
     static let publicQueries: [(String, String, [SimFieldFilter])] = [
@@ -146,6 +159,19 @@ struct SimulatorState {
         sessions[token] = nil
         edits = edits.filter { $0.value.token != token }
         logoffs += 1
+    }
+
+    /// History entries by colleagues, evenly over the last 30 hours (a busy team, for the history window's cost).
+    mutating func addActivity(perHour: Int) {
+        let count = 30 * perHour, start = clock.now - 30 * 3_600, numbers = defects.keys.sorted()
+        for index in 0..<count {
+            let number = numbers[index * 7 % numbers.count]
+            let state = defects[number]?.fields["State"] ?? ""
+            defects[number]?.history.append(HistoryRow(
+                action: "Modify", timestamp: start + index * 3_600 / perHour, user: ["lead", "alice", "admin"][index % 3],
+                oldState: state, newState: state))
+        }
+        for number in numbers { defects[number]?.history.sort { $0.timestamp < $1.timestamp } }
     }
 
     mutating func newDbId() -> String {

@@ -17,25 +17,45 @@ public struct NotificationServer: Sendable {
 ///
 /// Every libnotify call runs on the notifier's own thread, which also runs GLib's main loop (see
 /// `GLibThread`): libnotify is synchronous and blocks up to 25 s per D-Bus call on a hung server, so
-/// callers (the poll loop, the watchdog) never wait for it, and action buttons are heard without blocking
-/// polls. Markup is used only when the server advertises `body-markup`; the rolling summary bubble is
-/// updated in place, which reuses its id (replaces_id). "Open" and "Mute" buttons are added only when the
-/// server advertises `actions`.
+/// callers (the poll loop, the watchdog) never wait for it, and button clicks are heard without blocking
+/// polls. Markup is used only when the server advertises `body-markup`, buttons only when it advertises
+/// `actions`.
+///
+/// Notification ids belong to one server process: a restarted server numbers its bubbles from 1 again, so a
+/// bubble kept from before would answer a click on a new bubble with its id (both would act), and a summary
+/// updated in place would replace a stranger. So each kept bubble remembers the server (the unique bus name
+/// owning `org.freedesktop.Notifications`) that showed it, and bubbles of a server that is gone are forgotten
+/// as soon as the bus says so (`NameOwnerChanged`), and checked again before a click is acted on.
 public final class DesktopNotifier: @unchecked Sendable {  // all mutable state is confined to `queue`
+    static let serverName = "org.freedesktop.Notifications"
+    /// The icon theme name of `data/icons/hicolor/scalable/apps/trackwatch.svg` (installed by scripts/install.sh).
+    public static let iconName = "trackwatch"
+
     private let queue = GLibThread()
     private let logger: Logger
     private let desktopEntry: String
     private let appName: String
-    private var summaryBubble: UnsafeMutablePointer<NotifyNotification>?
     private var outage = false
     private var serverLogged = false
-    /// Bubbles with buttons, kept alive until the server closes them (libnotify forgets the buttons of a
-    /// freed bubble); the oldest go first beyond `liveBubbleLimit`.
-    private var liveBubbles: [(bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID)] = []
-    private static let liveBubbleLimit = 100
-    private var actionHandler: (@Sendable (RecordID, BubbleAction) -> Void)?
+    /// Bubbles kept after `show`: the latest of each slot (updated in place), and bubbles with buttons until
+    /// the server closes them (libnotify forgets the buttons of a freed bubble); the oldest go first beyond
+    /// `keptLimit`.
+    private var kept: [KeptBubble] = []
+    private static let keptLimit = 100
+    /// The unique bus name of the notification server, as the bus last said; `nil` while none runs.
+    private var serverOwner: String?
+    private var nameWatch: guint = 0
+    private var actionHandler: (@Sendable (BubbleAction) -> Void)?
     /// Where changes still go while no bubble can be shown, said when notifications become unavailable.
     private let whereChangesStillGo: (@Sendable () -> String)?
+
+    private struct KeptBubble {
+        let bubble: UnsafeMutablePointer<NotifyNotification>
+        /// The server process that holds it: its unique bus name.
+        let owner: String
+        let slot: String?
+        var buttons: [String: BubbleAction]
+    }
 
     /// - Parameter whereChangesStillGo: completes "desktop notifications unavailable; …" when they are (e.g.
     ///   "changes are still journaled"); asked at that moment, because only the caller knows what else runs.
@@ -54,7 +74,28 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     }
 
     deinit {
-        if let summaryBubble { g_object_unref(summaryBubble) }
+        if nameWatch != 0 { g_bus_unwatch_name(nameWatch) }
+        for bubble in kept { g_object_unref(bubble.bubble) }
+    }
+
+    /// What GLib's C callbacks (buttons, closing, the name watch) hold: the notifier, weakly, so that a callback
+    /// arriving after the notifier is gone (in tests, which make several) does nothing.
+    private final class CallbackTarget {
+        weak var notifier: DesktopNotifier?
+        init(_ notifier: DesktopNotifier) { self.notifier = notifier }
+
+        /// A reference for C, released by `release` when GLib drops the callback.
+        static func retained(_ notifier: DesktopNotifier) -> gpointer {
+            Unmanaged.passRetained(CallbackTarget(notifier)).toOpaque()
+        }
+
+        static func notifier(_ pointer: gpointer?) -> DesktopNotifier? {
+            pointer.flatMap { Unmanaged<CallbackTarget>.fromOpaque($0).takeUnretainedValue().notifier }
+        }
+
+        static let release: @convention(c) (gpointer?) -> Void = { pointer in
+            if let pointer { Unmanaged<CallbackTarget>.fromOpaque(pointer).release() }
+        }
     }
 
     /// Shows one bubble per change, or a summary; returns at once.
@@ -64,8 +105,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             guard let capabilities = serverCapabilities() else { return }
             let plan = NotificationPlan.make(changes: changes, threshold: summaryThreshold,
                                              bodyMarkup: capabilities.contains("body-markup"))
-            let buttons = capabilities.contains("actions") && actionHandler != nil
-            for bubble in plan { show(bubble, buttons: buttons) }
+            for bubble in plan { show(bubble, buttons: capabilities.contains("actions")) }
         }
     }
 
@@ -76,15 +116,16 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             guard let capabilities = serverCapabilities(),
                 let bubble = NotificationPlan.quietHoursSummary(changes: changes, bodyMarkup: capabilities.contains("body-markup"))
             else { return }
-            show(bubble, buttons: false)
+            show(bubble, buttons: capabilities.contains("actions"))
         }
     }
 
-    /// A message about trackwatch itself; returns at once.
-    public func announceServiceProblem(summary: String, body: String, resolved: Bool) {
+    /// A message about trackwatch and `server` (its label); the recovery replaces the outage bubble in place.
+    /// Returns at once.
+    public func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String) {
         queue.async { [self] in
             guard let capabilities = serverCapabilities() else { return }
-            show(NotificationPlan.serviceProblem(summary: summary, body: body, resolved: resolved,
+            show(NotificationPlan.serviceProblem(summary: summary, body: body, resolved: resolved, server: server,
                                                  bodyMarkup: capabilities.contains("body-markup")), buttons: false)
         }
     }
@@ -133,12 +174,13 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         return failure.withLock { $0 }
     }
 
-    /// Called on the notifier's thread when someone clicks a bubble or one of its buttons.
-    public func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void) {
+    /// Called on the notifier's thread when someone clicks a bubble or one of its buttons. Until a handler is
+    /// set, bubbles get no buttons.
+    public func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void) {
         queue.async { [self] in actionHandler = handler }
     }
 
-    /// Runs `body` on the notifier's queue after everything queued before it (for tests and shutdown).
+    /// Waits until everything queued before it ran on the notifier's thread (for tests and shutdown).
     public func drain(timeout seconds: Double) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
@@ -149,8 +191,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
 
     /// The server's capabilities, or nil (with one warning per outage) when there is no server.
     private func serverCapabilities() -> Set<String>? {
-        // GDBus learns that the notification server restarted (a new owner of the name) from a signal, which
-        // the GLib thread's main loop dispatches before this runs.
+        watchServerName()
         var list = notify_get_server_caps()
         if list == nil {
             reconnect()
@@ -174,23 +215,28 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         return capabilities
     }
 
-    private func show(_ notification: DesktopNotification, buttons: Bool) {
+    private func show(_ notification: DesktopNotification, buttons offered: Bool) {
+        // Asked of the bus, not of the watch: its news of a restart may still wait in the main loop's queue.
+        guard let owner = nameOwner() else {
+            reportFailure("no notification server on the session bus")
+            return
+        }
+        forgetBubbles { $0.owner != owner }
+        let buttons = offered && actionHandler != nil ? notification.buttons : []
         let bubble: UnsafeMutablePointer<NotifyNotification>
-        if notification.isSummary, let existing = summaryBubble {
-            notify_notification_update(existing, notification.summary, notification.body, nil)
-            bubble = existing
+        if let slot = notification.slot, let index = kept.firstIndex(where: { $0.slot == slot }) {
+            bubble = kept.remove(at: index).bubble  // shown again below: the server replaces it (replaces_id)
+            notify_notification_update(bubble, notification.summary, notification.body, Self.iconName)
+            notify_notification_clear_actions(bubble)
         } else {
-            bubble = notify_notification_new(notification.summary, notification.body, nil)
+            bubble = notify_notification_new(notification.summary, notification.body, Self.iconName)
         }
         notify_notification_set_urgency(bubble, NotifyUrgency(UInt32(notification.urgency.rawValue)))
         notify_notification_set_category(bubble, notification.category)
         notify_notification_set_hint(bubble, "desktop-entry", g_variant_new_string(desktopEntry))
-        if let record = notification.record {
-            notify_notification_set_hint(bubble, "x-trackwatch-record", g_variant_new_string(record.rawValue))
-        }
-        if let record = notification.record, buttons {
-            addButtons(bubble, record: record)
-        }
+        let record = notification.record.flatMap { g_variant_new_string($0.rawValue) }
+        notify_notification_set_hint(bubble, "x-trackwatch-record", record)
+        for button in buttons { addButton(bubble, button) }
         var error: UnsafeMutablePointer<GError>?
         let shown = notify_notification_show(bubble, &error) != 0
         if shown {
@@ -199,64 +245,115 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         }
         if let error { g_error_free(error) }
-        if let record = notification.record, buttons, shown {
-            keepForActions(bubble, record: record)
-        } else if notification.isSummary {
-            if shown { summaryBubble = bubble } else {
-                // A server restart invalidates ids: start a fresh summary bubble next time.
-                g_object_unref(bubble)
-                summaryBubble = nil
-            }
-        } else {
+        guard shown, notification.slot != nil || !buttons.isEmpty else {
             g_object_unref(bubble)
+            return
         }
+        if !buttons.isEmpty { watchClosing(bubble) }
+        kept.append(KeptBubble(bubble: bubble, owner: owner, slot: notification.slot,
+                               buttons: Dictionary(buttons.map { ($0.key, $0.action) }) { first, _ in first }))
+        while kept.count > Self.keptLimit { g_object_unref(kept.removeFirst().bubble) }
     }
 
     // MARK: - Buttons (on the GLib thread)
 
-    private func addButtons(_ bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID) {
-        let me = Unmanaged.passUnretained(self).toOpaque()  // the notifier lives as long as the process
-        let callback: NotifyActionCallback = { bubble, action, me in
-            guard let bubble, let action, let me else { return }
-            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().invoked(bubble, action: String(cString: action))
+    private func addButton(_ bubble: UnsafeMutablePointer<NotifyNotification>, _ button: BubbleButton) {
+        let callback: NotifyActionCallback = { bubble, key, target in
+            guard let bubble, let key else { return }
+            CallbackTarget.notifier(target)?.invoked(bubble, key: String(cString: key))
         }
-        // "default" is a click on the bubble itself.
-        for (key, label) in [("default", "Open"), (BubbleAction.open.rawValue, "Open"), (BubbleAction.mute.rawValue, "Mute this record")] {
-            notify_notification_add_action(bubble, key, label, callback, me, nil)
-        }
+        notify_notification_add_action(bubble, button.key, button.label, callback, CallbackTarget.retained(self),
+                                       CallbackTarget.release)
     }
 
-    private func keepForActions(_ bubble: UnsafeMutablePointer<NotifyNotification>, record: RecordID) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, me in
-            guard let bubble, let me else { return }
-            Unmanaged<DesktopNotifier>.fromOpaque(me).takeUnretainedValue().closed(bubble)
+    private func watchClosing(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
+        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, target in
+            guard let bubble else { return }
+            CallbackTarget.notifier(target)?.closed(bubble)
         }
-        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), me, nil, GConnectFlags(rawValue: 0))
-        liveBubbles.append((bubble, record))
-        while liveBubbles.count > Self.liveBubbleLimit { g_object_unref(liveBubbles.removeFirst().bubble) }
+        let release: @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { target, _ in
+            CallbackTarget.release(target)
+        }
+        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), CallbackTarget.retained(self),
+                              release, GConnectFlags(rawValue: 0))
     }
 
-    private func invoked(_ bubble: UnsafeMutablePointer<NotifyNotification>, action: String) {
-        guard let record = liveBubbles.first(where: { $0.bubble == bubble })?.record else { return }
-        let chosen: BubbleAction = action == BubbleAction.mute.rawValue ? .mute : .open
-        logger.info("bubble action", metadata: ["record": "\(record)", "action": "\(chosen.rawValue)"])
-        actionHandler?(record, chosen)
-        if chosen == .mute { notify_notification_close(bubble, nil) }
+    private func invoked(_ bubble: UnsafeMutablePointer<NotifyNotification>, key: String) {
+        guard let index = kept.firstIndex(where: { $0.bubble == bubble }), let action = kept[index].buttons[key] else {
+            return
+        }
+        // A click arrives from the server running now; a bubble of an earlier server with the same id is not it.
+        guard kept[index].owner == serverOwner || serverOwner == nil else {
+            forgetBubbles { $0.bubble == bubble }
+            return
+        }
+        logger.info("bubble action", metadata: ["action": "\(action)"])
+        actionHandler?(action)
+        if case .mute = action { notify_notification_close(bubble, nil) }
     }
 
     private func closed(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
-        guard let index = liveBubbles.firstIndex(where: { $0.bubble == bubble }) else { return }
-        liveBubbles.remove(at: index)
-        g_object_unref(bubble)
+        // A slot's bubble stays: the next one of its slot replaces it, or shows anew if the server says it is gone.
+        forgetBubbles { $0.bubble == bubble && $0.slot == nil }
+    }
+
+    private func forgetBubbles(where gone: (KeptBubble) -> Bool) {
+        for bubble in kept where gone(bubble) { g_object_unref(bubble.bubble) }
+        kept.removeAll(where: gone)
+    }
+
+    // MARK: - The server's identity
+
+    /// Follows the owner of `org.freedesktop.Notifications`: when the server exits or another takes its place,
+    /// its bubbles are forgotten at once. Set up on first use and again after the bus was unreachable.
+    private func watchServerName() {
+        guard nameWatch == 0, let connection = sessionBus() else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        nameWatch = g_bus_watch_name_on_connection(
+            connection, Self.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, owner, target in
+                guard let owner else { return }
+                CallbackTarget.notifier(target)?.serverAppeared(String(cString: owner))
+            },
+            { _, _, target in CallbackTarget.notifier(target)?.serverAppeared(nil) },
+            CallbackTarget.retained(self), CallbackTarget.release)
+    }
+
+    private func serverAppeared(_ owner: String?) {
+        guard owner != serverOwner else { return }
+        if serverOwner != nil || owner == nil {
+            logger.info(owner == nil ? "notification server gone" : "notification server replaced; its bubbles forgotten")
+        }
+        serverOwner = owner
+        forgetBubbles { $0.owner != owner }
+    }
+
+    /// The unique bus name of the notification server now, or `nil` when none runs (or the bus is gone).
+    private func nameOwner() -> String? {
+        guard let connection = sessionBus() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        var name = g_variant_new_string(Self.serverName)
+        let arguments = withUnsafeMutablePointer(to: &name) { g_variant_new_tuple($0, 1) }
+        guard let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil)
+        else { return nil }
+        defer { g_variant_unref(reply) }
+        guard g_variant_n_children(reply) == 1 else { return nil }
+        let child = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(child) }
+        guard g_variant_classify(child) == G_VARIANT_CLASS_STRING else { return nil }
+        return g_variant_get_string(child, nil).map { String(cString: $0) }
+    }
+
+    /// The session bus connection libnotify uses (GDBus shares one per process), with a reference to release.
+    private func sessionBus() -> OpaquePointer? {
+        g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil)
     }
 
     /// Drops libnotify's cached D-Bus proxy, so that the next call finds the current server.
     private func reconnect() {
-        if let summaryBubble { g_object_unref(summaryBubble) }
-        summaryBubble = nil
-        for live in liveBubbles { g_object_unref(live.bubble) }
-        liveBubbles.removeAll()
+        forgetBubbles { _ in true }
         notify_uninit()
         _ = notify_init(appName)
     }

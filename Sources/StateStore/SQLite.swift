@@ -29,6 +29,9 @@ struct OpenOptions: OptionSet, Sendable {
     /// The connection is used by one thread at a time (the store serialises access), so SQLite's own
     /// per-call mutex is unnecessary.
     static let noMutex = OpenOptions(rawValue: SQLITE_OPEN_NOMUTEX)
+    /// A database path that is a symbolic link is refused (SQLITE_CANTOPEN_SYMLINK), so a link planted in the
+    /// state directory cannot redirect the database to another of your files.
+    static let noFollow = OpenOptions(rawValue: SQLITE_OPEN_NOFOLLOW)
 }
 
 /// One SQLite connection. Not thread-safe: callers serialise access (see `StateStore`).
@@ -39,7 +42,7 @@ final class Database {
     let path: String
 
     /// Opens `path`. Fails with the SQLite error when the file cannot be opened.
-    init(path: String, options: OpenOptions = [.readWrite, .create, .noMutex]) throws {
+    init(path: String, options: OpenOptions = [.readWrite, .create, .noMutex, .noFollow]) throws {
         var pointer: OpaquePointer?
         let rc = sqlite3_open_v2(path, &pointer, options.rawValue, nil)
         guard rc == SQLITE_OK, let pointer else {

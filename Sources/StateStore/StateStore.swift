@@ -27,9 +27,10 @@ public final class StateStore: Sendable {
     private let database: Mutex<Database>
 
     /// Opens (creating if needed) `<directory>/state.sqlite`. A missing directory is created with mode 0700,
-    /// the file with mode 0600.
+    /// the file with mode 0600; an existing directory must be yours, no symbolic link, and is made private
+    /// (see `prepareStateDirectory`).
     public convenience init(directory: String) throws {
-        try createPrivateDirectory(directory)
+        try prepareStateDirectory(directory)
         try self.init(path: directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName)
     }
 

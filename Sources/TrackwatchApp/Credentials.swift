@@ -17,9 +17,12 @@ public func loadCredential(_ source: CredentialSource, environment: [String: Str
     case .emptyPassword:
         return .password(Secret(""))
     case .passwordFile(let path):
-        return .password(try readPrivateFile(expandTilde(path, environment: environment), key: "password_file"))
+        let path = expandTilde(path, environment: environment)
+        return .password(try readSecret(path, key: "password_file", mustBePrivate: true, hint: sandboxHint(for: path, environment)))
     case .tokenFile(let path):
-        return .personalAccessToken(try readPrivateFile(expandTilde(path, environment: environment), key: "token_file"))
+        let path = expandTilde(path, environment: environment)
+        return .personalAccessToken(try readSecret(path, key: "token_file", mustBePrivate: true,
+                                                   hint: sandboxHint(for: path, environment)))
     case .systemdCredential(let name):
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
             throw CredentialError(description:
@@ -28,7 +31,7 @@ public func loadCredential(_ source: CredentialSource, environment: [String: Str
                 + "password_file or password_command.")
         }
         // systemd owns that directory and makes it private: no permission check needed.
-        return .password(try readSecret(directory + "/" + name, key: "credential"))
+        return .password(try readSecret(directory + "/" + name, key: "credential", mustBePrivate: false))
     case .passwordCommand(let command):
         return .password(try runPasswordCommand(command, environment: environment))
     case .keyring(let attributes):
@@ -36,33 +39,47 @@ public func loadCredential(_ source: CredentialSource, environment: [String: Str
     }
 }
 
-/// A file holding a secret must be ours and private: otherwise anyone who can read it has the account.
-func readPrivateFile(_ path: String, key: String) throws -> Secret {
+/// What to say when a file under the home directory is missing in the daemon: under systemd the unit's sandbox
+/// (ProtectHome=tmpfs) shows only the configuration directory and the state directory of a home directory.
+func sandboxHint(for path: String, _ environment: [String: String]) -> String {
+    guard environment["INVOCATION_ID"] != nil, let home = environment["HOME"], path.hasPrefix(home + "/") else { return "" }
+    return ". The unit's sandbox shows only ~/.config/trackwatch and the state directory of your home directory: keep "
+        + "the file in ~/.config/trackwatch, or add BindReadOnlyPaths=\(path) in a drop-in (systemctl --user edit trackwatch)"
+}
+
+/// Reads the first line of a secret file. It must be a regular file: a FIFO would block the read until
+/// someone writes to it, a device might never end. The checks look at the opened file (`fstat`), so the
+/// file cannot be swapped between check and read.
+/// - Parameter mustBePrivate: the file must also be yours and closed to group and others (a systemd
+///   credential is a private copy systemd made, so it is exempt): anyone who can read it has the account.
+/// - Parameter hint: added when the file does not exist.
+func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: String = "") throws -> Secret {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard descriptor >= 0 else {
+        let code = errno
+        throw CredentialError(description: "\(key) \(path): \(String(cString: strerror(code)))\(code == ENOENT ? hint : "")")
+    }
+    defer { close(descriptor) }
     var info = stat()
-    guard stat(path, &info) == 0 else {
+    guard fstat(descriptor, &info) == 0 else {
         throw CredentialError(description: "\(key) \(path): \(String(cString: strerror(errno)))")
     }
     guard info.st_mode & S_IFMT == S_IFREG else {
-        throw CredentialError(description: "\(key) \(path) is not a regular file")
+        throw CredentialError(description: "\(key) \(path) is not a regular file (a pipe or a device would never end); "
+            + "put the password in a plain file")
     }
-    guard info.st_uid == geteuid() else {
-        throw CredentialError(description:
-            "\(key) \(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); refusing to use it. Run: chown $USER \(path)")
+    if mustBePrivate {
+        guard info.st_uid == geteuid() else {
+            throw CredentialError(description:
+                "\(key) \(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); refusing to use it. Run: chown $USER \(path)")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw CredentialError(description:
+                "\(key) \(path) can be read or written by others (mode \(mode)); refusing to use it. Run: chmod 600 \(path)")
+        }
     }
-    guard info.st_mode & 0o077 == 0 else {
-        let mode = String(info.st_mode & 0o777, radix: 8)
-        throw CredentialError(description:
-            "\(key) \(path) can be read or written by others (mode \(mode)); refusing to use it. Run: chmod 600 \(path)")
-    }
-    return try readSecret(path, key: key)
-}
-
-func readSecret(_ path: String, key: String) throws -> Secret {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        throw CredentialError(description: "\(key) \(path): \(String(cString: strerror(errno)))")
-    }
-    defer { close(descriptor) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {

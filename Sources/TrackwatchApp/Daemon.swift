@@ -1,6 +1,7 @@
 import Dispatch
 import CompassClient
 import Logging
+import StateStore
 import TrackwatchCore
 
 #if canImport(Glibc)
@@ -28,7 +29,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var health: [String: ServerHealth] = [:]
     private var stopping = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
-    /// test uses it to hit that instant deterministically.
+    /// test uses it to hit that instant deterministically. `crash-after-poll` crashes (a Swift trap, SIGILL)
+    /// after the first poll, while the password and the session token are in memory: the core dump test.
     private let failpoint: String?
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
@@ -66,9 +68,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         queue.async { [self] in
             installSignalHandlers()
             installTimers()
-            edges.announcer.onAction { [weak self] record, action in
+            edges.announcer.onAction { [weak self] action in
                 guard let self else { return }
-                queue.async { self.perform(action, on: record) }
+                queue.async { self.perform(action) }
             }
             startWatchdog()
             edges.service.ready()
@@ -123,7 +125,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let startedOnBootClock = SystemClocks.bootTime()
         var lines: [String] = []
         var retryable: [any Error] = []
-        var failedAtAll = false
+        var failures: [(ServerSession, any Error)] = []
+        var pageWritten = false
         for server in session.servers {
             let prefix = session.servers.count > 1 ? "\(server.server.label): " : ""
             do {
@@ -132,25 +135,29 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
                 for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
                 if let failure = report.failure {
-                    failedAtAll = true
                     if !Self.needsPerson(failure) { retryable.append(failure) }
-                    pollFailed(server, failure)
+                    failures.append((server, failure))
                     lines.append("\(prefix)\(failure)")
                 } else {
                     pollSucceeded(server)  // "Connected again" before the changes of the meantime
                     lines.append(prefix + Self.describe(report))
                 }
+                // The page first, so that a click on the bubbles finds what they announce.
+                if !report.changes.isEmpty {
+                    refreshChangesPage()
+                    pageWritten = true
+                }
                 // What a poll found is delivered even when a watch failed: it is committed.
                 deliverOutbox(server)
             } catch {
-                failedAtAll = true
                 // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
                 // locks accounts: those wait for the regular poll. Everything else is retried sooner.
                 if !Self.needsPerson(error) { retryable.append(error) }
-                pollFailed(server, error)
+                failures.append((server, error))
                 lines.append("\(prefix)failed: \(error)")
             }
         }
+        let failedAtAll = !failures.isEmpty
         if !failedAtAll {
             schedule.pollSucceeded()
         } else if !retryable.isEmpty {
@@ -158,12 +165,16 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(), retryAfter: retryAfter,
                                 random: Double.random(in: 0..<1))
         }
+        // After the schedule: the outage bubble says when the next try is.
+        for (server, error) in failures { pollFailed(server, error) }
+        if !pageWritten { refreshChangesPage() }  // its "Updated" line
         let joined = lines.joined(separator: "; ")
         if failedAtAll, session.servers.count == 1, let only = lines.first, only.hasPrefix("failed: ") {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)) \(only) Next \(nextPollClockTime())")
         } else {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
         }
+        if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
         // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
         for server in session.servers { server.client.closeIdleConnections() }
         IdleMemory.release()
@@ -180,8 +191,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func pollSucceeded(_ server: ServerSession) {
         let health = health(of: server)
         if health.outageAnnounced {
-            let summary = session.servers.count > 1 ? "Connected to Compass \(server.server.label) again" : "Connected to Compass again"
-            edges.announcer.announceServiceProblem(summary: summary, body: "", resolved: true, settings: session.config.notify)
+            let (summary, body) = OutageMessage.recovered(server: session.servers.count > 1 ? server.server.label : nil)
+            edges.announcer.announceServiceProblem(summary: summary, body: [body], resolved: true,
+                                                   server: server.server.label, settings: session.config.notify)
             edges.recorder.recordServiceProblem(summary, detail: "", resolved: true, server: server.server.url)
         }
         health.consecutiveFailures = 0
@@ -199,26 +211,25 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
         if health.consecutiveFailures >= threshold && !health.outageAnnounced {
             health.outageAnnounced = true
-            var summary = Self.outageSummary(error)
-            if session.servers.count > 1 { summary += " (\(server.server.label))" }
-            edges.announcer.announceServiceProblem(summary: summary, body: "\(error)", resolved: false,
+            let message = OutageMessage(error, nextTry: nextPollPhrase(),
+                                        server: session.servers.count > 1 ? server.server.label : nil)
+            edges.announcer.announceServiceProblem(summary: message.summary, body: [message.next, message.detail],
+                                                   resolved: false, server: server.server.label,
                                                    settings: session.config.notify)
-            edges.recorder.recordServiceProblem(summary, detail: "\(error)", resolved: false, server: server.server.url)
-        }
-    }
-
-    private static func outageSummary(_ error: any Error) -> String {
-        switch ExitStatus.forError(error) {
-        case .credentials: "Compass rejected the login"
-        case .configuration: "trackwatch configuration error"
-        case .stateError: "trackwatch cannot save its state"
-        default: "Cannot reach Compass"
+            edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
+                                                server: server.server.url)
         }
     }
 
     /// Errors that only a person can fix: credentials and configuration.
     private static func needsPerson(_ error: any Error) -> Bool {
         [.credentials, .configuration].contains(ExitStatus.forError(error))
+    }
+
+    /// `in 30 s` for a retry within a minute and a half, else `at 10:35`.
+    private func nextPollPhrase() -> String {
+        let delay = schedule.delay(at: SystemClocks.bootTime())
+        return delay < 90 ? "in \(Int(delay.rounded(.up))) s" : "at \(nextPollClockTime())"
     }
 
     private func nextPollClockTime() -> String {
@@ -321,36 +332,63 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         return Double(minutes * 60) - SystemClocks.localSecondOfMinute(wall) + 1
     }
 
-    /// A click on a bubble or one of its buttons.
-    private func perform(_ action: BubbleAction, on record: RecordID) {
-        // With several servers, the bubble was about the one that detected a change of this record.
-        let servers = session.servers.count == 1 ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
-        guard let first = servers.first else {
-            logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"])
-            return
+    /// Rewrites the page of recent changes in the state directory (see `ChangesPage`). A failure (disk full)
+    /// costs only the page: it is logged, and the next poll writes it again.
+    private func refreshChangesPage() {
+        let file = ChangesPageFile(stateDirectory: session.stateDirectory)
+        do {
+            try file.save(RecentChanges.page(stores: session.servers.map { ($0.server, $0.store) },
+                                             notify: session.config.notify, now: SystemClocks.wallTime()))
+        } catch {
+            logger.error("could not write the page of recent changes",
+                         metadata: ["path": "\(file.path)", "error": "\(error)"])
         }
+    }
+
+    /// A click on a bubble or one of its buttons.
+    private func perform(_ action: BubbleAction) {
         switch action {
-        case .open:
-            let url = session.config.notify.recordURL(record, server: first.server)
+        case .open(let record):
+            // With several servers, the bubble was about the one that detected a change of this record.
+            guard let server = servers(knowing: record).first else { return }
+            runOpener(on: session.config.notify.recordURL(record, server: server.server), about: "\(record)")
+        case .mute(let record):
             do {
-                // INVOCATION_ID: started by systemd, so sandboxed (see openInBrowser).
-                let underSystemd = getenv("INVOCATION_ID") != nil
-                try openInBrowser(url, program: session.config.notify.opener, viaUserManager: underSystemd) { [logger] status in
-                    if status != 0 {
-                        logger.warning("the opener failed", metadata: ["record": "\(record)", "exit_status": "\(status)"])
-                    }
-                }
-                logger.info("opened", metadata: ["record": "\(record)", "url": "\(url)"])
-            } catch {
-                logger.error("could not open the record", metadata: ["record": "\(record)", "error": "\(error)"])
-            }
-        case .mute:
-            do {
-                for server in servers { try server.store.mute(record, at: SystemClocks.wallTime()) }
+                for server in servers(knowing: record) { try server.store.mute(record, at: SystemClocks.wallTime()) }
                 logger.notice("muted until it changes owner or state", metadata: ["record": "\(record)"])
             } catch {
                 logger.error("could not mute", metadata: ["record": "\(record)", "error": "\(error)"])
             }
+        case .showAll:
+            let file = ChangesPageFile(stateDirectory: session.stateDirectory)
+            if access(file.path, R_OK) != 0 { refreshChangesPage() }
+            runOpener(on: file.url, about: "the page of recent changes")
+        }
+    }
+
+    private func servers(knowing record: RecordID) -> [ServerSession] {
+        let servers = session.servers.count == 1
+            ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
+        if servers.isEmpty {
+            logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"])
+        }
+        return servers
+    }
+
+    /// Runs the opener on `url`; `what` names it in the log.
+    private func runOpener(on url: String, about what: String) {
+        do {
+            // INVOCATION_ID: started by systemd, so sandboxed (see openInBrowser).
+            let underSystemd = getenv("INVOCATION_ID") != nil
+            let opener = session.config.notify.opener
+            try openInBrowser(url, program: opener, viaUserManager: underSystemd) { [logger] status in
+                if status != 0 {
+                    logger.warning("the opener failed", metadata: ["opened": "\(what)", "exit_status": "\(status)"])
+                }
+            }
+            logger.info("opened", metadata: ["opened": "\(what)", "url": "\(url)"])
+        } catch {
+            logger.error("could not open", metadata: ["opened": "\(what)", "error": "\(error)"])
         }
     }
 

@@ -6,10 +6,11 @@ public protocol ChangeAnnouncer: AnyObject {
     func announce(_ changes: [Change], settings: NotifyConfig)
     /// One bubble for the changes held back during quiet hours.
     func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig)
-    /// A message about trackwatch itself ("Cannot reach Compass", "Connected again").
-    func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig)
+    /// A message about trackwatch and one server ("Cannot reach Compass"; "Connected to Compass again", which
+    /// replaces it), one line of `body` each.
+    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String, settings: NotifyConfig)
     /// Where clicks on bubbles and their buttons go (called on the announcer's own thread).
-    func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void)
+    func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void)
     /// Waits until what was announced has been handed to the notification server, or `timeout` seconds
     /// passed (a hung server); true when handed over.
     func flush(timeout: Double) -> Bool

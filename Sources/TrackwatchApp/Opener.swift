@@ -12,7 +12,10 @@ import Glibc
 ///   (`systemd-run --user`), as if started from the desktop.
 /// - Parameter exited: called with the opener's exit status (of `systemd-run` itself when `viaUserManager`).
 func openInBrowser(_ url: String, program: String, viaUserManager: Bool, exited: @escaping @Sendable (Int32) -> Void) throws {
-    let command = viaUserManager ? ["systemd-run", "--user", "--collect", "--quiet", "--", program, url] : [program, url]
+    // systemd-run looks the program up itself, in the daemon's sandbox, where the home directory is empty
+    // (ProtectHome=tmpfs): an opener in ~/.local/bin would not be found. /usr/bin/env is found there, and
+    // runs outside, as the transient unit, where it finds the opener. No shell: the URL stays one argument.
+    let command = viaUserManager ? ["systemd-run", "--user", "--collect", "--quiet", "--", "/usr/bin/env", program, url] : [program, url]
     var pid = pid_t()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

@@ -25,7 +25,8 @@ private func quoted(_ text: String) -> String {
 /// Runs `arguments` (the program is looked up in PATH), stdin from /dev/null, and returns the first line it
 /// prints. The program gets our environment unchanged (it may need the session bus or gpg-agent); nothing
 /// secret is ever put into a child's arguments or environment. A program that hangs (say, a locked keyring
-/// waiting for a prompt) is killed after `timeout` seconds.
+/// waiting for a prompt) is stopped after `timeout` seconds, with everything it started: it runs in a process
+/// group of its own, which gets SIGTERM, then SIGKILL (see `stopGroup`).
 func runSecretProgram(
     _ arguments: [String], label: String, environment: [String: String], timeout: Double, whenNothingPrinted: String? = nil
 ) throws -> Secret {
@@ -41,10 +42,24 @@ func runSecretProgram(
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, output[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Its own process group (pgid = its pid), so that a timeout stops its children too. The daemon ignores
+    // SIGTERM, SIGINT, SIGHUP and SIGUSR1 (Dispatch sources take them), and ignored signals survive exec:
+    // the child gets them back at their defaults, with nothing blocked.
+    var defaults = sigset_t(), none = sigset_t()
+    sigemptyset(&defaults)
+    sigemptyset(&none)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGPIPE] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     let environmentLines = environment.map { "\($0.key)=\($0.value)" }
     var pid = pid_t()
     let status = withCStrings(arguments) { argv in
-        withCStrings(environmentLines) { envp in posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) }
+        withCStrings(environmentLines) { envp in posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp) }
     }
     close(output[1])
     close(errors[1])
@@ -54,7 +69,7 @@ func runSecretProgram(
         throw CredentialError(description: "\(label): cannot start \(arguments[0]): \(String(cString: strerror(status)))\(hint)")
     }
     let (stdout, stderr, timedOut) = collect(output: output[0], errors: errors[0], timeout: timeout)
-    if timedOut { kill(pid, SIGKILL) }
+    if timedOut { stopGroup(pid) }
     var exitStatus: Int32 = 0
     while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
     if timedOut {
@@ -73,6 +88,25 @@ func runSecretProgram(
     let secret = firstLine(stdout)
     guard !secret.isEmpty else { throw CredentialError(description: "\(label) printed nothing") }
     return Secret(secret)
+}
+
+/// Stops the process group `leader` leads: SIGTERM, up to `grace` seconds for the leader to exit, then SIGKILL
+/// for whatever is left (a child that ignores SIGTERM, or one the leader left behind). The leader is not
+/// reaped here, so its pid — the group's id — cannot be reused by an unrelated process meanwhile.
+/// A child that moved to a group or session of its own (setsid, a daemonising gpg-agent) is beyond reach:
+/// under systemd the unit's cgroup ends it with the service.
+func stopGroup(_ leader: pid_t, grace: Double = 2) {
+    kill(-leader, SIGTERM)
+    let deadline = SystemClocks.bootTime() + grace
+    var info = siginfo_t()
+    while SystemClocks.bootTime() < deadline {
+        info.si_signo = 0
+        // WNOWAIT: look without reaping. si_pid stays 0 while the leader runs.
+        if waitid(P_PID, id_t(leader), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info.si_signo != 0 { break }
+        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        nanosleep(&pause, nil)
+    }
+    kill(-leader, SIGKILL)
 }
 
 /// Reads both pipes until they close or the deadline passes; output beyond the secret size cap is dropped.

@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import TrackwatchCore
 
 /// Where trackwatch keeps things, per the XDG Base Directory specification.
@@ -37,8 +40,12 @@ public struct ConfigFileError: Error, CustomStringConvertible {
     public var description: String { "cannot read the configuration \(path): \(reason)" }
 }
 
-/// Reads and parses the configuration file.
+/// Reads and parses the configuration file, after making sure that only you (or root) can change it. A
+/// relative `path` is taken from the working directory once, here: the paths inside the file are relative to
+/// the file's directory.
 public func loadConfig(path: String) throws -> Config {
+    let path = absolutePath(path)
+    try FileTrust.checkConfiguration(path)
     let data: Data
     do {
         data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -55,4 +62,12 @@ public func loadConfig(path: String) throws -> Config {
         throw ConfigFileError(path: path, reason: "the file is not UTF-8 text")
     }
     return try Config.parse(text, file: path)
+}
+
+/// `path` from the working directory when it is relative.
+func absolutePath(_ path: String) -> String {
+    guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+    defer { free(directory) }
+    let base = String(cString: directory)
+    return (base.hasSuffix("/") ? base : base + "/") + path
 }

@@ -10,6 +10,8 @@ public protocol PollState: AnyObject {
     func seenHistoryKeys(watch: String) throws -> Set<HistoryKey>
     @discardableResult func commit(_ poll: PollCommit) throws -> [StoredChange]
     func recordFailure(watch: String, log: PollLogEntry) throws
+    func value(forKey key: String) throws -> String?
+    func setValue(_ value: String?, forKey key: String) throws
 }
 
 /// The result of one poll of a server: the built-in watch and every `[[watch]]`.
@@ -37,6 +39,13 @@ public struct PollReport {
 public final class Poller {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
+    /// Marks state kept with the zone-independent history window (`HistoryWindow`).
+    static let windowKey = "history_window", wideWindow = "zone-independent"
+    /// The most records one second look reads again; others keep their first reading.
+    static let secondLookLimit = 200
+
+    /// The forms of history timestamps the server printed last (logged when they change; for `probe`).
+    public private(set) var timestampFormats: Set<TimestampFormat> = []
 
     private let client: CompassClient
     private let state: any PollState
@@ -62,18 +71,34 @@ public final class Poller {
     public func poll(dryRun: Bool = false) throws -> PollReport {
         let clock = ContinuousClock()
         let start = clock.now
+        let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow
         let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
             let checkpoint = try state.checkpoint(watch: Self.assignedWatch)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
-            let observation = try observe(since: checkpoint.flatMap { $0.adding(seconds: -settings.overlap) })
+            var observation = try observe(since: HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap))
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
             // both at once is what sets the poll's peak memory.
             let previous = try state.snapshot(watch: Self.assignedWatch)
             let seen = try state.seenHistoryKeys(watch: Self.assignedWatch)
+            try lookAgain(at: SnapshotDiff.secondLook(previous: previous, seen: seen, observation: observation),
+                          in: &observation)
+            // State from a version with the 10-minute window kept fewer keys: what it had seen lies at or before
+            // its checkpoint, and must not come back as new.
             let outcome = SnapshotDiff.compare(
-                previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint)
+                previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
+                me: client.loginName, seenUpTo: wideWindow ? nil : checkpoint)
+            if outcome.unexplained > 0 {
+                logger.warning("changes without a history entry; reported without who made them",
+                               metadata: ["count": "\(outcome.unexplained)"])
+            }
             return (outcome, observation.records.count)
+        }
+        if !wideWindow, !dryRun {
+            // Not fatal: the poll is committed, and migrating again next time only marks entries seen again.
+            do { try state.setValue(Self.wideWindow, forKey: Self.windowKey) } catch {
+                logger.warning("could not store the history window's version", metadata: ["error": "\(error)"])
+            }
         }
         var report = PollReport(
             changes: builtIn.changes, isBaseline: builtIn.isBaseline, recordCount: builtIn.recordCount,
@@ -133,7 +158,7 @@ public final class Poller {
                 stored = try state.commit(
                     PollCommit(
                         watch: watch, delta: outcome.delta, isBaseline: outcome.isBaseline, newlySeen: outcome.newlySeen,
-                        pruneSeenBefore: SnapshotDiff.pruneBoundary(checkpoint: outcome.checkpoint, overlap: settings.overlap),
+                        pruneSeenBefore: HistoryWindow.pruneBoundary(checkpoint: outcome.checkpoint, overlap: settings.overlap),
                         checkpoint: outcome.checkpoint, changes: outcome.changes, log: log))
             }
             logger.debug(
@@ -161,13 +186,53 @@ public final class Poller {
             let records = try client.run(
                 WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                 pageSize: settings.pageSize, transform: WatchQueries.records(fromRows:))
-            let historyRows = try client.run(
-                WatchQueries.modifiedByOthers(since: since), storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
-                pageSize: settings.pageSize, maxRows: since == nil ? WatchQueries.uncheckpointedHistoryLimit : nil)
-            return PollObservation(records: records, history: try WatchQueries.historyEntries(fromRows: historyRows))
+            return PollObservation(records: records, history: try history(since: since))
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
         }
+    }
+
+    /// The history window's entries. Without a checkpoint (the first poll, or none of my records had history)
+    /// the newest entry is read first and the window is measured back from it: the baseline then marks as seen
+    /// exactly what the next poll's window returns again, however much older history there is.
+    private func history(since: CompassTimestamp?) throws -> [HistoryEntry] {
+        var since = since
+        if since == nil {
+            let newest = try historyRows(WatchQueries.historyOfMyRecords(since: nil), maxRows: 1)
+            guard let checkpoint = newest.first?.timestamp else { return [] }
+            since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
+        }
+        return try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+    }
+
+    private func historyRows(_ query: QueryDefinition, maxRows: Int?) throws -> [HistoryEntry] {
+        let rows = try client.run(query, storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
+                                  pageSize: settings.pageSize, maxRows: maxRows)
+        let history = try WatchQueries.historyRows(rows)
+        logger.debug("history read", metadata: ["rows": "\(rows.count)", "part": "\(maxRows == nil ? "window" : "newest entry")"])
+        if history.formats != timestampFormats, !history.formats.isEmpty {
+            timestampFormats = history.formats
+            let forms = history.formats.map(\.description).sorted().joined(separator: ", ")
+            logger.info("history timestamps", metadata: ["timestamp_format": "\(forms)"])
+        }
+        return history.entries
+    }
+
+    /// Replaces the records in `ids` with a fresh read (`SnapshotDiff.secondLook`). A record no longer in the
+    /// set keeps its first reading: leaving is for the next poll to see.
+    private func lookAgain(at ids: [RecordID], in observation: inout PollObservation) throws {
+        guard !ids.isEmpty else { return }
+        let fresh: [Record]
+        do {
+            fresh = try client.run(
+                WatchQueries.assignedRecords(Array(ids.prefix(Self.secondLookLimit))),
+                storedAs: WatchQueries.assignedQueryName + " again", lifetime: .temporary, pageSize: settings.pageSize,
+                transform: WatchQueries.records(fromRows:))
+        } catch let error as WatchQueries.RowError {
+            throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
+        }
+        let byID = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        observation.records = observation.records.map { byID[$0.id] ?? $0 }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

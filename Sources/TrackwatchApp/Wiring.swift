@@ -1,14 +1,20 @@
 import CompassClient
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import StateStore
 import TrackwatchCore
 
 extension StateStore: PollState {}
 extension StoreError: StateStoreFailure {}
+extension StateDirectoryError: StateStoreFailure {}
 
 /// Everything one configuration polls: a session per server.
 public struct Session {
     public let config: Config
+    /// The state directory: each server's store is in it (or below it), and the page of recent changes.
+    public let stateDirectory: String
     /// In configuration order; one unless the configuration has several `[[server]]` profiles.
     public let servers: [ServerSession]
 
@@ -18,6 +24,7 @@ public struct Session {
         heartbeat: Heartbeat? = nil
     ) throws {
         self.config = config
+        self.stateDirectory = stateDirectory
         servers = try config.servers.map { server in
             try ServerSession(server: server, config: config, stateDirectory: stateDirectory, environment: environment,
                               logger: logger, heartbeat: heartbeat)
@@ -35,7 +42,7 @@ public struct ServerSession {
     public let store: StateStore
     public let poller: Poller
 
-    /// Warns, every time, when TLS verification is off.
+    /// Warns, every time, when TLS verification is off or the password would cross the network in clear.
     init(server: ServerConfig, config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
          heartbeat: Heartbeat?) throws {
         var logger = logger
@@ -45,6 +52,9 @@ public struct ServerSession {
             logger.warning(
                 "TLS certificate verification is OFF (insecure = true): anyone on the network path can read the password",
                 metadata: ["server": "\(server.url)"])
+        }
+        if ServerURL.isCleartextToAnotherHost(server.url) {
+            logger.warning("\(ServerSession.cleartextWarning)", metadata: ["server": "\(server.url)"])
         }
         client = try Self.makeClient(server: server, credential: credential, environment: environment, logger: logger,
                                      heartbeat: heartbeat)
@@ -57,6 +67,10 @@ public struct ServerSession {
         if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
     }
 
+    /// Said on every start (and by `doctor`) for a plain `http://` URL to another host.
+    public static let cleartextWarning = "the url is plain http:// to another host: your password, the session token and "
+        + "your records cross the network unencrypted; use https://"
+
     /// A single `[server]` keeps its state in the state directory itself; each `[[server]]` profile in
     /// `servers/<name>/` below it.
     public static func stateDirectory(of server: ServerConfig, in root: String) -> String {
@@ -68,8 +82,16 @@ public struct ServerSession {
         server config: ServerConfig, credential: Credential, environment: [String: String], logger: Logger,
         heartbeat: Heartbeat? = nil
     ) throws -> CompassClient {
+        let caFile = config.caFile.map { expandTilde($0, environment: environment) }
+        if let caFile {
+            var info = stat()
+            // A FIFO or a device would hang the TLS library's read, or never end.
+            if stat(caFile, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw CompassError.invalidConfiguration("ca_file \(caFile) is not a regular file; point ca_file to a PEM file")
+            }
+        }
         let http = try AsyncHTTPTransport(
-            tls: .init(caFile: config.caFile.map { expandTilde($0, environment: environment) }, insecure: config.insecure),
+            tls: .init(caFile: caFile, insecure: config.insecure),
             connectTimeout: min(config.requestTimeout, 10))
         let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
         let server = try CompassServer(

@@ -108,12 +108,14 @@ public struct BubbleRules: Equatable, Sendable {
     }
 }
 
-/// A bubble's buttons.
-public enum BubbleAction: String, Sendable {
-    /// Open the record in the Compass web client (also a click on the bubble).
-    case open
-    /// Stop bubbles for the record until it changes owner or state.
-    case mute
+/// What a click on a bubble or one of its buttons asks for.
+public enum BubbleAction: Equatable, Sendable {
+    /// Open the record in the Compass web client (a click on a change's bubble, "Open").
+    case open(RecordID)
+    /// Stop bubbles for the record until it changes owner or state ("Mute this record").
+    case mute(RecordID)
+    /// Open the page of recent changes (a click on a summary bubble, "Show all").
+    case showAll
 }
 
 extension NotifyConfig {

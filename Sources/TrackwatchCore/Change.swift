@@ -41,16 +41,18 @@ public struct Change: Equatable, Codable, Sendable {
     public let changes: [FieldChange]
     /// Server timestamp of that action, when known.
     public let at: CompassTimestamp?
-    /// Current Priority and Severity, kept for urgency and display.
+    /// Current Priority, Severity and State, kept for urgency and display (`nil` where the query does not
+    /// show the field, and in changes stored before State was kept).
     public let priority: String?
     public let severity: String?
+    public let state: String?
     /// The `[[watch]]` the change was seen in (its name, e.g. `Team P1s`); `nil` for the built-in queries.
     public let watch: String?
 
     public init(
         record: RecordID, kind: ChangeKind, headline: String, by: String? = nil, action: String? = nil,
         changes: [FieldChange] = [], at: CompassTimestamp? = nil, priority: String? = nil, severity: String? = nil,
-        watch: String? = nil
+        state: String? = nil, watch: String? = nil
     ) {
         self.record = record
         self.kind = kind
@@ -61,6 +63,7 @@ public struct Change: Equatable, Codable, Sendable {
         self.at = at
         self.priority = priority
         self.severity = severity
+        self.state = state
         self.watch = watch
     }
 

@@ -3,21 +3,24 @@
 extension Change {
     /// `SAMPL00000042 assigned to you`, `SAMPL00000017 resolved by lead`, `SAMPL00000003 no longer assigned to you`,
     /// `SAMPL00000008 now in Team P1s` (a `[[watch]]`).
-    public var summary: String {
+    public var summary: String { "\(record) \(event)" }
+
+    /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
+    public var event: String {
         switch kind {
         case .assigned:
-            return "\(record) assigned to you"
+            return "assigned to you"
         case .unassigned:
-            return "\(record) no longer assigned to you"
+            return "no longer assigned to you"
         case .modified:
             let verb = action.map(Self.pastTense(ofAction:)) ?? "changed"
-            return by.map { "\(record) \(verb) by \($0)" } ?? "\(record) \(verb)"
+            return by.map { "\(verb) by \($0)" } ?? verb
         case .entered:
-            return "\(record) now in \(watch ?? "a watched query")"
+            return "now in \(watch ?? "a watched query")"
         case .left:
-            return "\(record) no longer in \(watch ?? "a watched query")"
+            return "no longer in \(watch ?? "a watched query")"
         case .changed:
-            return "\(record) changed in \(watch ?? "a watched query")"
+            return "changed in \(watch ?? "a watched query")"
         }
     }
 

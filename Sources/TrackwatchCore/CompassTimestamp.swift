@@ -1,49 +1,71 @@
-/// A Compass DATE_TIME value, `yyyy-MM-dd HH:mm:ss`, in the server's clock and zone.
+/// A Compass DATE_TIME value in trackwatch's one normal form, `yyyy-MM-dd HH:mm:ss` with an optional fraction of a
+/// second (`.5`, `.123`; trailing zeros dropped).
 ///
-/// Kept as the server's string: the zone is undocumented, so trackwatch never mixes these values with the
-/// local clock. Fixed-width values order correctly as strings; arithmetic goes through seconds since an
-/// arbitrary epoch, treating the value as zone-less.
+/// Servers print history timestamps in several forms (`CompassTimestamp.parse`); whatever the form, the same
+/// moment becomes the same value, so that keys, checkpoints and de-duplication do not depend on it. A value that
+/// names its zone (`Z`, `+09:30`) is converted to UTC; one that does not is kept in the server's own (unknown)
+/// zone, which is why trackwatch never mixes these values with the local clock. The fixed-width form orders
+/// correctly as a string; arithmetic goes through seconds since an arbitrary epoch, treating the value as
+/// zone-less.
 public struct CompassTimestamp: CompassString {
     public let rawValue: String
 
+    /// A value already in normal form (stored state, tests); server text goes through `parse`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    /// Seconds since 1970-01-01 00:00:00 in the value's own zone, or `nil` if the text is not a timestamp.
+    /// The earliest and latest values: every parsed or computed timestamp lies within.
+    static let secondsRange = Self.seconds(year: 1, month: 1, day: 1)...Self.seconds(year: 9999, month: 12, day: 31, 23, 59, 59)
+
+    /// Whole seconds since 1970-01-01 00:00:00 in the value's own zone (the fraction dropped), or `nil` if the
+    /// text is not in normal form.
     public var secondsSinceEpoch: Int? {
-        let bytes = Array(rawValue.utf8)
-        guard bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58, bytes[16] == 58
+        var scanner = TimestampScanner(rawValue)
+        guard let date = scanner.date(), scanner.take(" "), let time = scanner.time(), scanner.fraction() != nil,
+            scanner.isAtEnd, let seconds = Self.seconds(date, time)
         else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
-        else { return nil }
-        return Self.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        return seconds
     }
 
+    /// A whole-second value; outside years 1…9999 it is clamped to the nearest end.
     public init(secondsSinceEpoch seconds: Int) {
+        let seconds = min(max(seconds, Self.secondsRange.lowerBound), Self.secondsRange.upperBound)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let (year, month, day) = Self.civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        rawValue = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) "
-            + "\(pad(rest / 3_600, 2)):\(pad(rest % 3_600 / 60, 2)):\(pad(rest % 60, 2))"
+        rawValue = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) "
+            + "\(Self.pad(rest / 3_600, 2)):\(Self.pad(rest % 3_600 / 60, 2)):\(Self.pad(rest % 60, 2))"
     }
 
-    /// This timestamp moved by `seconds` (negative = earlier); `nil` if the text is not a timestamp.
+    /// This timestamp moved by `seconds` (negative = earlier), in whole seconds; `nil` if the text is not a
+    /// timestamp. Clamped to years 1…9999.
     public func adding(seconds: Int) -> CompassTimestamp? {
-        secondsSinceEpoch.map { CompassTimestamp(secondsSinceEpoch: $0 + seconds) }
+        let bound = 10_000 * 366 * 86_400  // more than the whole range: the sum cannot overflow
+        guard let base = secondsSinceEpoch, seconds > -bound, seconds < bound else { return nil }
+        return CompassTimestamp(secondsSinceEpoch: base + seconds)
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    static func seconds(year: Int, month: Int, day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int {
+        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
+    static func seconds(_ date: TimestampScanner.Date, _ time: TimestampScanner.Time) -> Int? {
+        guard date.isValid, time.isValid else { return nil }
+        return seconds(year: date.year, month: date.month, day: date.day, time.hour, time.minute, time.second)
+    }
+
+    static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     // Howard Hinnant's civil-calendar algorithms: exact for the proleptic Gregorian calendar.

@@ -147,6 +147,12 @@ struct ConfigReader {
     /// - Parameter line: the `[[server]]` header's line, named when a key is missing (one of several tables).
     func server(_ table: TOMLTable, line: Int? = nil) throws(ConfigError) -> ServerConfig {
         let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190", line: line)
+        // Checked first, and the URL never quoted: the part before @ may be a password.
+        guard !ServerURL.hasUserInfo(url) else {
+            throw error(table["url"], "server.url",
+                        "must not contain a user name or password (the part before @, not shown here); "
+                            + "put the user name in username and the password in a password source such as password_file")
+        }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
             let host = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first, !host.isEmpty
@@ -158,7 +164,7 @@ struct ConfigReader {
             database: try requiredString(table, "server", "database", example: "SAMPL", line: line),
             username: try requiredString(table, "server", "username", example: "engineer", line: line))
         config.credential = try credential(table, url: url, username: config.username)
-        config.caFile = try string(table, "server", "ca_file")
+        config.caFile = try string(table, "server", "ca_file").map(resolved)
         config.insecure = try boolean(table, "server", "insecure") ?? false
         config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
         return config
@@ -177,13 +183,20 @@ struct ConfigReader {
         guard let key = keys.first, let value = try string(table, "server", key) else { return .emptyPassword }
         guard !value.isEmpty else { throw error(table[key], "server.\(key)", "must not be empty") }
         switch key {
-        case "password_file": return .passwordFile(path: value)
+        case "password_file": return .passwordFile(path: resolved(value))
         case "password_command": return .passwordCommand(value)
         case "credential":
             guard !value.contains("/") else { throw error(table[key], "server.credential", "expected a credential name without /") }
             return .systemdCredential(name: value)
-        default: return .tokenFile(path: value)
+        default: return .tokenFile(path: resolved(value))
         }
+    }
+
+    /// A relative path in the file is relative to the file's directory, not to wherever trackwatch was started
+    /// (a unit starts it in the home directory, a terminal anywhere). `~/…` and absolute paths stay as written.
+    func resolved(_ path: String) -> String {
+        guard !path.hasPrefix("/"), path != "~", !path.hasPrefix("~/"), let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
     }
 
     func poll(_ table: TOMLTable?) throws(ConfigError) -> PollConfig {

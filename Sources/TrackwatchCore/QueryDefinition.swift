@@ -77,3 +77,30 @@ public struct FieldFilter: Codable, Equatable, Sendable {
         self.values = values
     }
 }
+
+extension QueryDefinition {
+    /// This query in id order, from just after `id`: the `id` column sorted ascending before any other sort key,
+    /// and `id GT id` added to the filter. Reads a result too large for the server's row limit in batches, each
+    /// under the limit: the next batch starts after the last id of the one before.
+    public func inIDOrder(after id: String?) -> QueryDefinition {
+        var query = self
+        query.queryFieldDefs = queryFieldDefs.map { field in
+            var field = field
+            if field.fieldPathName == "id" {
+                field.sortType = .ascending
+                field.sortOrder = 1
+            } else if field.sortType != .none {
+                field.sortOrder = max(field.sortOrder, 1) + 1
+            }
+            return field
+        }
+        guard let id else { return query }
+        let after = FieldFilter("id", .greater, [id])
+        if filterNode.boolOp == .and {
+            query.filterNode.fieldFilters.append(after)
+        } else {
+            query.filterNode = FilterNode(.and, [after], children: [filterNode])
+        }
+        return query
+    }
+}

@@ -83,6 +83,6 @@ public enum SavedQueryDiff {
 
     private static func change(_ record: Record, _ kind: ChangeKind, watch: WatchConfig, fields: [FieldChange] = []) -> Change {
         Change(record: record.id, kind: kind, headline: record.headline, changes: fields, priority: record["Priority"],
-               severity: record["Severity"], watch: watch.name)
+               severity: record["Severity"], state: record["State"], watch: watch.name)
     }
 }

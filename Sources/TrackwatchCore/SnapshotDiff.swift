@@ -18,19 +18,28 @@ public struct DiffOutcome: Equatable, Sendable {
     public var checkpoint: CompassTimestamp?
     /// Records whose fields changed by my own hand: stored silently.
     public var silentUpdates: Int
+    /// Changes that no history entry explains (reported without a name; logged, as the server's history should
+    /// have had an entry).
+    public var unexplained = 0
 }
 
 /// Compares one poll with the previous snapshot and the history already seen.
 ///
-/// Rules: a record entering the set is `assigned` when a colleague's unseen history entry explains it, and
-/// silent otherwise (the history query returns every colleague's action since the checkpoint, so no entry
-/// means I took it myself). A record leaving the set is `unassigned`. A record that stays is `modified` when a
-/// colleague acted on it, carrying every field that changed; changes without a colleague's action are my own
-/// edits and are stored silently. One record yields at most one change per poll.
+/// The history query returns every entry of the records I own since well before the checkpoint (`HistoryWindow`),
+/// mine and my colleagues'. Entries already seen are skipped by their key. Rules: a record entering the set is
+/// `assigned` when a colleague's unseen entry explains it, and silent when only my own does (I took it). A record
+/// leaving the set is `unassigned`. A record that stays is `modified` when a colleague acted on it, carrying
+/// every field that changed; a change that only my own entries explain is stored silently. A change that no
+/// entry explains at all (an entry the server did not return) is reported too, without a name: it is never
+/// taken for my own edit. One record yields at most one change per poll.
 public enum SnapshotDiff {
+    /// - Parameters:
+    ///   - me: my login name; history entries by this user (in any letter case) are my own.
+    ///   - seenUpTo: entries up to this timestamp count as seen even without a stored key (the first poll of state
+    ///     written by a version with a narrower window, whose keys were pruned sooner).
     public static func compare(
         previous: Snapshot?, seen: Set<HistoryKey>, observation: PollObservation,
-        previousCheckpoint: CompassTimestamp?
+        previousCheckpoint: CompassTimestamp?, me: String, seenUpTo: CompassTimestamp? = nil
     ) -> DiffOutcome {
         let current = Snapshot(observation.records)
         // History rows for records outside the set raced with a reassignment: leave them for the next poll.
@@ -40,8 +49,9 @@ public enum SnapshotDiff {
         var newlySeen: [HistoryKey] = []
         var keys = Set<HistoryKey>()
         for entry in accepted where !seen.contains(entry.key) && keys.insert(entry.key).inserted {
-            unseenByRecord[entry.record, default: []].append(entry)
             newlySeen.append(entry.key)
+            if let seenUpTo, entry.timestamp <= seenUpTo { continue }
+            unseenByRecord[entry.record, default: []].append(entry)
         }
         guard let previous else {
             return DiffOutcome(
@@ -51,6 +61,7 @@ public enum SnapshotDiff {
         var outcome = DiffOutcome(
             changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: newlySeen, checkpoint: checkpoint,
             silentUpdates: 0)
+        let mine = me.lowercased()
         // Both snapshots are in id order: walk them side by side. Records that stay the same, nearly all of
         // them, cost one comparison of their canonical bytes.
         let new = current.sortedRecords, old = previous.sortedRecords
@@ -68,7 +79,8 @@ public enum SnapshotDiff {
             }
             let entries = unseenByRecord[record.id]
             if let stayed, entries == nil, stayed.hasSameFields(as: record) { continue }
-            compare(record, old: stayed, entries: (entries ?? []).sorted { $0.timestamp < $1.timestamp }, into: &outcome)
+            let sorted = (entries ?? []).sorted { $0.timestamp < $1.timestamp }
+            compare(record, old: stayed, entries: sorted, mine: mine, into: &outcome)
         }
         while oldIndex < old.count {
             leaving(old[oldIndex], into: &outcome, &unassigned)
@@ -78,27 +90,62 @@ public enum SnapshotDiff {
         return outcome
     }
 
+    /// Records that stayed in the set with the same fields although an unseen history entry says someone acted
+    /// on them: the action may have landed between the two queries of the poll, after the records were read.
+    /// Reading these records again lets the change carry its field changes now, instead of a later poll finding
+    /// the fields changed with no entry left to explain them.
+    public static func secondLook(previous: Snapshot?, seen: Set<HistoryKey>, observation: PollObservation) -> [RecordID] {
+        guard let previous else { return [] }
+        let current = Snapshot(observation.records)
+        var ids = Set<RecordID>()
+        for entry in observation.history where !seen.contains(entry.key) && !ids.contains(entry.record) {
+            guard let now = current.record(entry.record), let before = previous.record(entry.record),
+                now.hasSameFields(as: before)
+            else { continue }
+            ids.insert(entry.record)
+        }
+        return ids.sorted()
+    }
+
     private static func leaving(_ old: Record, into outcome: inout DiffOutcome, _ unassigned: inout [Change]) {
         outcome.delta.removals.append(old.id)
         unassigned.append(
             Change(record: old.id, kind: .unassigned, headline: old.headline,
-                   priority: old["Priority"], severity: old["Severity"]))
+                   priority: old["Priority"], severity: old["Severity"], state: old["State"]))
     }
 
-    private static func compare(_ record: Record, old: Record?, entries: [HistoryEntry], into outcome: inout DiffOutcome) {
+    private static func compare(
+        _ record: Record, old: Record?, entries: [HistoryEntry], mine: String, into outcome: inout DiffOutcome
+    ) {
         let fieldChanges = old.map { Self.fieldChanges(from: $0, to: record) } ?? []
-        if old == nil || !fieldChanges.isEmpty { outcome.delta.upserts.append(record) }
-        // The colleague who put the record in my hands is the one who assigned it, if several acted.
-        let cause = old == nil ? (entries.last { $0.action == "Assign" } ?? entries.last) : entries.last
-        guard let cause else {
-            if old == nil || !fieldChanges.isEmpty { outcome.silentUpdates += 1 }
+        let changed = old == nil || !fieldChanges.isEmpty
+        if changed { outcome.delta.upserts.append(record) }
+        let colleagues = entries.filter { $0.user.lowercased() != mine }
+        let cause = old == nil ? assigner(colleagues) : colleagues.last
+        if cause == nil, !entries.isEmpty {
+            // Only my own entries: my own doing.
+            if changed { outcome.silentUpdates += 1 }
             return
         }
+        guard changed || cause != nil else { return }
+        // With no entry at all, the change is reported without a name rather than taken for mine.
         outcome.changes.append(
             Change(
                 record: record.id, kind: old == nil ? .assigned : .modified, headline: record.headline,
-                by: cause.user, action: cause.action, changes: fieldChanges, at: cause.timestamp,
-                priority: record["Priority"], severity: record["Severity"]))
+                by: cause?.user, action: cause?.action, changes: fieldChanges, at: cause?.timestamp,
+                priority: record["Priority"], severity: record["Severity"], state: record["State"]))
+        if cause == nil { outcome.unexplained += 1 }
+    }
+
+    /// Who put an entering record in my hands: whoever assigned it in the hour before the last action (a colleague
+    /// who assigns and another who edits a minute later), else whoever acted last. A record entering the set
+    /// brings its older history into the window too, and an Assign from days ago is not what made it mine.
+    private static func assigner(_ entries: [HistoryEntry]) -> HistoryEntry? {
+        guard let last = entries.last, let end = last.timestamp.secondsSinceEpoch else { return entries.last }
+        let assign = entries.last { entry in
+            entry.action == "Assign" && entry.timestamp.secondsSinceEpoch.map { end - $0 <= 3_600 } ?? false
+        }
+        return assign ?? last
     }
 
     /// The compared fields whose values differ, in a stable order.
@@ -108,10 +155,5 @@ public enum SnapshotDiff {
             let before = old[field], after = new[field]
             return before == after ? nil : FieldChange(field: field, old: before, new: after)
         }
-    }
-
-    /// History keys older than this can never be returned again by the overlap window and may be forgotten.
-    public static func pruneBoundary(checkpoint: CompassTimestamp?, overlap: Int) -> CompassTimestamp? {
-        checkpoint?.adding(seconds: -overlap)
     }
 }

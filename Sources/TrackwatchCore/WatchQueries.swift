@@ -18,10 +18,6 @@ public enum WatchQueries {
     public static let assignedQueryName = "trackwatch: assigned to me"
     public static let historyQueryName = "trackwatch: modified by others"
 
-    /// Without a checkpoint, the history query reads only the newest entries: enough to set the checkpoint
-    /// and mark the entries the next overlap window will return again as seen.
-    public static let uncheckpointedHistoryLimit = 1_000
-
     /// `Owner EQ [CURRENT_USER]`.
     public static var assignedToMe: QueryDefinition {
         QueryDefinition(
@@ -31,13 +27,19 @@ public enum WatchQueries {
         )
     }
 
-    /// `Owner EQ [CURRENT_USER]` AND `history.user_name NEQ [CURRENT_USER]` AND `history.action_timestamp GT since`,
-    /// every action (a colleague resolving my defect matters most), newest first.
-    public static func modifiedByOthers(since: CompassTimestamp?) -> QueryDefinition {
-        var filters = [
-            FieldFilter("Owner", .equal, [currentUser]),
-            FieldFilter("history.user_name", .notEqual, [currentUser]),
-        ]
+    /// `Owner EQ [CURRENT_USER]` AND `id IN ids`: a second look at a few records (see `SnapshotDiff.secondLook`).
+    public static func assignedRecords(_ ids: [RecordID]) -> QueryDefinition {
+        var query = assignedToMe
+        query.filterNode.fieldFilters.append(FieldFilter("id", .inSet, ids.map(\.rawValue)))
+        return query
+    }
+
+    /// Every history entry of the records I own: `Owner EQ [CURRENT_USER]` AND `history.action_timestamp GT since`,
+    /// every action by anyone, newest first (`since` comes from `HistoryWindow`). My own entries come too: a
+    /// change with neither my entry nor a colleague's behind it is then known to be unexplained and is reported,
+    /// never taken for my own edit.
+    public static func historyOfMyRecords(since: CompassTimestamp?) -> QueryDefinition {
+        var filters = [FieldFilter("Owner", .equal, [currentUser])]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
         return QueryDefinition(
             primaryEntityDefName: entity,
@@ -52,6 +54,27 @@ public enum WatchQueries {
     public struct RowError: Error, Equatable, CustomStringConvertible {
         public let message: String
         public var description: String { message }
+
+        public init(message: String) { self.message = message }
+
+        /// A value from the server, quoted for a message: at most 60 characters, control characters shown as
+        /// `\u{…}` escapes, so that it can neither break the line nor reach a terminal as a command.
+        public static func quote(_ value: String) -> String {
+            var text = ""
+            for (count, scalar) in value.unicodeScalars.enumerated() {
+                guard count < 60 else {
+                    text += "…"
+                    break
+                }
+                switch scalar.value {
+                case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                    text += "\\u{\(String(scalar.value, radix: 16))}"
+                case 0x22, 0x5C: text += "\\" + String(scalar)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return "\"" + text + "\""
+        }
     }
 
     /// Turns *assigned to me* rows (values in `assignedColumns` order) into records.
@@ -74,19 +97,33 @@ public enum WatchQueries {
         return assignedLayout.record(id: RecordID(values[0]), values: values, buffer: &buffer)
     }
 
-    /// Turns *modified by others* rows (values in `historyColumns` order) into history entries.
-    public static func historyEntries(fromRows rows: [[String]]) throws -> [HistoryEntry] {
-        try rows.map { values in
+    /// History rows in normal form, and the timestamp formats the server printed them in.
+    public struct HistoryRows: Equatable, Sendable {
+        public var entries: [HistoryEntry]
+        public var formats: Set<TimestampFormat>
+    }
+
+    /// Turns history rows (values in `historyColumns` order) into entries. A timestamp in a form trackwatch does
+    /// not read fails the whole result, naming the value and the row.
+    public static func historyRows(_ rows: [[String]]) throws -> HistoryRows {
+        var result = HistoryRows(entries: [], formats: [])
+        result.entries.reserveCapacity(rows.count)
+        for (index, values) in rows.enumerated() {
             guard values.count == historyColumns.count else {
                 throw RowError(message: "a history row has \(values.count) values for \(historyColumns.count) columns")
             }
-            let timestamp = CompassTimestamp(values[3])
-            guard !values[0].isEmpty, timestamp.secondsSinceEpoch != nil else {
-                throw RowError(message: "a history row has no id or an unreadable timestamp '\(values[3])'")
+            guard !values[0].isEmpty else { throw RowError(message: "history row \(index + 1) has an empty id") }
+            guard let (timestamp, format) = CompassTimestamp.parse(values[3]) else {
+                throw RowError(
+                    message: "history row \(index + 1) (\(RowError.quote(values[0]))) has the timestamp "
+                        + "\(RowError.quote(values[3])), which is not a date and time in a form trackwatch reads "
+                        + "(2024-01-31 10:15:00, ISO 8601 such as 2024-01-31T10:15:00.5+09:30, or 01/31/2024 10:15:00 AM)")
             }
-            return HistoryEntry(
+            result.formats.insert(format)
+            result.entries.append(HistoryEntry(
                 record: RecordID(values[0]), headline: values[1], action: values[2], timestamp: timestamp,
-                user: values[4], oldState: values[5], newState: values[6])
+                user: values[4], oldState: values[5], newState: values[6]))
         }
+        return result
     }
 }

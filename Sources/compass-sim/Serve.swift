@@ -15,7 +15,8 @@ struct Serve: ParsableCommand {
             owned by [engineer, alice, lead, admin][(n-1) % 4] (nobody when Submitted).
 
             Test endpoints outside the API: GET /ccmweb/sim/stats (request, login and logoff counts, \
-            requests by route, stored personal queries); POST /ccmweb/sim/expire-tokens (every token expires now).
+            requests by route, stored personal queries); POST /ccmweb/sim/expire-tokens (every token expires now); \
+            POST /ccmweb/sim/clock {"advance": SECONDS} (moves the server clock).
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -30,6 +31,20 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
     @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
     @Option(help: "USER=PASSWORD instead of the default (the user name) (repeatable).") var password: [String] = []
+    @Option(help: ArgumentHelp(
+        "The database server's time zone: UTC, +09:30, -07:00, or a POSIX TZ rule such as MST7MDT,M3.2.0,M11.1.0.",
+        valueName: "zone")) var serverZone = "UTC"
+    @Option(help: "History timestamps stored and returned in the server's local time or in UTC: local|utc.")
+    var historyTime = "utc"
+    @Option(help: "A filter on a history timestamp is read in: as-stored|local|utc.") var filterTime = "as-stored"
+    @Option(help: "History timestamps are printed as: sql|sql-fraction|iso|iso-z|iso-offset|iso-fraction-offset|us.")
+    var timestampFormat = "sql"
+    @Option(help: "An administrator's query limit: results are cut to N rows (resultSetIsLimited = N).") var rowLimit: Int?
+    @Option(help: "recordCount of a limited result counts the rows before or after the cut: before|after.")
+    var limitedCount = "after"
+    @Flag(help: "Stored-query result pages answer page 1 whatever pageNumber asks for.") var ignoreStoredPageNumber = false
+    @Flag(help: "No CSV route for result sets (…/resultsets/{id}/file answers 404).") var noCsv = false
+    @Option(help: "Colleagues' Modify entries per hour over the last 30 hours (benchmarks).") var activity = 0
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
     @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
@@ -37,6 +52,14 @@ struct Serve: ParsableCommand {
         guard records >= 1, records <= 1_000_000 else { throw ValidationError("--records must be 1…1000000") }
         guard pat.allSatisfy({ $0.contains("=") }) else { throw ValidationError("--pat takes USER=TOKEN") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+        guard SimZone(serverZone) != nil else { throw ValidationError("--server-zone: UTC, ±HH:MM or a POSIX TZ rule") }
+        guard HistoryClock.Storage(rawValue: historyTime) != nil else { throw ValidationError("--history-time is local or utc") }
+        guard HistoryClock.FilterTime(rawValue: filterTime) != nil else { throw ValidationError("--filter-time is as-stored, local or utc") }
+        guard HistoryClock.Format(rawValue: timestampFormat) != nil else {
+            throw ValidationError("--timestamp-format is one of \(HistoryClock.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard rowLimit.map({ $0 >= 1 }) ?? true else { throw ValidationError("--row-limit must be at least 1") }
+        guard ["before", "after"].contains(limitedCount) else { throw ValidationError("--limited-count is before or after") }
     }
 
     func run() throws {
@@ -49,6 +72,15 @@ struct Serve: ParsableCommand {
         options.tokenTTL = tokenTtl
         options.adHocQueries = !noAdhocQuery
         options.clockOffset = clockOffset
+        options.history.zone = SimZone(serverZone) ?? .utc
+        options.history.storage = HistoryClock.Storage(rawValue: historyTime) ?? .utc
+        options.history.filterTime = HistoryClock.FilterTime(rawValue: filterTime) ?? .asStored
+        options.history.format = HistoryClock.Format(rawValue: timestampFormat) ?? .sql
+        options.rowLimit = rowLimit
+        options.limitedCountBeforeCut = limitedCount == "before"
+        options.ignoreStoredPageNumber = ignoreStoredPageNumber
+        options.csvRoute = !noCsv
+        options.activityPerHour = max(0, min(activity, 100_000))
         for entry in pat {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             options.personalAccessTokens[parts[1]] = parts[0]

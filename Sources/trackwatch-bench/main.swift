@@ -35,7 +35,7 @@ let store = try StateStore(directory: path)
 let baseline = (1...count).map { record($0, state: "Opened") }
 var started = clock.now
 let first = SnapshotDiff.compare(previous: nil, seen: [], observation: PollObservation(records: baseline, history: []),
-                                 previousCheckpoint: nil)
+                                 previousCheckpoint: nil, me: "engineer")
 let log = PollLogEntry(startedAt: 0, durationMilliseconds: 0, recordCount: count, changeCount: 0, error: nil)
 try store.commit(PollCommit(watch: watch, delta: first.delta, isBaseline: true, newlySeen: first.newlySeen,
                             pruneSeenBefore: nil, checkpoint: first.checkpoint, changes: [], log: log))
@@ -57,7 +57,7 @@ let seen = try store.seenHistoryKeys(watch: watch)
 let loaded = clock.now - started
 started = clock.now
 let outcome = SnapshotDiff.compare(previous: previous, seen: seen, observation: PollObservation(records: current, history: history),
-                                   previousCheckpoint: nil)
+                                   previousCheckpoint: nil, me: "engineer")
 let diffed = clock.now - started
 started = clock.now
 let stored = try store.commit(PollCommit(

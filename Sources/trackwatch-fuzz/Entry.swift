@@ -1,7 +1,7 @@
 // libFuzzer targets for the code that reads untrusted input, and a replayer for their corpora.
 //
 // `scripts/fuzz.sh` builds this with `-sanitize=fuzzer,address -DFUZZING` and runs each target
-// (TRACKWATCH_FUZZ=config|compass picks it) for a fixed time. The ordinary build is the replayer:
+// (TRACKWATCH_FUZZ=config|compass|csv|timestamp picks it) for a fixed time. The ordinary build is the replayer:
 // `trackwatch-fuzz TARGET FILE_OR_DIRECTORY…` runs inputs through the same function (`make test` replays the
 // committed corpus, so a crash found once stays fixed).
 #if canImport(Glibc)

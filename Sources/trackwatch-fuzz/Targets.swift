@@ -6,7 +6,32 @@ import TrackwatchCore
 let targets: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "config": fuzzConfig,
     "compass": fuzzCompass,
+    "csv": fuzzCSV,
+    "timestamp": fuzzTimestamp,
 ]
+
+/// The CSV route's reader: bounded by its arguments (the first two bytes), strict, never a trap.
+func fuzzCSV(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count >= 2 else { return }
+    let columns = 1 + Int(bytes[0] % 16), maxRows = Int(bytes[1])
+    do {
+        let rows = try CSVTable.rows(in: Array(bytes.dropFirst(2)), columns: columns, maxRows: maxRows)
+        guard rows.count <= maxRows, rows.allSatisfy({ $0.count == columns }) else { fatalError("a table beyond its bounds") }
+    } catch is CSVTable.Failure {
+    } catch {
+        fatalError("unexpected error type \(type(of: error)): \(error)")
+    }
+}
+
+/// History timestamps as servers print them: a value is refused, or becomes a normal form that reads back as
+/// the same moment and parses to itself.
+func fuzzTimestamp(_ bytes: UnsafeRawBufferPointer) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let (timestamp, _) = CompassTimestamp.parse(text) else { return }
+    guard timestamp.secondsSinceEpoch != nil, CompassTimestamp.parse(timestamp.rawValue)?.timestamp == timestamp,
+        timestamp.adding(seconds: -HistoryWindow.reach(overlap: 86_400)) != nil
+    else { fatalError("\(text.debugDescription) → \(timestamp) is not a normal form") }
+}
 
 /// The configuration reader (TOML + schema). Every rejection must be a `ConfigError` whose line, if any, lies
 /// within the input.
@@ -37,9 +62,10 @@ func fuzzCompass(_ bytes: UnsafeRawBufferPointer) {
         let rows = try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName,
                                   lifetime: .reused, pageSize: 1 + Int(first % 7))
         _ = try WatchQueries.records(fromRows: rows)
-        let history = try client.run(WatchQueries.modifiedByOthers(since: nil), storedAs: WatchQueries.historyQueryName,
+        let history = try client.run(WatchQueries.historyOfMyRecords(since: nil), storedAs: WatchQueries.historyQueryName,
                                      lifetime: .temporary, pageSize: 10)
-        _ = try WatchQueries.historyEntries(fromRows: history)
+        _ = try client.run(savedQuery: WorkspacePath("Public Queries/All Defects")!, pageSize: 1 + Int(first % 5))
+        _ = try WatchQueries.historyRows(history)
     } catch is CompassError {
     } catch is WatchQueries.RowError {
     } catch {

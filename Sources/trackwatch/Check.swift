@@ -52,7 +52,7 @@ struct Check: ParsableCommand {
                     failure = error
                 }
                 if let failure, session.servers.count > 1 {
-                    writeError("trackwatch: \(server.server.label): \(failure)\n")
+                    Console.error("trackwatch: \(server.server.label): \(failure)")
                     firstFailure = firstFailure ?? ExitCode(ExitStatus.forError(failure).rawValue)
                 } else if let failure {
                     firstFailure = firstFailure ?? failure
@@ -67,18 +67,18 @@ struct Check: ParsableCommand {
     }
 
     private func print(_ report: PollReport) {
+        var notes: [String] = []
         if report.isBaseline {
-            let line = "Baseline: watching \(report.recordCount) records assigned to you; "
-                + "changes are reported from the next check on.\n"
-            if json { writeError(line) } else { Swift.print(line, terminator: "") }
+            notes.append("Baseline: watching \(report.recordCount) records assigned to you; "
+                + "changes are reported from the next check on.")
         }
         for watch in report.baselineWatches {
-            let line = "Baseline: watching the query \(watch); its changes are reported from the next check on.\n"
-            if json { writeError(line) } else { Swift.print(line, terminator: "") }
+            notes.append("Baseline: watching the query \(watch); its changes are reported from the next check on.")
         }
+        // With --json, stdout holds only JSON lines.
+        for note in notes { json ? Console.error(note) : Console.line(note) }
         for stored in report.changes {
-            // Server text on a terminal: no escape sequences, no line breaks, no reordering marks.
-            Swift.print(json ? ChangeLine(stored.change).json : Markup.plain(stored.change.sentence))
+            json ? Console.json(ChangeLine(stored.change).json) : Console.line(stored.change.sentence)
         }
     }
 }

@@ -30,11 +30,13 @@ struct Doctor: ParsableCommand {
         let configPath = options.config ?? paths.configFile
 
         // Configuration, credentials, server.
-        let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) },
-                                  fix: "correct the line and key named above (etc/config.example.toml documents every key)")
+        let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) }, fix: { error in
+            (error as? UntrustedFile)?.fix ?? "correct the line and key named above (etc/config.example.toml documents every key)"
+        })
         if let config {
             for server in config.servers {
                 let named = server.name.map { " of \($0)" } ?? ""
+                if ServerURL.isCleartextToAnotherHost(server.url) { report.warn("\(server.url): \(ServerSession.cleartextWarning)") }
                 if let credential = report.check("password source\(named) (\(Self.describe(server.credential)))",
                                                  { try loadCredential(server.credential, environment: environment) },
                                                  fix: "the message above says what to change") {
@@ -52,6 +54,12 @@ struct Doctor: ParsableCommand {
         let servers = config?.servers ?? []
         for state in servers.isEmpty ? [root] : servers.map({ ServerSession.stateDirectory(of: $0, in: root) }) {
             let database = state + "/" + StateStore.fileName
+            var info = stat()
+            if lstat(state, &info) == 0, report.check("state directory \(state) (yours, private, no links)", {
+                try checkStateDirectory(state)
+            }, fix: { ($0 as? StateDirectoryError)?.fix ?? "the message above says what to change" }) == nil {
+                continue
+            }
             if access(database, F_OK) != 0 {
                 report.warn("state directory \(state) has no state yet: the first `trackwatch check` or the daemon creates it")
             } else if report.check("state database \(database)", { try StateStore(path: database).status() },
@@ -99,6 +107,7 @@ struct Doctor: ParsableCommand {
             } else {
                 report.warn("the unit sets no watchdog (WatchdogSec=\(watchdog ?? "")): a hung daemon is not restarted (the shipped unit has 3min)")
             }
+            if let config { checkSandboxShows(config, configPath: configPath, unitText: text, report: &report) }
             switch Self.systemctl(["--user", "is-enabled", "trackwatch"]) {
             case "enabled"?: report.pass("unit enabled")
             case let state?: report.fail("unit \(state)", fix: "systemctl --user enable --now trackwatch")
@@ -108,7 +117,7 @@ struct Doctor: ParsableCommand {
             report.fail("user unit trackwatch.service not installed", fix: "make install, then systemctl --user enable --now trackwatch")
         }
 
-        print(report.lines.joined(separator: "\n"))
+        report.lines.forEach(Console.line)
         if report.failed { throw ExitCode(1) }
     }
 
@@ -133,6 +142,43 @@ struct Doctor: ParsableCommand {
             }, fix: "correct query or fields in the [[watch]] named \(watch.name), or save the query in Compass")
         }
         if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+    }
+
+    /// The unit hides the home directory (ProtectHome=tmpfs) but for what it binds: a file the daemon needs
+    /// elsewhere under it is missing in the daemon (✘, with the drop-in line that shows it).
+    private func checkSandboxShows(_ config: Config, configPath: String, unitText: String, report: inout DoctorReport) {
+        guard let home = environment["HOME"], home != "/" else { return }
+        var files: [(key: String, path: String)] = options.config == nil ? [("configuration", configPath)] : []
+        for server in config.servers {
+            switch server.credential {
+            case .passwordFile(let path): files.append(("password_file", path))
+            case .tokenFile(let path): files.append(("token_file", path))
+            default: break
+            }
+            if let caFile = server.caFile { files.append(("ca_file", caFile)) }
+        }
+        // What the manager applies, drop-ins included; the unit file's own lines when no manager answers.
+        let applied = ["BindReadOnlyPaths", "BindPaths"].compactMap {
+            Self.systemctl(["--user", "show", "-p", $0, "--value", "trackwatch"])
+        }
+        let written = unitText.split(separator: "\n").filter { $0.hasPrefix("BindReadOnlyPaths=") || $0.hasPrefix("BindPaths=") }
+            .map { $0.drop { $0 != "=" }.dropFirst().replacing("%h", with: home) }
+        let bound = Self.boundSources(applied.isEmpty ? written.map(String.init) : applied)
+        let directory = parentDirectory(of: configPath)
+        for (key, path) in files {
+            let path = expandTilde(path, environment: environment)
+            guard path.hasPrefix(home + "/"), !bound.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
+            report.fail("\(key) \(path) is hidden from the unit's sandbox (ProtectHome=tmpfs shows only what it binds of your home)",
+                        fix: "keep it in \(directory)/, or run systemctl --user edit trackwatch and add: [Service] BindReadOnlyPaths=\(path)")
+        }
+    }
+
+    /// The source paths of `BindPaths=`/`BindReadOnlyPaths=` values: `[-]source[:destination[:options]]`, several
+    /// per value separated by spaces.
+    static func boundSources(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: " ") }.map { entry in
+            String(entry.drop { $0 == "-" }.prefix { $0 != ":" })
+        }.filter { !$0.isEmpty }
     }
 
     static func describe(_ source: CredentialSource) -> String {
@@ -181,7 +227,8 @@ struct Doctor: ParsableCommand {
     }
 }
 
-/// The ✔/⚠/✘ lines of `trackwatch doctor`.
+/// The ✔/⚠/✘ lines of `trackwatch doctor`; each is printed as one line (see `Console`), so an error text from the
+/// server cannot add lines of its own.
 struct DoctorReport {
     private(set) var lines: [String] = []
     private(set) var failed = false
@@ -192,17 +239,22 @@ struct DoctorReport {
 
     mutating func fail(_ what: String, fix: String) {
         failed = true
-        lines.append("✘ \(what)\n    fix: \(fix)")
+        lines += ["✘ \(what)", "    fix: \(fix)"]
     }
 
     /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
     mutating func check<T>(_ what: String, _ body: () throws -> T, fix: String) -> T? {
+        check(what, body, fix: { _ in fix })
+    }
+
+    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and the fix for that error.
+    mutating func check<T>(_ what: String, _ body: () throws -> T, fix: (any Error) -> String) -> T? {
         do {
             let value = try body()
             pass(what)
             return value
         } catch {
-            fail("\(what): \(error)", fix: fix)
+            fail("\(what): \(error)", fix: fix(error))
             return nil
         }
     }

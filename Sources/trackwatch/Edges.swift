@@ -13,7 +13,7 @@ extension SystemdNotify: ServiceManager {}
 func makeDaemonLogger(verbose: Bool) -> Logger {
     let native = JournalLogHandler.stderrIsJournal(environment: environment)
     var logger = Logger(label: "trackwatch") { label -> any LogHandler in
-        native ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        native ? JournalLogHandler(label: label) : TerminalLogHandler(label: label)
     }
     // The journal keeps the per-poll debug entry (filter with journalctl -p info); a terminal shows less.
     logger.logLevel = verbose || native ? .debug : .info
@@ -75,12 +75,13 @@ final class DesktopAnnouncer: ChangeAnnouncer {
         notifier.announceQuietHoursSummary(changes)
     }
 
-    func announceServiceProblem(summary: String, body: String, resolved: Bool, settings: NotifyConfig) {
+    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String,
+                                settings: NotifyConfig) {
         guard settings.desktop else { return }
-        notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved)
+        notifier.announceServiceProblem(summary: summary, body: body, resolved: resolved, server: server)
     }
 
     func flush(timeout: Double) -> Bool { notifier.drain(timeout: timeout) }
 
-    func onAction(_ handler: @escaping @Sendable (RecordID, BubbleAction) -> Void) { notifier.onAction(handler) }
+    func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void) { notifier.onAction(handler) }
 }

@@ -7,7 +7,8 @@ struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show past changes from the state store, newest first.",
         discussion: """
-            Examples: `trackwatch log --since 1d`, `trackwatch log --record SAMPL00000042 --json`. \
+            Examples: `trackwatch log --since 1d`, `trackwatch log --record SAMPL00000042 --json`, \
+            `trackwatch log --html > changes.html`. \
             --since takes a duration back from now (30m, 12h, 1d, 2w) or a date (2026-11-20, UTC).
             """)
 
@@ -25,7 +26,13 @@ struct Log: ParsableCommand {
     @Flag(help: "One JSON object per line, as `check --json` prints, plus `detected`.")
     var json = false
 
+    @Flag(help: ArgumentHelp(
+        "An HTML page of the changes, as the daemon keeps it in the state directory (changes.html), on stdout.",
+        discussion: "Each record is linked to the Compass web client (web_url in [notify])."))
+    var html = false
+
     func validate() throws {
+        if json && html { throw ValidationError("--json and --html: choose one") }
         if let since, Self.start(since, now: 0) == nil {
             throw ValidationError("--since \(since): expected a duration such as 30m, 12h, 1d, 2w, or a date such as 2026-11-20")
         }
@@ -37,6 +44,13 @@ struct Log: ParsableCommand {
         do {
             let from = since.flatMap { Self.start($0, now: SystemClocks.wallTime()) }
             let id = try record.map(Mute.recordID)
+            if html {
+                let (config, stores) = try options.configuredStores()
+                let page = try RecentChanges.page(stores: stores, notify: config?.notify ?? NotifyConfig(), since: from,
+                                                  record: id, limit: limit, now: SystemClocks.wallTime())
+                print(page, terminator: "")
+                return
+            }
             // Several servers: their logs merged, newest first, each line naming its server.
             let stores = try options.stores()
             var changes: [(server: String?, change: StoredChange)] = []
@@ -46,9 +60,9 @@ struct Log: ParsableCommand {
             changes.sort { $0.change.detectedAt > $1.change.detectedAt }
             for (server, stored) in changes.prefix(limit) {
                 if json {
-                    print(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
+                    Console.json(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
                 } else {
-                    print("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(Markup.plain(stored.change.sentence))")
+                    Console.line("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)")
                 }
             }
         } catch let error as ValidationError {

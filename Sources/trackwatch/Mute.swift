@@ -28,7 +28,7 @@ struct Mute: ParsableCommand {
             if records.isEmpty {
                 for (label, store) in stores {
                     for (record, since) in try store.mutedRecords().sorted(by: { $0.key < $1.key }) {
-                        print("\(record)  muted since \(StatusJSON.time(since))\(label.map { "  (\($0))" } ?? "")")
+                        Console.line("\(record)  muted since \(StatusJSON.time(since))\(label.map { "  (\($0))" } ?? "")")
                     }
                 }
                 return
@@ -36,7 +36,7 @@ struct Mute: ParsableCommand {
             let lifters = (try? options.loadConfiguration().notify.rules.unmuteOn) ?? BubbleRules().unmuteOn
             for record in try records.map(Self.recordID) {
                 for (_, store) in stores { try store.mute(record, at: SystemClocks.wallTime()) }
-                print("\(record) muted: its changes are journaled, not shown, until \(Self.describe(lifters)) changes or it enters or leaves your records")
+                Console.line("\(record) muted: its changes are journaled, not shown, until \(Self.describe(lifters)) changes or it enters or leaves your records")
             }
         } catch {
             throw fail(error)
@@ -77,7 +77,7 @@ struct Unmute: ParsableCommand {
             for record in try records.map(Mute.recordID) {
                 var was = false
                 for (_, store) in stores where try store.unmute(record) { was = true }
-                print(was ? "\(record) unmuted" : "\(record) was not muted")
+                Console.line(was ? "\(record) unmuted" : "\(record) was not muted")
             }
         } catch let error as ValidationError {
             throw error

@@ -22,7 +22,7 @@ struct NotifyTest: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "trackwatch") { TerminalLogHandler(label: $0) }
         logger.logLevel = verbose ? .debug : .critical
         let sample = Change(
             record: RecordID("SAMPL00000042"), kind: .modified, headline: "trackwatch test: this is how a change looks",
@@ -31,20 +31,20 @@ struct NotifyTest: ParsableCommand {
         // libsystemd reports success when there is no journald at all (it drops the entry silently): look first.
         let journal = access(Journal.socketPath, W_OK) == 0
             ? ChangeJournal(server: "notify-test").recordTest("trackwatch notify-test: journal entries work") : -ENOENT
-        print(journal == 0
+        Console.line(journal == 0
             ? "✔ journal entry written (journalctl --user -t trackwatch MESSAGE_ID=\(ChangeJournal.testMessageID))"
             : "✘ journal entry not written: \(String(cString: strerror(-journal))); is systemd-journald running?")
         let notifier = DesktopNotifier(logger: logger)
         guard let server = notifier.serverInformation(timeout: 10) else {
-            print("✘ no notification server answered on the session bus (\(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "no DBUS_SESSION_BUS_ADDRESS"))")
-            print("  run this inside your desktop session, where a notification daemon (GNOME Shell, Plasma, dunst, mako) runs")
+            Console.line("✘ no notification server answered on the session bus (\(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "no DBUS_SESSION_BUS_ADDRESS"))")
+            Console.line("  run this inside your desktop session, where a notification daemon (GNOME Shell, Plasma, dunst, mako) runs")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
         if let failure = notifier.showNow([sample], timeout: 10) {
-            print("✘ \(server.name) did not show the bubble: \(failure)")
+            Console.line("✘ \(server.name) did not show the bubble: \(failure)")
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        print("✔ bubble shown by \(server.name) \(server.version) (capabilities: \(server.capabilities.sorted().joined(separator: ", ")))")
+        Console.line("✔ bubble shown by \(server.name) \(server.version) (capabilities: \(server.capabilities.sorted().joined(separator: ", ")))")
         if journal != 0 { throw ExitCode(ExitStatus.unavailable.rawValue) }
     }
 }

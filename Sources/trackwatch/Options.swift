@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Logging
 import StateStore
+import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
 
@@ -24,17 +25,23 @@ struct ConfigOptions: ParsableArguments {
     /// The state store of each configured server, labelled when there are several `[[server]]` profiles.
     /// Without a configuration file, the state directory's own store (a single `[server]`'s).
     func stores() throws -> [(label: String?, store: StateStore)] {
+        try configuredStores().stores.map { ($0.server?.name, $0.store) }
+    }
+
+    /// The configuration (`nil` when there is no file and none was named) and each server's store with its
+    /// configuration.
+    func configuredStores() throws -> (config: Config?, stores: [(server: ServerConfig?, store: StateStore)]) {
         let root = paths().stateDirectory
         let path = config ?? paths().configFile
-        guard config != nil || access(path, F_OK) == 0 else { return [(nil, try StateStore(directory: root))] }
-        let servers = try loadConfig(path: path).servers
-        return try servers.map { server in
-            (server.name, try StateStore(directory: ServerSession.stateDirectory(of: server, in: root)))
-        }
+        guard config != nil || access(path, F_OK) == 0 else { return (nil, [(nil, try StateStore(directory: root))]) }
+        let loaded = try loadConfig(path: path)
+        return (loaded, try loaded.servers.map { server in
+            (server, try StateStore(directory: ServerSession.stateDirectory(of: server, in: root)))
+        })
     }
 
     func logger() -> Logger {
-        var logger = Logger(label: "trackwatch") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "trackwatch") { TerminalLogHandler(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         return logger
     }
@@ -56,11 +63,6 @@ let environment: [String: String] = {
 
 /// Ends the command with a message for people on stderr and the documented exit status.
 func fail(_ error: any Error) -> ExitCode {
-    writeError("trackwatch: \(error)\n")
+    Console.error("trackwatch: \(error)")
     return ExitCode(ExitStatus.forError(error).rawValue)
-}
-
-func writeError(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
 }

@@ -22,21 +22,27 @@ struct Status: ParsableCommand {
             let stores = try options.stores()
             if stores.count == 1 {
                 let status = try stores[0].store.status()
-                Swift.print(json ? StatusJSON(status).text : describe(status))
+                json ? Console.json(StatusJSON(status).text) : describe(status).forEach(Console.line)
                 return
             }
             // Several servers: one section (or one JSON object per line) each, named.
             for (label, store) in stores {
                 let status = try store.status()
-                Swift.print(json ? StatusJSON(status, server: label).text : "\(label ?? "")\n" + describe(status).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                if json {
+                    Console.json(StatusJSON(status, server: label).text)
+                } else {
+                    Console.line(label ?? "")
+                    for line in describe(status) { Console.line("  " + line) }
+                }
             }
         } catch {
             throw fail(error)
         }
     }
 
-    private func describe(_ status: StoreStatus) -> String {
-        guard let last = status.lastPoll else { return "No poll yet. Run `trackwatch check` or start the daemon." }
+    /// One entry per line; an entry holding the server's text stays one line when printed (see `Console`).
+    private func describe(_ status: StoreStatus) -> [String] {
+        guard let last = status.lastPoll else { return ["No poll yet. Run `trackwatch check` or start the daemon."] }
         var lines = ["Last poll:    \(StatusJSON.time(last.entry.startedAt)) (\(last.entry.error == nil ? "ok" : "failed"), \(last.entry.durationMilliseconds) ms)"]
         if let success = status.lastSuccess {
             lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
@@ -57,7 +63,7 @@ struct Status: ParsableCommand {
             lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.error ?? "")")
         }
         if status.undelivered > 0 { lines.append("Undelivered:  \(status.undelivered) change(s), delivered at the next start") }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

@@ -1,4 +1,10 @@
 import ArgumentParser
+import TrackwatchApp
+
+// Before anything holds a secret: no core dump may ever carry the password or a session token.
+if !CoreDumps.forbid() {
+    Console.error("trackwatch: warning: could not turn core dumps off (prctl/setrlimit refused); a crash could write your password to disk")
+}
 
 /// trackwatch: watches an HCL Compass server for one engineer and reports every change once.
 struct Trackwatch: ParsableCommand {

@@ -40,6 +40,12 @@ final class NotificationTests: XCTestCase {
                changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")], priority: priority)
     }
 
+    private func raisedToOne(_ n: Int) -> Change {
+        Change(record: RecordID("SAMPL0000000\(n)"), kind: .modified, headline: "Crash", by: "lead", action: "Modify",
+               changes: [FieldChange(field: "Priority", old: "2-Give High Attention", new: "1-Resolve Immediately")],
+               priority: "1-Resolve Immediately")
+    }
+
     func test_notifications_throughARealNotificationServer() throws {
         let bus = try SessionBus.shared.get()
         let capture = LogCapture()
@@ -53,7 +59,12 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(calls.first?.appName, "trackwatch")
         XCTAssertEqual(calls.first?.summary, "SAMPL00000001 resolved by lead")
         XCTAssertEqual(calls.first?.body, "<b>Crash &lt;b&gt;&amp;&lt;/b&gt; burn</b>\nState: Opened → Resolved")
-        XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "priority 1 is critical")
+        XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 1, "a priority-1 record resolved is no emergency")
+        XCTAssertEqual(calls.first?.appIcon, "trackwatch", "the icon, by its theme name")
+        try bus.clearCalls()
+        notifier.announce([raisedToOne(1)], summaryThreshold: 3)
+        XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.hints["urgency"] as? Int, 2, "raised to priority 1 is critical")
+        try bus.clearCalls()
         XCTAssertEqual(calls.first?.hints["category"] as? String, "x-trackwatch.record.changed")
         XCTAssertEqual(calls.first?.hints["desktop-entry"] as? String, "trackwatch")
         XCTAssertEqual(calls.first?.replacesID, 0)
@@ -89,6 +100,33 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.summary, "SAMPL00000005 resolved by lead")
         XCTAssertTrue(notifier.drain(timeout: 10))
         XCTAssertEqual(capture.count(.notice, containing: "available again"), 1)
+
+        // Issue 13, item 1: a restarted server numbers its bubbles from 1 again. A click on the new bubble 1 acts
+        // on it alone, not also on the old server's bubble 1; and the next summary does not replace the old
+        // server's summary id, which may now be a stranger's bubble.
+        try bus.startNotificationServer(capabilities: "body body-markup actions")
+        let clicks = Mutex<[BubbleAction]>([])
+        notifier.onAction { action in clicks.withLock { $0.append(action) } }
+        notifier.announce([change(7)], summaryThreshold: 3)
+        notifier.announce((1...5).map { change($0) }, summaryThreshold: 3)
+        calls = try bus.waitForNotifyCalls(2)
+        XCTAssertEqual(calls.map(\.actions), [["default", "Open", "mute", "Mute this record"], ["default", "Show all"]])
+        try bus.startNotificationServer(capabilities: "body body-markup actions")
+        notifier.announce([change(3)], summaryThreshold: 3)
+        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3)
+        calls = try bus.waitForNotifyCalls(2)
+        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003 resolved by lead", "4 Compass changes"])
+        XCTAssertEqual(calls.map(\.replacesID), [0, 0], "nothing of the previous server is replaced")
+        try bus.invokeAction("default", onNotification: 1)
+        let deadline = Date().addingTimeInterval(10)
+        while clicks.withLock({ $0.isEmpty }) && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(notifier.drain(timeout: 10))  // after the signal's every handler ran
+        XCTAssertEqual(clicks.withLock { $0 }, [.open(RecordID("SAMPL00000003"))], "exactly the bubble clicked")
+        try bus.invokeAction("default", onNotification: 2)
+        while clicks.withLock({ $0.count < 2 }) && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(notifier.drain(timeout: 10))
+        XCTAssertEqual(clicks.withLock { $0 }.last, .showAll, "the new summary's click")
+        XCTAssertEqual(clicks.withLock { $0.count }, 2)
 
         // A hung server never blocks the caller: the work waits on the notifier's own queue.
         try bus.startHungServer()

@@ -53,10 +53,7 @@ final class BubbleTests: XCTestCase {
     func test_openAndMuteButtons() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         workspace.trailer = "[notify]\nopener = \"\(opener.path)\"\nweb_url = \"https://compass.example.com/cqweb/#/{repo}/{database}/RECORD/{id}\""
         try workspace.writeConfig()
         let notify = try NotifySocket()
@@ -71,11 +68,11 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.contains("SAMPL00000001") == true)
         let actions = calls.first?.actions ?? []
-        XCTAssertEqual(stride(from: 0, to: actions.count, by: 2).map { actions[$0] }, ["default", "open", "mute"],
-                       "buttons, since the server advertises actions")
+        XCTAssertEqual(actions, ["default", "Open", "mute", "Mute this record"],
+                       "one Open (the click) and one Mute, since the server advertises actions")
 
         // dbusmock numbers notifications from 1: this is the first one since it started.
-        try bus.invokeAction("open", onNotification: 1)
+        try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000001") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8),
                        "https://compass.example.com/cqweb/#/2.0.0/SAMPL/RECORD/SAMPL00000001\n", "the opener got the record's URL")
@@ -141,10 +138,7 @@ final class BubbleTests: XCTestCase {
     func test_watchedQueryOnTheSecondServer_isABubble_andOpenGoesToThatServer() throws {
         let prod = try Simulator(), test = try Simulator()
         let workspace = try Workspace(serverURL: prod.url)
-        let opened = workspace.directory.appendingPathComponent("opened")
-        let opener = workspace.directory.appendingPathComponent("opener.sh")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: opener)
-        chmod(opener.path, 0o755)
+        let (opener, opened) = try workspace.recordingOpener()
         try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
         func profile(_ name: String, _ url: String) -> String {
             "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"
@@ -226,18 +220,25 @@ final class BubbleTests: XCTestCase {
         XCTAssertLessThan(bubble.body.count, 2_000, "bounded")
         XCTAssertFalse(bubble.body.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value) })
 
-        // Bytes that are not UTF-8 in the result page: shown as U+FFFD, never dropped or crashed on.
+        // Bytes that are not UTF-8 in the result page: the poll fails and shows nothing (repaired text would make
+        // up changes, issue 12 item 3); the next poll shows the change once, as it is.
         // alice: lead's second Modify within the same second would share the first one's history key.
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Headline=Crash on save", "Priority=4-Low Priority"])
+        try bus.clearCalls()
         try sim.inject("bad-utf8", on: "GET /query/{id}")  // the first page: "assigned to me", with record 1's headline
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("not valid UTF-8") }, "\(notify.messages)")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "a broken page shows nothing")
         poll(daemon, notify, expecting: "1 change;")
-        let summaries = try bus.notifyCalls().map(\.body)
-        XCTAssertTrue(summaries.contains { $0.contains("\u{FFFD}rash on save") }, "\(summaries.map { $0.prefix(80) })")
+        let bodies = try bus.notifyCalls().map(\.body)
+        XCTAssertEqual(bodies.count, 1, "\(bodies.map { $0.prefix(80) })")
+        XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
     }
 
-    /// An outage on the desktop: one "Cannot reach Compass" after three failed polls (the daemon's own retries),
-    /// one "Connected to Compass again", then the change made meanwhile — on a server without action buttons,
-    /// so the change's bubble has none.
+    /// An outage on the desktop: one "Compass is unavailable" (HTTP 500) after three failed polls (the daemon's own
+    /// retries), saying that trackwatch keeps retrying and when; "Connected to Compass again" in its place; then the
+    /// change made meanwhile — on a server without action buttons, so the change's bubble has none.
     func test_outageAndRecovery_areOneBubbleEach_andNoButtonsWithoutActions() throws {
         try bus.startNotificationServer()  // dbusmock's defaults: no "actions"
         let sim = try Simulator()
@@ -256,8 +257,12 @@ final class BubbleTests: XCTestCase {
         kill(daemon.processIdentifier, SIGUSR1)
         // Retried after 1 s and 2 s, then announced; the retry after 4 s succeeds.
         let calls = try bus.waitForNotifyCalls(3, timeout: 20)
-        XCTAssertEqual(calls.map(\.summary), ["Cannot reach Compass", "Connected to Compass again", "SAMPL00000001 resolved by lead"])
+        XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again", "SAMPL00000001 resolved by lead"],
+                       "the server answered 500: unavailable, not unreachable")
+        XCTAssertTrue(calls[0].body.hasPrefix("trackwatch keeps retrying by itself; next try in "), calls[0].body)
         XCTAssertTrue(calls[0].body.contains("HTTP 500"), calls[0].body)
+        XCTAssertEqual(calls[0].replacesID, 0)
+        XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0)
         poll(daemon, notify, expecting: "0 changes")

@@ -96,7 +96,8 @@ final class DaemonTests: XCTestCase {
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(log.components(separatedBy: "poll failed").count - 1, 4, log)
-        XCTAssertEqual(log.components(separatedBy: "Cannot reach Compass").count - 1, 1, "told once, after the third: \(log)")
+        XCTAssertEqual(log.components(separatedBy: "Compass is unavailable").count - 1, 1,
+                       "told once, after the third, in words for an answer of 503: \(log)")
         XCTAssertEqual(log.components(separatedBy: "Connected to Compass again").count - 1, 1, log)
         XCTAssertEqual(log.components(separatedBy: "SAMPL00000001 resolved by lead").count - 1, 1, log)
     }
@@ -169,7 +170,7 @@ final class DaemonTests: XCTestCase {
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(log.components(separatedBy: "] Compass rejected the login\n").count - 1, 1, "told at once, once: \(log)")
+        XCTAssertEqual(log.components(separatedBy: "] Compass refused the login\n").count - 1, 1, "told at once, once: \(log)")
         XCTAssertTrue(log.contains("Check username, repo, database and the password source"), log)
     }
 

@@ -16,6 +16,9 @@ struct RunResult {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// The bytes as written, before any UTF-8 repair.
+    var rawStdout = Data()
+    var rawStderr = Data()
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
     /// The `--json` lines as objects.
@@ -48,12 +51,13 @@ func runProduct(_ executable: String, _ arguments: [String], environment: [Strin
     DispatchQueue.global().async(group: group) { stdoutBox.data = out.fileHandleForReading.readDataToEndOfFile() }
     DispatchQueue.global().async(group: group) { stderrBox.data = err.fileHandleForReading.readDataToEndOfFile() }
     if finished.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)  // a hung child may ignore SIGTERM
+        process.waitUntilExit()  // terminationStatus traps while it runs
         XCTFail("\(executable) \(arguments) did not finish in \(timeout) s")
     }
     group.wait()
     return RunResult(status: process.terminationStatus, stdout: String(decoding: stdoutBox.data, as: UTF8.self),
-                     stderr: String(decoding: stderrBox.data, as: UTF8.self))
+                     stderr: String(decoding: stderrBox.data, as: UTF8.self), rawStdout: stdoutBox.data, rawStderr: stderrBox.data)
 }
 
 /// Stops a process the test started and waits until it is gone — so that a daemon still shutting down (logging
@@ -120,11 +124,15 @@ final class Simulator {
 
     /// Arms a compass-sim fault: the next `count` answers to `route` go wrong as `kind` says.
     /// `after` answers go right first.
-    func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil, size: Int? = nil) throws {
-        let extra = (status.map { ",\"status\":\($0)" } ?? "") + (after.map { ",\"after\":\($0)" } ?? "")
-            + (size.map { ",\"size\":\($0)" } ?? "")
-        let body = #"{"route":"\#(route)","kind":"\#(kind)","count":\#(count)\#(extra)}"#
-        try post("/ccmweb/sim/faults", body: body)
+    /// `message`: the JSON `message` of a `status` answer (a hostile server's text).
+    func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil, size: Int? = nil,
+                message: String? = nil) throws {
+        var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
+        fault["status"] = status
+        fault["after"] = after
+        fault["size"] = size
+        fault["message"] = message
+        try post("/ccmweb/sim/faults", body: String(decoding: try JSONSerialization.data(withJSONObject: fault), as: UTF8.self))
     }
 
     /// Saves a query (columns id, Headline, State; one field filter) in `user`'s Personal Queries, as a
@@ -163,6 +171,8 @@ final class Workspace {
     var extraServerLines: [String] = []
     var user = "engineer"
     var interval = "10s"
+    /// `[server] timeout`.
+    var timeout = "5s"
     var extraPollLines: [String] = []
     /// Appended after [poll]: further tables.
     var trailer = ""
@@ -194,7 +204,7 @@ final class Workspace {
             database = "SAMPL"
             username = "\(user)"
             password_file = "\(passwordFile.path)"
-            timeout = "5s"
+            timeout = "\(timeout)"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
             interval = "\(interval)"
@@ -207,6 +217,15 @@ final class Workspace {
     var environment: [String: String] {
         ["XDG_STATE_HOME": directory.appendingPathComponent("xdg-state").path,
          "XDG_CONFIG_HOME": directory.appendingPathComponent("xdg-config").path]
+    }
+
+    /// An `opener` that appends each URL it is given to the file `opened`, for tests of clicks on bubbles.
+    func recordingOpener() throws -> (script: URL, opened: URL) {
+        let opened = directory.appendingPathComponent("opened")
+        let script = directory.appendingPathComponent("opener.sh")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        return (script, opened)
     }
 
     func trackwatch(_ arguments: [String]) throws -> RunResult {

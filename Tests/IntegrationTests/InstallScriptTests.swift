@@ -48,6 +48,16 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/trackwatch"))
     }
 
+    /// Under the home directory, which the sandbox hides, the binary's bind mount follows it too, relative to %h.
+    func test_installWithAPrefixUnderHome_movesTheBinarysLinesRelativeToH() throws {
+        try install("install", ["PREFIX": home + "/apps/trackwatch"])
+        XCTAssertEqual(try changedLines(home + "/.config/systemd/user/trackwatch.service"), [
+            "Documentation=file:%h/apps/trackwatch/share/doc/trackwatch/README.md",
+            "ExecStart=%h/apps/trackwatch/bin/trackwatch run",
+            "BindReadOnlyPaths=-%h/apps/trackwatch/bin/trackwatch",
+        ])
+    }
+
     func test_installUnderHome_staysRelativeToH_andUninstallKeepsConfigAndState() throws {
         let before = Set(try FileManager.default.subpathsOfDirectory(atPath: scratch.path))
         try install("install", [:])

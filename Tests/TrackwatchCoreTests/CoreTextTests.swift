@@ -8,17 +8,81 @@ final class CompassTimestampTests: XCTestCase {
             XCTAssertEqual(stamp.secondsSinceEpoch.map(CompassTimestamp.init(secondsSinceEpoch:)), stamp, text)
         }
         XCTAssertEqual(CompassTimestamp("1970-01-02 00:00:00").secondsSinceEpoch, 86_400)
+        XCTAssertEqual(CompassTimestamp("1970-01-02 00:00:00.25").secondsSinceEpoch, 86_400, "the fraction is dropped")
     }
 
-    func test_arithmeticCrossesDayMonthAndYear() {
+    func test_arithmeticCrossesDayMonthAndYear_andIsClampedToYears1To9999() {
         XCTAssertEqual(CompassTimestamp("2027-01-01 00:05:00").adding(seconds: -600), CompassTimestamp("2026-12-31 23:55:00"))
         XCTAssertEqual(CompassTimestamp("2024-02-28 23:59:00").adding(seconds: 120), CompassTimestamp("2024-02-29 00:01:00"))
+        XCTAssertEqual(CompassTimestamp("9999-12-31 23:00:00").adding(seconds: 7_200), CompassTimestamp("9999-12-31 23:59:59"))
+        XCTAssertNil(CompassTimestamp("2024-02-28 23:59:00").adding(seconds: .min), "no trap")
+        XCTAssertEqual(CompassTimestamp(secondsSinceEpoch: .max), CompassTimestamp("9999-12-31 23:59:59"))
+        XCTAssertEqual(CompassTimestamp(secondsSinceEpoch: .min), CompassTimestamp("0001-01-01 00:00:00"))
     }
 
-    func test_rejectsTextThatIsNotATimestamp() {
+    func test_rejectsTextThatIsNotInNormalForm() {
         for text in ["", "2026-11-22", "2026-13-01 00:00:00", "2026-11-22T10:00:00", "abcd-ef-gh ij:kl:mn", "2026-11-22 10:00:00Z"] {
             XCTAssertNil(CompassTimestamp(text).secondsSinceEpoch, text)
         }
+    }
+
+    /// Every form a server may print becomes one normal form: the same moment, the same value.
+    func test_parse_acceptsTheFormsServersPrint_andNormalisesThem() throws {
+        let cases: [(String, String, TimestampFormat.Form, Bool)] = [
+            ("2024-01-31 10:15:00", "2024-01-31 10:15:00", .sql, false),
+            ("2024-01-31 10:15:00.000", "2024-01-31 10:15:00", .sql, true),
+            ("2024-01-31 10:15:00.120", "2024-01-31 10:15:00.12", .sql, true),
+            ("2024-01-31T10:15:00", "2024-01-31 10:15:00", .iso, false),
+            ("2024-01-31T10:15:00.123456789", "2024-01-31 10:15:00.123456789", .iso, true),
+            ("2024-01-31T10:15:00Z", "2024-01-31 10:15:00", .isoUTC, false),
+            ("2024-01-31t10:15:00z", "2024-01-31 10:15:00", .isoUTC, false),
+            ("2024-01-31 10:15:00 UTC", "2024-01-31 10:15:00", .isoUTC, false),
+            ("2024-01-31T10:15:00.5Z", "2024-01-31 10:15:00.5", .isoUTC, true),
+            ("2024-01-31T19:45:00+09:30", "2024-01-31 10:15:00", .isoOffset, false),
+            ("2024-01-31T03:15:00-07:00", "2024-01-31 10:15:00", .isoOffset, false),
+            ("2024-01-31T03:15:00-0700", "2024-01-31 10:15:00", .isoOffset, false),
+            ("2024-01-31 03:15:00-07", "2024-01-31 10:15:00", .isoOffset, false),
+            ("2024-01-31 10:15:00 +0000", "2024-01-31 10:15:00", .isoOffset, false),
+            ("2024-01-01T01:00:00+02:00", "2023-12-31 23:00:00", .isoOffset, false),
+            ("2024-01-31T03:15:00.250-07:00", "2024-01-31 10:15:00.25", .isoOffset, true),
+            ("01/31/2024 10:15:00 AM", "2024-01-31 10:15:00", .us, false),
+            ("1/5/2024 9:05:07 pm", "2024-01-05 21:05:07", .us, false),
+            ("01/31/2024 12:00:00 AM", "2024-01-31 00:00:00", .us, false),
+            ("01/31/2024 12:30:00 PM", "2024-01-31 12:30:00", .us, false),
+            ("01/31/2024 22:15:00", "2024-01-31 22:15:00", .us, false),
+            ("  2024-01-31 10:15:00 ", "2024-01-31 10:15:00", .sql, false),
+            ("2024-02-29 23:59:59", "2024-02-29 23:59:59", .sql, false),
+        ]
+        for (text, normal, form, fraction) in cases {
+            let parsed = try XCTUnwrap(CompassTimestamp.parse(text), text)
+            XCTAssertEqual(parsed.timestamp, CompassTimestamp(normal), text)
+            XCTAssertEqual(parsed.format, TimestampFormat(form, hasFraction: fraction), text)
+            XCTAssertNotNil(parsed.timestamp.secondsSinceEpoch, text)
+        }
+    }
+
+    /// Anything else is refused, and no number in the text can trap or escape its range.
+    func test_parse_refusesEverythingElse_boundingEveryNumber() {
+        for text in [
+            "", " ", "yesterday", "2024-01-31", "2024-01-31 10:15", "10:15:00", "2024-1-31 10:15:00", "24-01-31 10:15:00",
+            "99999-01-31 10:15:00", "0000-01-31 10:15:00", "2024-00-31 10:15:00", "2024-13-01 10:15:00",
+            "2023-02-29 10:15:00", "2024-04-31 10:15:00", "2024-01-31 25:00:00", "2024-01-31 24:00:00",
+            "2024-01-31 10:60:00", "2024-01-31 10:15:60", "2024-01-31 10:15:00.", "2024-01-31 10:15:00.1234567890",
+            "2024-01-31T10:15:00+19:00", "2024-01-31T10:15:00+09:60", "2024-01-31T10:15:00+9", "2024-01-31T10:15:00 PST",
+            "2024-01-31X10:15:00", "2024-01-31 10:15:00 junk", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00",
+            "13/01/2024 10:15:00 AM", "01/32/2024 10:15:00", "01/31/2024 13:15:00 PM", "01/31/2024 00:15:00 AM",
+            "01/31/24 10:15:00 AM", "01/31/2024 10:15 AM", "31.01.2024 10:15:00", "2024-01-31 10:15:00\u{0}",
+            "２０２４-01-31 10:15:00", "9223372036854775807-01-01 00:00:00",
+        ] {
+            XCTAssertNil(CompassTimestamp.parse(text), text)
+        }
+    }
+
+    func test_normalForm_ordersAsTheMomentsDo() throws {
+        let texts = ["2024-01-31T10:15:00Z", "2024-01-31 10:15:00.25", "2024-01-31T19:45:00.5+09:30", "2024-01-31 10:15:01"]
+        let stamps = try texts.map { try XCTUnwrap(CompassTimestamp.parse($0)?.timestamp) }
+        XCTAssertEqual(stamps, stamps.sorted())
+        XCTAssertEqual(Set(stamps).count, 4)
     }
 }
 
@@ -45,15 +109,28 @@ final class WatchQueriesTests: XCTestCase {
         XCTAssertEqual(query.columns, ["id", "dbid", "Headline", "State", "Priority", "Severity", "Submitter", "Owner"])
     }
 
-    func test_historyQuery_coversAllActionsByOthersSinceTheCheckpoint() {
-        let query = WatchQueries.modifiedByOthers(since: CompassTimestamp("2026-11-22 09:50:00"))
+    func test_historyQuery_coversEveryActionByAnyoneSinceTheWindowStart() {
+        let query = WatchQueries.historyOfMyRecords(since: CompassTimestamp("2026-11-22 09:50:00"))
         XCTAssertEqual(query.filterNode.fieldFilters, [
             FieldFilter("Owner", .equal, ["[CURRENT_USER]"]),
-            FieldFilter("history.user_name", .notEqual, ["[CURRENT_USER]"]),
             FieldFilter("history.action_timestamp", .greater, ["2026-11-22 09:50:00"]),
         ])
         XCTAssertFalse(query.filterNode.fieldFilters.contains { $0.fieldPath == "history.action_name" })
-        XCTAssertEqual(WatchQueries.modifiedByOthers(since: nil).filterNode.fieldFilters.count, 2)
+        XCTAssertEqual(WatchQueries.historyOfMyRecords(since: nil).filterNode.fieldFilters.count, 1)
+    }
+
+    func test_idOrderedBatch_sortsByIDFirst_andStartsAfterTheLastID() {
+        let batch = WatchQueries.historyOfMyRecords(since: nil).inIDOrder(after: "SAMPL00000042")
+        XCTAssertEqual(batch.queryFieldDefs.first { $0.fieldPathName == "id" }?.sortType, .ascending)
+        XCTAssertEqual(batch.queryFieldDefs.first { $0.fieldPathName == "id" }?.sortOrder, 1)
+        XCTAssertEqual(batch.queryFieldDefs.first { $0.fieldPathName == "history.action_timestamp" }?.sortOrder, 2)
+        XCTAssertEqual(batch.filterNode.fieldFilters.last, FieldFilter("id", .greater, ["SAMPL00000042"]))
+        var either = WatchQueries.assignedToMe
+        either.filterNode.boolOp = .or
+        let wrapped = either.inIDOrder(after: "A")
+        XCTAssertEqual(wrapped.filterNode.boolOp, .and, "an OR filter is kept whole under the AND")
+        XCTAssertEqual(wrapped.filterNode.childFilterNodes, [either.filterNode])
+        XCTAssertEqual(WatchQueries.assignedToMe.inIDOrder(after: nil).filterNode, WatchQueries.assignedToMe.filterNode)
     }
 
     func test_rowsBecomeRecordsAndHistory() throws {
@@ -63,16 +140,30 @@ final class WatchQueriesTests: XCTestCase {
         XCTAssertEqual(records[0].id, RecordID("SAMPL00000001"))
         XCTAssertEqual(records[0].headline, "Crash & <b>burn</b>")
         XCTAssertNil(records[0]["id"])
-        let history = try WatchQueries.historyEntries(fromRows: [
+        let history = try WatchQueries.historyRows([
             ["SAMPL00000001", "Crash", "Resolve", "2026-11-22 10:00:00", "lead", "Opened", "Resolved"],
+            ["SAMPL00000001", "Crash", "Resolve", "2026-11-22T19:30:00+09:30", "lead", "Opened", "Resolved"],
         ])
-        XCTAssertEqual(history[0].key, HistoryKey(record: RecordID("SAMPL00000001"), action: "Resolve",
-                                                   timestamp: CompassTimestamp("2026-11-22 10:00:00"), user: "lead"))
+        XCTAssertEqual(history.entries[0].key, HistoryKey(record: RecordID("SAMPL00000001"), action: "Resolve",
+                                                           timestamp: CompassTimestamp("2026-11-22 10:00:00"), user: "lead"))
+        XCTAssertEqual(history.entries[1].key, history.entries[0].key, "one moment, one key, whatever the form")
+        XCTAssertEqual(history.formats, [TimestampFormat(.sql), TimestampFormat(.isoOffset)])
+    }
+
+    func test_unreadableTimestamp_namesTheValueAndTheRow() {
+        XCTAssertThrowsError(try WatchQueries.historyRows([
+            ["SAMPL00000001", "h", "Modify", "2026-11-22 10:00:00", "lead", "", ""],
+            ["SAMPL00000002", "h", "Modify", "31.01.2024 10:15\u{1B}[2J", "lead", "", ""],
+        ])) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix(#"history row 2 ("SAMPL00000002") has the timestamp "31.01.2024 10:15\u{1b}[2J""#), text)
+            XCTAssertFalse(text.contains("\u{1B}"), "no raw escape reaches a terminal")
+        }
     }
 
     func test_malformedRows_areRejected() {
         XCTAssertThrowsError(try WatchQueries.records(fromRows: [["SAMPL00000001", "1"]]))
         XCTAssertThrowsError(try WatchQueries.records(fromRows: [["", "1", "h", "s", "p", "s", "a", "o"]]))
-        XCTAssertThrowsError(try WatchQueries.historyEntries(fromRows: [["SAMPL1", "h", "Modify", "yesterday", "lead", "", ""]]))
+        XCTAssertThrowsError(try WatchQueries.historyRows([["SAMPL1", "h", "Modify", "yesterday", "lead", "", ""]]))
     }
 }

@@ -20,11 +20,12 @@ final class SnapshotDiffTests: XCTestCase {
     }
 
     private func compare(_ previous: [Record]?, seen: [HistoryEntry] = [], now records: [Record],
-                         history: [HistoryEntry] = [], checkpoint: String? = nil) -> DiffOutcome {
+                         history: [HistoryEntry] = [], checkpoint: String? = nil, seenUpTo: String? = nil) -> DiffOutcome {
         SnapshotDiff.compare(
             previous: previous.map { Snapshot($0) }, seen: Set(seen.map(\.key)),
             observation: PollObservation(records: records, history: history),
-            previousCheckpoint: checkpoint.map { CompassTimestamp("2026-11-22 \($0)") })
+            previousCheckpoint: checkpoint.map { CompassTimestamp("2026-11-22 \($0)") }, me: "engineer",
+            seenUpTo: seenUpTo.map { CompassTimestamp("2026-11-22 \($0)") })
     }
 
     func test_firstPoll_isSilentBaselineThatStoresEverythingAndMarksHistorySeen() {
@@ -55,11 +56,34 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.newlySeen.count, 2)
     }
 
-    func test_recordEnteringWithoutColleagueHistory_isMyOwnDoingAndSilent() {
-        let outcome = compare([record(1)], now: [record(1), record(4)])
+    /// A record entering the set brings its whole history in the window: an Assign from hours ago is not what put
+    /// it in my hands now.
+    func test_recordEntering_isCausedByARecentAssign_notAnOldOne() {
+        let history = [
+            entry(3, "Assign", by: "lead", at: "01:00:00"),
+            entry(3, "Modify", by: "alice", at: "11:00:00"),
+        ]
+        let outcome = compare([record(1)], now: [record(1), record(3)], history: history, checkpoint: "01:05:00")
+        XCTAssertEqual(outcome.changes.map(\.by), ["alice"])
+        XCTAssertEqual(outcome.changes.map(\.action), ["Modify"])
+    }
+
+    func test_recordEnteringWithOnlyMyOwnHistory_isMyOwnDoingAndSilent() {
+        let mine = [entry(4, "Assign", by: "Engineer", at: "10:00:00")]  // login names in any letter case
+        let outcome = compare([record(1)], now: [record(1), record(4)], history: mine)
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(outcome.delta.upserts.map(\.id), [RecordID("SAMPL00000004")])
         XCTAssertEqual(outcome.silentUpdates, 1)
+        XCTAssertEqual(outcome.newlySeen, mine.map(\.key))
+    }
+
+    func test_recordEnteringWithNoHistoryAtAll_isReportedWithoutAName_neverTakenForMine() {
+        let outcome = compare([record(1)], now: [record(1), record(4)])
+        XCTAssertEqual(outcome.changes.map(\.kind), [.assigned])
+        XCTAssertNil(outcome.changes[0].by)
+        XCTAssertEqual(outcome.changes[0].summary, "SAMPL00000004 assigned to you")
+        XCTAssertEqual(outcome.unexplained, 1)
+        XCTAssertEqual(outcome.silentUpdates, 0)
     }
 
     func test_colleagueResolvesMyDefect_isModifiedWithStateOldAndNew() {
@@ -68,16 +92,70 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.changes, [
             Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "Defect 1", by: "lead", action: "Resolve",
                    changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")],
-                   at: CompassTimestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average"),
+                   at: CompassTimestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average",
+                   state: "Resolved"),
         ])
         XCTAssertEqual(outcome.changes[0].summary, "SAMPL00000001 resolved by lead")
     }
 
     func test_myOwnEdit_updatesSnapshotSilently() {
-        let outcome = compare([record(1)], now: [record(1, priority: "2-Give High Attention")])
+        let outcome = compare([record(1)], now: [record(1, priority: "2-Give High Attention")],
+                              history: [entry(1, "Modify", by: "engineer", at: "11:00:00")])
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(outcome.delta.upserts.map(\.id), [RecordID("SAMPL00000001")])
         XCTAssertEqual(outcome.silentUpdates, 1)
+    }
+
+    /// The zone blind spot's worst effect: a colleague's entry the server did not return. Their field change must
+    /// not look like my own edit.
+    func test_fieldChangeWithoutAnyHistoryEntry_isReportedWithoutAName() {
+        let outcome = compare([record(1)], now: [record(1, priority: "1-Resolve Immediately")])
+        XCTAssertEqual(outcome.changes.count, 1)
+        XCTAssertEqual(outcome.changes[0].kind, .modified)
+        XCTAssertNil(outcome.changes[0].by)
+        XCTAssertEqual(outcome.changes[0].changes, [FieldChange(field: "Priority", old: "3-Normal Queue", new: "1-Resolve Immediately")])
+        XCTAssertEqual(outcome.changes[0].sentence,
+                       "SAMPL00000001 changed: Defect 1 [1-Resolve Immediately] (Priority: 3-Normal Queue → 1-Resolve Immediately)")
+        XCTAssertEqual(outcome.delta.upserts.map(\.id), [RecordID("SAMPL00000001")])
+        XCTAssertEqual(outcome.unexplained, 1)
+    }
+
+    func test_myEntryAndAColleaguesOnOneRecord_isTheColleaguesChange() {
+        let history = [entry(1, "Modify", by: "lead", at: "11:00:00"), entry(1, "Modify", by: "engineer", at: "11:01:00")]
+        let outcome = compare([record(1)], now: [record(1, priority: "1-Resolve Immediately")], history: history)
+        XCTAssertEqual(outcome.changes.map(\.by), ["lead"])
+    }
+
+    func test_myOwnActionWithoutFieldChange_isNothing() {
+        let outcome = compare([record(1)], now: [record(1)], history: [entry(1, "Modify", by: "engineer", at: "11:00:00")])
+        XCTAssertEqual(outcome.changes, [])
+        XCTAssertEqual(outcome.delta, SnapshotDelta())
+        XCTAssertEqual(outcome.newlySeen.count, 1)
+    }
+
+    /// State from a version with the 10-minute window: entries up to its checkpoint were dealt with by it, and the
+    /// wide window returning them must not report them again.
+    func test_entriesUpToTheOldCheckpoint_countAsSeenWhenMigrating() {
+        let old = entry(1, "Modify", by: "lead", at: "09:00:00")
+        let new = entry(2, "Resolve", by: "lead", at: "11:00:00", from: "Opened", to: "Resolved")
+        let outcome = compare([record(1), record(2)], now: [record(1), record(2, state: "Resolved")], history: [old, new],
+                              checkpoint: "10:00:00", seenUpTo: "10:00:00")
+        XCTAssertEqual(outcome.changes.map(\.record), [RecordID("SAMPL00000002")])
+        XCTAssertEqual(Set(outcome.newlySeen), Set([old.key, new.key]))
+    }
+
+    func test_secondLook_isForRecordsWithAnUnseenEntryButNoFieldChange() {
+        let history = [
+            entry(1, "Modify", by: "lead", at: "11:00:00"),  // fields the same: the change may not be visible yet
+            entry(2, "Resolve", by: "lead", at: "11:00:00"),  // visible already
+            entry(3, "Modify", by: "lead", at: "09:00:00"),  // seen before
+            entry(9, "Assign", by: "lead", at: "11:00:00"),  // not in the set
+        ]
+        let previous = Snapshot([record(1), record(2), record(3)])
+        let observation = PollObservation(records: [record(1), record(2, state: "Resolved"), record(3)], history: history)
+        XCTAssertEqual(SnapshotDiff.secondLook(previous: previous, seen: [history[2].key], observation: observation),
+                       [RecordID("SAMPL00000001")])
+        XCTAssertEqual(SnapshotDiff.secondLook(previous: nil, seen: [], observation: observation), [])
     }
 
     func test_colleagueActionWithoutWatchedFieldChange_isStillReported() {
@@ -137,9 +215,29 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.changes[0].changes, [FieldChange(field: "State", old: "Opened", new: "Closed")])
     }
 
-    func test_pruneBoundary_isCheckpointMinusOverlap() {
-        XCTAssertEqual(SnapshotDiff.pruneBoundary(checkpoint: CompassTimestamp("2026-11-22 00:05:00"), overlap: 600),
-                       CompassTimestamp("2026-11-21 23:55:00"))
-        XCTAssertNil(SnapshotDiff.pruneBoundary(checkpoint: nil, overlap: 600))
+    func test_historyWindow_reachesBackFifteenHoursPlusOverlap_andKeepsKeysForAnotherFifteen() {
+        let checkpoint = CompassTimestamp("2026-11-22 12:05:00")
+        XCTAssertEqual(HistoryWindow.since(checkpoint: checkpoint, overlap: 600), CompassTimestamp("2026-11-21 20:55:00"))
+        XCTAssertEqual(HistoryWindow.pruneBoundary(checkpoint: checkpoint, overlap: 600), CompassTimestamp("2026-11-21 05:55:00"))
+        XCTAssertNil(HistoryWindow.since(checkpoint: nil, overlap: 600))
+        XCTAssertNil(HistoryWindow.pruneBoundary(checkpoint: nil, overlap: 600))
+        XCTAssertEqual(HistoryWindow.since(checkpoint: CompassTimestamp("0001-01-01 03:00:00"), overlap: 0),
+                       CompassTimestamp("0001-01-01 00:00:00"), "clamped, never a trap or year 0")
+    }
+
+    /// Every zone offset and both DST changes, for the window's promise: an entry written after the poll that set
+    /// the checkpoint is inside the next window whatever offset lies between the stored timestamps and the server's
+    /// reading of the filter value.
+    func test_historyWindow_coversAnyZoneOffsetAndTheRepeatedHour() throws {
+        let checkpoint = try XCTUnwrap(CompassTimestamp("2026-11-01 01:55:00").secondsSinceEpoch)
+        let since = try XCTUnwrap(HistoryWindow.since(checkpoint: CompassTimestamp(secondsSinceEpoch: checkpoint), overlap: 600)?
+            .secondsSinceEpoch)
+        // The server compares an entry's stored time with the filter value read in its filter zone, i.e. with
+        // `since + d`, d the difference of the two zones' offsets: −14 h … +14 h. An entry written after the poll
+        // that set the checkpoint is stored at checkpoint − 1 h or later (the hour repeated in autumn).
+        let entry = checkpoint - 3_600
+        for d in stride(from: -14 * 3_600, through: 14 * 3_600, by: 900) {
+            XCTAssertGreaterThan(entry, since + d, "offset \(d / 60) min")
+        }
     }
 }

@@ -1,0 +1,132 @@
+/// The page of recent changes: where a summary bubble's "Show all" goes, and what `trackwatch log --html`
+/// prints. One self-contained HTML file, newest change first: each record linked to the Compass web client,
+/// who did what and when, every changed field old → new.
+///
+/// Server text is hostile: every value is cleaned like bubble text (`Markup.plain`), bounded, and escaped for
+/// HTML; a link is written only for an http(s) URL. The Content-Security-Policy allows nothing but the page's
+/// own style sheet (by its hash): no script, image, font, frame or form, should anything slip through.
+public enum ChangesPage {
+    public struct Entry: Sendable {
+        public var change: Change
+        /// When trackwatch detected it, in local time (`2026-11-22 10:05`).
+        public var detected: String
+        /// The server profile's name, with several `[[server]]` profiles.
+        public var server: String?
+        /// The record in the Compass web client (`web_url`).
+        public var url: String
+
+        public init(change: Change, detected: String, server: String? = nil, url: String) {
+            self.change = change
+            self.detected = detected
+            self.server = server
+            self.url = url
+        }
+    }
+
+    /// The file name in the state directory.
+    public static let fileName = "changes.html"
+    /// How many changes the daemon's page shows.
+    public static let defaultLimit = 200
+    static let textLimit = 500
+    static let valueLimit = 200
+
+    /// - Parameters:
+    ///   - entries: newest first.
+    ///   - updated: when the page was made, in local time.
+    ///   - limited: the page shows only the latest `entries.count` changes (says where the rest are).
+    public static func render(_ entries: [Entry], updated: String, limited: Bool) -> String {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+            <meta name="referrer" content="no-referrer">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>trackwatch: recent Compass changes</title>
+            <style>\(styleSheet)</style>
+            </head>
+            <body>
+            <header><h1>Recent Compass changes</h1>
+            <p id="updated">Updated \(text(updated, 40)) · newest first\(limited ? olderOnes(entries.count) : "")</p></header>
+
+            """
+        guard !entries.isEmpty else {
+            return html + "<p id=\"empty\">No changes yet.</p>\n</body>\n</html>\n"
+        }
+        html += "<table>\n<thead><tr><th>When</th><th>Record</th><th>What</th><th>Changes</th></tr></thead>\n<tbody>\n"
+        for entry in entries { html += row(entry) }
+        return html + "</tbody>\n</table>\n</body>\n</html>\n"
+    }
+
+    static func olderOnes(_ count: Int) -> String { " · the latest \(count); older ones: <code>trackwatch log</code>" }
+
+    static func row(_ entry: Entry) -> String {
+        let change = entry.change
+        let reason = NotificationPlan.criticalReason(change)
+        var html = reason == nil ? "<tr>" : "<tr class=\"critical\">"
+        html += "<td class=\"when\">\(text(entry.detected, 40))"
+        if let server = entry.server { html += "<br><span class=\"server\">\(text(server, 80))</span>" }
+        html += "</td><td class=\"record\">"
+        let id = text(change.record.rawValue, 80)
+        html += isWebURL(entry.url) ? "<a href=\"\(text(entry.url, 2_000))\" rel=\"noreferrer noopener\">\(id)</a>" : id
+        html += "</td><td class=\"what\"><strong>\(text(NotificationPlan.event(change), 300))</strong>"
+        if let reason { html += " <span class=\"badge\">critical: \(text(reason, 120))</span>" }
+        html += "<br><span class=\"headline\">\(text(change.headline, textLimit))</span>"
+        let facts = NotificationPlan.facts(change)
+        if !facts.isEmpty, [.assigned, .entered].contains(change.kind) {
+            html += "<br><span class=\"facts\">\(text(facts, textLimit))</span>"
+        }
+        html += "</td><td class=\"changes\">"
+        if !change.changes.isEmpty {
+            html += "<ul>"
+            for field in change.changes {
+                // The new headline is the row's headline: once is enough.
+                html += field.field == "Headline"
+                    ? "<li>Headline was: <del>\(value(field.old))</del></li>"
+                    : "<li>\(text(field.field, 80)): <del>\(value(field.old))</del> → "
+                        + "<ins>\(value(field.new))</ins></li>"
+            }
+            html += "</ul>"
+        }
+        return html + "</td></tr>\n"
+    }
+
+    static func value(_ value: String?) -> String { value.map { text($0, valueLimit) } ?? "∅" }
+
+    /// Server text as HTML text or attribute value: cleaned (no control characters, no bidirectional
+    /// overrides, one line), bounded, and every character that HTML gives a meaning escaped.
+    static func text(_ raw: String, _ limit: Int) -> String {
+        Markup.escape(NotificationPlan.bounded(Markup.plain(raw), limit))
+    }
+
+    /// Only a web address becomes a link: never `javascript:`, `file:` or `data:`.
+    static func isWebURL(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
+    }
+
+    /// The page's only style sheet, allowed by its hash (no `'unsafe-inline'`). Change it together with
+    /// `styleHash` (`ChangesPageTests` recomputes the hash).
+    static let styleSheet = """
+        :root{color-scheme:light dark;font-family:system-ui,sans-serif}\
+        body{margin:1.5em;line-height:1.4}\
+        h1{font-size:1.3em;margin:0}\
+        header p{color:GrayText;margin:.2em 0 1em}\
+        table{border-collapse:collapse;width:100%}\
+        th,td{text-align:left;vertical-align:top;padding:.4em .6em;\
+        border-bottom:1px solid color-mix(in srgb,CanvasText 20%,transparent)}\
+        td{overflow-wrap:anywhere}\
+        .when{white-space:nowrap;width:9em}\
+        .record{white-space:nowrap}\
+        .server,.facts{color:GrayText}\
+        tr.critical td:first-child{border-left:4px solid #c00}\
+        .badge{display:inline-block;color:#fff;background:#c00;border-radius:3px;padding:0 .3em;font-size:.85em}\
+        ul{margin:0;padding-left:1.1em}\
+        del{color:#a33}\
+        ins{color:#181;text-decoration:none}
+        """
+    static let styleHash = "sha256-QNc7j9YM3cK50u1xz/ylW+9SFh0byiBswRqgkjVTKZg="
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src '\(styleHash)'; base-uri 'none'; form-action 'none'"
+}

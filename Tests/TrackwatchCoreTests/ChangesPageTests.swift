@@ -1,0 +1,78 @@
+import Foundation
+import TrackwatchCore
+import XCTest
+
+/// The page of recent changes as text; `ChangesPageBrowserTests` renders it in Chromium.
+final class ChangesPageTests: XCTestCase {
+    private let url = "https://compass.example.com/cqweb/#/2.0.0/SAMPL/RECORD/SAMPL00000001"
+
+    private func entry(_ change: Change, url: String? = nil) -> ChangesPage.Entry {
+        ChangesPage.Entry(change: change, detected: "2026-11-22 10:05", url: url ?? self.url)
+    }
+
+    func test_eachChange_isARow_withItsLink_whoWhat_andOldToNew() {
+        let resolved = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "Crash on save", by: "lead",
+                              action: "Resolve", changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")])
+        let page = ChangesPage.render([entry(resolved)], updated: "2026-11-22 10:06", limited: false)
+        XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"))
+        XCTAssertTrue(page.contains("<a href=\"\(url)\" rel=\"noreferrer noopener\">SAMPL00000001</a>"), page)
+        XCTAssertTrue(page.contains("<strong>resolved by lead</strong>"))
+        XCTAssertTrue(page.contains("<li>State: <del>Opened</del> → <ins>Resolved</ins></li>"))
+        XCTAssertTrue(page.contains("<td class=\"when\">2026-11-22 10:05"))
+        XCTAssertTrue(page.contains("Updated 2026-11-22 10:06"))
+        XCTAssertTrue(ChangesPage.render([], updated: "10:06", limited: false).contains("No changes yet."))
+    }
+
+    /// Server text is hostile: markup, quotes that would end an attribute, control and bidi characters, a
+    /// megabyte of text — all arrive as bounded literal text; a URL that is not http(s) is never a link.
+    func test_hostileText_isEscaped_andBounded_andOnlyWebURLsAreLinks() {
+        let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&\u{202E}\u{1B}[31m" + String(repeating: "x", count: 1_000_000)
+        let change = Change(record: RecordID("SAMPL\"><script>"), kind: .modified, headline: hostile, by: "<b>lead</b>",
+                            action: "Modify", changes: [FieldChange(field: "Headline", old: "</td>", new: hostile)])
+        let page = ChangesPage.render([entry(change, url: "javascript:alert(3)")], updated: "<now>", limited: true)
+        let body = String(page[page.range(of: "<body>")!.upperBound...])
+        XCTAssertFalse(body.contains("<script"), "no element from server text")
+        XCTAssertFalse(body.contains("<img"))
+        XCTAssertFalse(body.contains("javascript:"), "no link to a script URL")
+        XCTAssertTrue(body.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;[31mx"))
+        XCTAssertFalse(body.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+        XCTAssertLessThan(page.count, 5_000, "bounded")
+        XCTAssertTrue(page.contains("the latest 1; older ones"))
+    }
+
+    /// The style sheet is allowed by its hash, so the policy needs no 'unsafe-inline': recompute it.
+    func test_contentSecurityPolicy_allowsNothingButTheStyleSheet_byItsHash() throws {
+        let page = ChangesPage.render([], updated: "now", limited: false)
+        let policy = try XCTUnwrap(page.range(of: "content=\"default-src 'none'; style-src 'sha256-").map { page[$0.lowerBound...] })
+        XCTAssertTrue(policy.hasPrefix("content=\"default-src 'none'; style-src 'sha256-"))
+        XCTAssertFalse(page.contains("unsafe-inline"))
+        let style = try XCTUnwrap(page.range(of: "<style>").flatMap { start in
+            page.range(of: "</style>").map { String(page[start.upperBound..<$0.lowerBound]) }
+        })
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["dgst", "-sha256", "-binary"]
+        let input = Pipe(), output = Pipe()
+        openssl.standardInput = input
+        openssl.standardOutput = output
+        try openssl.run()
+        input.fileHandleForWriting.write(Data(style.utf8))
+        try input.fileHandleForWriting.close()
+        let digest = output.fileHandleForReading.readDataToEndOfFile()
+        openssl.waitUntilExit()
+        XCTAssertEqual(digest.count, 32)
+        XCTAssertTrue(page.contains("style-src 'sha256-\(digest.base64EncodedString())'"),
+                      "the hash in the policy is the style sheet's: sha256-\(digest.base64EncodedString())")
+    }
+
+    /// Critical changes are marked in words, not by colour alone.
+    func test_criticalChange_isMarkedWithItsReason() {
+        let assigned = Change(record: RecordID("SAMPL00000006"), kind: .assigned, headline: "Data loss", by: "lead",
+                              action: "Assign", priority: "1-Resolve Immediately", state: "Opened")
+        let page = ChangesPage.render([entry(assigned)], updated: "now", limited: false)
+        XCTAssertTrue(page.contains("<tr class=\"critical\">"))
+        XCTAssertTrue(page.contains("<span class=\"badge\">critical: Priority 1-Resolve Immediately</span>"))
+        XCTAssertTrue(page.contains("<strong>assigned to you by lead</strong>"))
+        XCTAssertTrue(page.contains("Priority: 1-Resolve Immediately · State: Opened"))
+    }
+}
