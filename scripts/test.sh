@@ -68,6 +68,8 @@ step "fuzz corpus replay"
 "$bin/trackwatch-fuzz" compass fuzz/corpus/compass
 "$bin/trackwatch-fuzz" csv fuzz/corpus/csv
 "$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
+"$bin/trackwatch-fuzz" headers fuzz/corpus/headers
+"$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
 
 step "XCTest"
 status=0

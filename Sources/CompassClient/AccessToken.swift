@@ -17,18 +17,23 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// The token's lifetime in seconds, or `nil` when unknown.
     public let lifetime: Double?
 
+    /// The longest lifetime believed: a year. The claims come from the server; a token that claims to live
+    /// longer (or an `exp` of 1e308) is simply renewed after a year.
+    static let longestLifetime: Double = 366 * 86_400
+
     /// - Parameter receivedAt: the local time the login answered.
     public init(_ value: String, receivedAt: Double) {
         self.value = value
         let claims = Self.claims(ofJWT: value)
+        var lifetime: Double?
         if let exp = claims?.exp, let iat = claims?.iat, exp > iat {
             lifetime = exp - iat
         } else if let exp = claims?.exp, exp > receivedAt {
             lifetime = exp - receivedAt  // no `iat`: trust the clocks to agree, if the result makes sense
-        } else {
-            lifetime = nil
         }
-        expiresAt = lifetime.map { receivedAt + $0 }
+        // Infinities (an `exp` of 1e999, or a difference past Double's range) say nothing: unknown.
+        self.lifetime = lifetime.flatMap { $0.isFinite ? min($0, Self.longestLifetime) : nil }
+        expiresAt = self.lifetime.map { receivedAt + $0 }
     }
 
     public var description: String { "<token>" }
@@ -46,6 +51,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
 
     /// The `exp` and `iat` claims of a JWT, without verifying its signature.
     static func claims(ofJWT token: String) -> Claims? {
+        // A JWT's claims are a few hundred bytes; a token of megabytes is not decoded.
+        guard token.utf8.count <= 16_384 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = base64URLDecode(String(parts[1])) else { return nil }
         return try? JSONDecoder().decode(Claims.self, from: payload)

@@ -23,7 +23,8 @@ public struct CompassServer: Sendable {
 }
 
 /// A session with one Compass database: logs in on first use and again shortly before the token expires,
-/// replays a request once after a 401, and never retries a rejected login.
+/// replays a request once after the server refuses the token (401, or 403/500 after a restart or a
+/// revocation), keeps the cookies the server sets, and never retries a rejected login.
 ///
 /// Not thread-safe by design: one poll at a time drives it from the daemon's serial queue.
 public final class CompassClient {
@@ -32,7 +33,7 @@ public final class CompassClient {
     let credential: Credential
     let logger: Logger
     let requestTimeout: Int
-    private let now: () -> Double
+    let now: () -> Double
     private var token: AccessToken?
     /// The most rows one query may return; larger results are refused rather than read.
     public var maxResultRows = 500_000
@@ -41,10 +42,18 @@ public final class CompassClient {
     /// Logins that replaced an earlier session (expired or refused token): server-side state of the old
     /// session, such as result sets, is gone.
     private(set) var sessionRenewals = 0
+    /// Statuses other than 401 that a new login did not cure in this session: they mean what they say
+    /// (a real permission problem, a real server error), so they are not taken for a refused token again.
+    private var statusesNotAboutTheToken: Set<Int> = []
+    /// The statuses with which the server refused a token, as seen in this process (for `probe`).
+    public private(set) var tokenRefusalStatuses: Set<Int> = []
+    /// The session's cookies (see CookieJar.swift).
+    var cookies = CookieJar()
 
-    // Query-mode memory (see QueryRunner.swift).
-    var queryMode: QueryMode?
-    var personalFolderID: String?
+    // Query-path memory (see QueryRunner.swift).
+    var queryPathMemory = QueryPathMemory()
+    var roots: WorkspaceRoots?
+    var legacyQueriesChecked = false
     var storedQueryIDs: [String: String] = [:]
     /// `[[watch]]` queries found by workspace path: path → dbId (see SavedQueryRunner.swift).
     var savedQueryIDs: [String: String] = [:]
@@ -63,6 +72,9 @@ public final class CompassClient {
         self.now = now
     }
 
+    /// The names of the cookies the server set for this session (values are never shown).
+    public var cookieNames: [String] { cookies.names }
+
     /// Ends the server session, if there is one. Best effort: the process is ending anyway.
     public func logoff() {
         guard token != nil else { return }
@@ -70,6 +82,7 @@ public final class CompassClient {
             logger.debug("logoff refused", metadata: ["status": "\(response.status)"])
         }
         token = nil
+        cookies.removeAll()
     }
 
     /// Ends the transport's connections (the session and its token stay): see `HTTPTransport`.
@@ -77,24 +90,41 @@ public final class CompassClient {
 
     // MARK: - Requests
 
-    /// Sends an authorised request; after a 401 logs in again once and replays it.
+    /// Sends an authorised request. When the server refuses the token — 401, or 403/500 as some servers answer
+    /// for a token they lost in a restart or revoked — logs in again once and replays the request. A 403 or 500
+    /// that the new login does not cure is a real refusal or error: it is returned, and in this session such a
+    /// status no longer costs a login. At most one login per request, so never a loop.
     func send(_ endpoint: CompassEndpoint, method: HTTPMethod, body: (any Encodable)? = nil) throws -> HTTPResponse {
         let encoded = try body.map { try JSONEncoder().encode($0) }.map { [UInt8]($0) }
         try ensureSession()
         let response = try rawSend(endpoint, method: method, body: encoded)
-        guard response.status == 401 else { return response }
+        guard Self.mayRefuseToken(response.status) else { return response }
         if case .personalAccessToken = credential {
+            guard response.status == 401 else { return response }
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))
         }
-        logger.info("token refused; logging in again", metadata: ["endpoint": "\(endpoint.name)"])
+        guard response.status == 401 || !statusesNotAboutTheToken.contains(response.status) else { return response }
+        logger.info("token refused; logging in again",
+                    metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
         token = nil
         try ensureSession()
-        return try rawSend(endpoint, method: method, body: encoded)
+        let replay = try rawSend(endpoint, method: method, body: encoded)
+        if response.status != 401, replay.status == response.status {
+            statusesNotAboutTheToken.insert(response.status)
+        } else {
+            tokenRefusalStatuses.insert(response.status)
+        }
+        return replay
     }
+
+    static func mayRefuseToken(_ status: Int) -> Bool { status == 401 || status == 403 || status == 500 }
 
     /// Throws `CompassError.server` unless the response is 2xx.
     func expectSuccess(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws {
         guard (200..<300).contains(response.status) else {
+            if response.status == 404, endpoint == .folders, let missing = try? missingRepositoryOrDatabase() {
+                throw missing
+            }
             throw CompassError.server(
                 status: response.status, message: Self.message(in: response), endpoint: endpoint.name,
                 retryAfter: RetryAfter.seconds(response.header("retry-after"), now: now()))
@@ -105,27 +135,35 @@ public final class CompassClient {
         do {
             return try JSONDecoder().decode(type, from: Data(response.body))
         } catch {
-            let kind = response.header("content-type").map { " (\($0))" } ?? ""
             throw CompassError.invalidResponse(
-                endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(Self.describe(error))")
+                endpoint: endpoint.name,
+                detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 
-    private func rawSend(_ endpoint: CompassEndpoint, method: HTTPMethod, body: [UInt8]?) throws -> HTTPResponse {
-        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
-        if body != nil { headers.append(("Content-Type", "application/json")) }
+    /// One exchange with the server, as HCL's own clients make it: JSON both ways on every request (some
+    /// servers refuse a request without `Content-Type: application/json`, even a GET), the session's cookies
+    /// sent and updated.
+    func rawSend(_ endpoint: CompassEndpoint, method: HTTPMethod, body: [UInt8]?) throws -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [
+            ("Accept", "application/json"), ("Content-Type", "application/json"),
+        ]
         switch credential {
         case .personalAccessToken(let secret): headers.append(("Authorization", "Basic \(secret.value)"))
         case .password: if let token { headers.append(("Authorization", "Bearer \(token.value)")) }
         }
-        let request = HTTPRequest(
-            method: method, url: server.apiRoot + endpoint.path(repo: server.repo, database: server.database),
-            headers: headers, body: body, timeout: requestTimeout)
+        let url = server.apiRoot + endpoint.path(repo: server.repo, database: server.database)
+        let scope = RequestURL(url)
+        if let cookie = cookies.header(for: scope, now: now()) { headers.append(("Cookie", cookie)) }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: requestTimeout)
+        let response: HTTPResponse
         do {
-            return try transport.send(request)
+            response = try transport.send(request)
         } catch let error as TransportError {
             throw CompassError.unreachable(error)
         }
+        cookies.store(response.headers, from: scope, now: now())
+        return response
     }
 
     // MARK: - Login
@@ -146,9 +184,14 @@ public final class CompassClient {
             self.token = token
             if loginCount > 0 { sessionRenewals += 1 }
             loginCount += 1
+            statusesNotAboutTheToken = []
             logger.debug("logged in", metadata: ["user": "\(server.username)", "database": "\(server.database)"])
         case 400, 401, 403:
             throw CompassError.loginRejected(status: response.status, message: Self.message(in: response))
+        case 404:
+            // Compass names the repo and database at login: a 404 here is one of them, not the URL.
+            throw (try? missingRepositoryOrDatabase()) ?? CompassError.server(
+                status: 404, message: Self.message(in: response), endpoint: "login", retryAfter: nil)
         default:
             throw CompassError.server(
                 status: response.status, message: Self.message(in: response), endpoint: "login",
@@ -158,19 +201,42 @@ public final class CompassClient {
 
     // MARK: - Error text
 
-    /// The server's `message`, or a bounded, printable excerpt of a non-JSON body.
+    /// The server's `message` (or `error`), or an excerpt of a non-JSON body: either way the server's words,
+    /// so made safe here, at the source: one line, no control characters (C0, DEL, C1), no bidirectional
+    /// overrides, at most `maximumMessageLength` characters. Bodies too large for an error message are not
+    /// parsed at all.
     static func message(in response: HTTPResponse) -> String {
-        if let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)),
+        if response.body.count <= 65_536,
+            let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)),
             let text = body.message ?? body.error
         {
-            return String(text.prefix(300))
+            return serverText(text)
         }
-        let text = String(decoding: response.body.prefix(200), as: UTF8.self)
-        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-        return String(printable.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        return serverText(String(decoding: response.body.prefix(4 * maximumMessageLength), as: UTF8.self))
     }
 
+    static let maximumMessageLength = 300
+
+    /// Text from the server made fit for a message: `SafeText.oneLine` (one line, no control or bidi characters),
+    /// runs of spaces collapsed, bounded.
+    static func serverText(_ text: some StringProtocol) -> String {
+        let plain = SafeText.oneLine(String(text.prefix(4 * maximumMessageLength)))
+        let words = plain.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        guard words.count > maximumMessageLength else { return words }
+        return words.prefix(maximumMessageLength - 1) + "…"
+    }
+
+    /// ` (text/html)`: the answer's Content-Type for an error message — the server's words, so made plain and short.
+    static func contentTypeNote(_ response: HTTPResponse) -> String {
+        response.header("content-type").map { " (\(String(serverText($0).prefix(80))))" } ?? ""
+    }
+
+    /// A decoding error in words. Made plain: a decoder may quote the server's bytes ("unexpected character").
     static func describe(_ error: any Error) -> String {
+        serverText(undecorated(error))
+    }
+
+    private static func undecorated(_ error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
         case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""

@@ -3,6 +3,10 @@
 public enum CompassEndpoint: Equatable, Sendable {
     case authenticate
     case logoff
+    /// `GET /repos`: the schema repositories (answered before login on the documented servers).
+    case repositories
+    /// `GET /repos/{repo}/databases`: the repository's user databases.
+    case databases
     case adHocQuery
     case adHocResultPage(resultSetID: String, page: Int)
     case folders
@@ -21,6 +25,8 @@ public enum CompassEndpoint: Equatable, Sendable {
         switch self {
         case .authenticate: return "/authenticate"
         case .logoff: return "/authenticate/logoff"
+        case .repositories: return "/repos"
+        case .databases: return "/repos/\(Self.encode(repo))/databases"
         case .adHocQuery: return "\(db)/query"
         case .adHocResultPage(let id, let page): return "\(db)/query/\(Self.encode(id))?pageNumber=\(page)"
         case .folders: return "\(db)/workspace/folders"
@@ -41,6 +47,8 @@ public enum CompassEndpoint: Equatable, Sendable {
         switch self {
         case .authenticate: return "login"
         case .logoff: return "logoff"
+        case .repositories: return "repositories"
+        case .databases: return "databases"
         case .adHocQuery: return "ad-hoc query"
         case .adHocResultPage: return "result page"
         case .folders: return "workspace folders"

@@ -15,6 +15,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
     /// Paging ended before `recordCount` rows arrived, or returned more than announced.
     case incompleteResult(String)
     case invalidConfiguration(String)
+    /// The server has no repository `repo`, or the repository no database `database`; `known` lists what the
+    /// server has instead (its names made plain and bounded), empty when it would not say.
+    case repositoryOrDatabaseNotFound(repo: String, database: String, missingRepository: Bool, known: [String])
 
     public var description: String {
         switch self {
@@ -22,6 +25,12 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             switch error.kind {
             case .tls:
                 return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [server]."
+            case .notTLS:
+                return "The server does not speak TLS on this port (\(error.detail)) — "
+                    + "use http:// or the HTTPS port in the url in [server]."
+            case .proxy:
+                return "The proxy refused the connection to Compass: \(error.detail). "
+                    + "Check proxy in [server] or the proxy environment variables."
             case .timedOut:
                 return "Compass did not answer in time: \(error.detail). The next poll retries."
             case .responseTooLarge:
@@ -40,7 +49,7 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             return "Compass rejected the personal access token (HTTP \(status)\(Self.quote(message))). "
                 + "Create a new token in the Compass REST server's welcome page and update token_file."
         case .server(let status, let message, let endpoint, let retryAfter):
-            let wait = retryAfter.map { "; it asked to retry after \(Int($0.rounded(.up))) s" } ?? ""
+            let wait = retryAfter.map { "; it asked to retry after \(Self.wholeSeconds($0)) s" } ?? ""
             return "Compass answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))\(wait)."
         case .invalidResponse(let endpoint, let detail):
             return "Compass sent an unexpected answer to the \(endpoint) request: \(detail)."
@@ -48,7 +57,19 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             return "Compass returned an incomplete result (\(detail)); nothing was changed, the next poll retries."
         case .invalidConfiguration(let detail):
             return detail
+        case .repositoryOrDatabaseNotFound(let repo, let database, let missingRepository, let known):
+            let others = known.isEmpty ? "" : " (it has \(known.joined(separator: ", ")))"
+            let what = missingRepository
+                ? "the server has no repository \"\(repo)\"\(others)"
+                : "the repository \"\(repo)\" has no database \"\(database)\"\(others)"
+            return "Repository or database not found: \(what). Check repo and database in [server]."
         }
+    }
+
+    /// Seconds as a whole number for a message, whatever the value (it may come from the server).
+    private static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 0 }
+        return Int(min(max(seconds, 0), 1e9).rounded(.up))
     }
 
     /// Seconds the server asked to wait before the next request, if it did.

@@ -54,6 +54,10 @@ public struct HTTPResponse: Sendable {
 public struct TransportError: Error, Equatable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case connectionFailed, timedOut, tls, responseTooLarge, invalidURL, other
+        /// An `https://` URL on a port that answers in plain HTTP.
+        case notTLS
+        /// The HTTP proxy refused the tunnel (CONNECT answered with an error, or it wants credentials).
+        case proxy
     }
 
     public let kind: Kind

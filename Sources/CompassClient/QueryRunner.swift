@@ -1,11 +1,82 @@
 import TrackwatchCore
 
-/// How the server runs queries. Learned on the first query and remembered for the process.
-public enum QueryMode: String, Sendable {
+/// The route by which the server runs queries.
+public enum QueryPath: String, Sendable {
     /// `POST …/query` + `GET …/query/{id}?pageNumber=N` (DevOps Plan, later Compass builds).
-    case adHoc
+    case adHoc = "ad-hoc"
     /// A query stored in Personal Queries, run through result sets (every Compass 2.x).
     case stored
+}
+
+/// What the server answered to `POST …/query` when it would not run an ad-hoc query. Servers without the
+/// endpoint are documented to say nothing in particular: 404 and 405 are the obvious answers, but 400, 500,
+/// 501 and a 200 HTML page from a web front end are all plausible (compass-api.md §7.1, 21).
+public enum AdHocRefusal: Equatable, Sendable, CustomStringConvertible {
+    case status(Int)
+    /// A 2xx answer that is an HTML page.
+    case htmlPage(status: Int)
+
+    init?(_ response: HTTPResponse) {
+        switch response.status {
+        case 400, 404, 405, 500, 501: self = .status(response.status)
+        case 200..<300 where Self.isHTML(response): self = .htmlPage(status: response.status)
+        default: return nil
+        }
+    }
+
+    /// 404, 405 and 501 say "no such endpoint" and are believed for the life of the process; 400, 500 and an
+    /// HTML page may be a passing fault of a server that has it, so the endpoint is tried again later.
+    var isDefinitive: Bool {
+        if case .status(let status) = self { return status == 404 || status == 405 || status == 501 }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .status(let status): return "HTTP \(status)"
+        case .htmlPage(let status): return "an HTML page (HTTP \(status))"
+        }
+    }
+
+    private static func isHTML(_ response: HTTPResponse) -> Bool {
+        if response.header("content-type")?.lowercased().contains("html") == true { return true }
+        // Whitespace and a UTF-8 byte order mark may come first.
+        let start = response.body.prefix(512).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return start.first == UInt8(ascii: "<")
+    }
+}
+
+/// Which query path is in use, learned by the first query of the process. Never persisted: a server upgraded
+/// to have `/query`, or a passing failure at the first try, must not decide for good; a restart tries again.
+struct QueryPathMemory {
+    /// How long a stored path chosen after an ambiguous refusal holds before `/query` is tried again.
+    static let retryAfterAmbiguousRefusal: Double = 3_600
+
+    var path: QueryPath?
+    /// `/query` ran a query in this process: the server has it.
+    var adHocWorked = false
+    /// On the stored path: when to try `/query` again (`nil`: not in this process).
+    var retryAdHocAt: Double?
+    /// The last refusal seen (for `probe` and the log).
+    var refusal: AdHocRefusal?
+
+    func shouldTryAdHoc(now: Double) -> Bool {
+        guard path == .stored else { return true }
+        return retryAdHocAt.map { now >= $0 } ?? false
+    }
+
+    /// After a refusal: the stored path, and when `/query` deserves another try. A server that ran ad-hoc
+    /// queries before is having a bad moment (its next query tries `/query` again, unless the answer said the
+    /// endpoint is gone); a server that never did is asked again after an hour if the answer was ambiguous.
+    mutating func refused(_ refusal: AdHocRefusal, now: Double) {
+        self.refusal = refusal
+        path = .stored
+        switch (adHocWorked, refusal.isDefinitive) {
+        case (true, false): retryAdHocAt = now
+        case (true, true), (false, false): retryAdHocAt = now + Self.retryAfterAmbiguousRefusal
+        case (false, true): retryAdHocAt = nil
+        }
+    }
 }
 
 /// How a query is kept on a server without ad-hoc queries.
@@ -17,11 +88,14 @@ public enum StoredQueryLifetime: Sendable {
 }
 
 extension CompassClient {
-    /// The mode learned so far, `nil` before the first query.
-    public var supportedQueryMode: QueryMode? { queryMode }
+    /// The query path in use, `nil` before the first query.
+    public var queryPath: QueryPath? { queryPathMemory.path }
 
-    /// Starts with a mode learned earlier (persisted by the caller), skipping the probe.
-    public func assume(_ mode: QueryMode) { queryMode = mode }
+    /// How the server last refused an ad-hoc query, if it did.
+    public var adHocRefusal: AdHocRefusal? { queryPathMemory.refusal }
+
+    /// Starts on `path` without trying the other (tests and the fuzzer reach the stored path with it).
+    public func assume(_ path: QueryPath) { queryPathMemory.path = path }
 
     /// Runs `query` and returns every row's values in column order. The result is complete or this throws.
     public func run(
@@ -53,34 +127,48 @@ extension CompassClient {
     }
 
     /// Creates a result set for `query` (ad hoc, or through a stored query) and reads it with `read` while the
-    /// stored query exists.
+    /// stored query exists. A refused ad-hoc query leaves nothing half read: the whole query runs on the stored
+    /// path then.
     func runOnce<Result>(
         _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
         read: (ResultSetHandle) throws -> Result
     ) throws -> Result {
-        if queryMode != .stored {
-            if let result = try runAdHoc(query, options: options, read: read) {
-                if queryMode == nil { logger.info("server runs ad-hoc queries") }
-                queryMode = .adHoc
+        if queryPathMemory.shouldTryAdHoc(now: now()) {
+            let before = queryPathMemory.path
+            switch try runAdHoc(query, options: options, read: read) {
+            case .result(let result):
+                queryPathMemory.path = .adHoc
+                queryPathMemory.adHocWorked = true
+                queryPathMemory.retryAdHocAt = nil
+                if before != .adHoc { logger.notice("query path", metadata: ["query_path": "\(QueryPath.adHoc)"]) }
                 return result
+            case .refused(let refusal):
+                queryPathMemory.refused(refusal, now: now())
+                if before != .stored {
+                    logger.notice(
+                        "query path",
+                        metadata: ["query_path": "\(QueryPath.stored)", "adhoc_refused_with": "\(refusal)"])
+                }
             }
-            logger.notice("server has no ad-hoc query endpoint; using stored queries in Personal Queries")
-            queryMode = .stored
         }
         return try runStored(query, name: name, lifetime: lifetime, options: options, read: read)
     }
 
-    /// `nil` when the server does not have the endpoint (404/405).
+    private enum AdHocOutcome<Result> {
+        case result(Result)
+        case refused(AdHocRefusal)
+    }
+
     private func runAdHoc<Result>(
         _ query: QueryDefinition, options: ResultSetOptions, read: (ResultSetHandle) throws -> Result
-    ) throws -> Result? {
+    ) throws -> AdHocOutcome<Result> {
         let response = try send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
-        if queryMode == nil, response.status == 404 || response.status == 405 { return nil }
+        if let refusal = AdHocRefusal(response) { return .refused(refusal) }
         try expectSuccess(response, .adHocQuery)
         let created = try decode(ResultSetCreated.self, from: response, .adHocQuery)
-        return try read(ResultSetHandle(
+        return .result(try read(ResultSetHandle(
             created: created, path: .adHoc, page: { .adHocResultPage(resultSetID: created.resultSetID, page: $0) },
-            file: nil, session: sessionRenewals))
+            file: nil, session: sessionRenewals)))
     }
 
     private func runStored<Result>(
@@ -111,8 +199,10 @@ extension CompassClient {
     /// behind by an interrupted run is deleted first, so that the name is free and nothing accumulates.
     private func storedQuery(_ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime) throws -> String {
         if lifetime == .reused, let id = storedQueryIDs[name] { return id }
-        let folder = try personalFolder()
-        let existing = try queriesInFolder(folder).first { $0.name == name }
+        let folder = try workspaceRoots().personal.dbId
+        let queries = try queriesInFolder(folder)
+        deleteLegacyQueries(in: queries)
+        let existing = queries.first { $0.name == name }
         if let existing, lifetime == .reused {
             storedQueryIDs[name] = existing.dbId
             return existing.dbId
@@ -130,16 +220,16 @@ extension CompassClient {
         return id
     }
 
-    private func personalFolder() throws -> String {
-        if let personalFolderID { return personalFolderID }
-        let response = try send(.folders, method: .get)
-        try expectSuccess(response, .folders)
-        let roots = try decode([WorkspaceItem].self, from: response, .folders)
-        guard let folder = roots.first(where: { $0.name == "Personal Queries" }) else {
-            throw CompassError.invalidResponse(endpoint: "workspace folders", detail: "no Personal Queries folder")
+    /// Earlier versions stored their queries under names with a colon, which some servers' `ValidateQueryDefName`
+    /// refuses; where a server took them, they are deleted once per process, so that an upgrade leaves nothing.
+    private func deleteLegacyQueries(in queries: [StoredQuery]) {
+        guard !legacyQueriesChecked else { return }
+        legacyQueriesChecked = true
+        for query in queries {
+            guard let name = query.name, WatchQueries.legacyQueryNames.contains(name) else { continue }
+            logger.info("deleting a query an earlier trackwatch stored", metadata: ["name": "\(name)"])
+            deleteStoredQuery(id: query.dbId, name: name)
         }
-        personalFolderID = folder.dbId
-        return folder.dbId
     }
 
     private func queriesInFolder(_ folder: String) throws -> [StoredQuery] {

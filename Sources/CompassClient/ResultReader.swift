@@ -44,7 +44,7 @@ public struct ResultTraits: Equatable, Sendable {
     /// The last row limit the server reported (`resultSetIsLimited`).
     public var rowLimit: Int?
     /// Query paths on which the server ignored `pageNumber` (page 2 repeated page 1, or ids went backwards).
-    public var pagingIgnored: Set<QueryMode> = []
+    public var pagingIgnored: Set<QueryPath> = []
     /// Whether the CSV file route gave a usable result (`nil`: not tried).
     public var csvRoute: Bool?
     /// Batch sizes in use, by query name.
@@ -96,7 +96,7 @@ struct ResultRequest {
 /// A created result set and how to reach its rows.
 struct ResultSetHandle {
     let created: ResultSetCreated
-    let path: QueryMode
+    let path: QueryPath
     let page: (Int) -> CompassEndpoint
     /// The CSV route: stored queries only.
     let file: CompassEndpoint?
@@ -383,8 +383,9 @@ extension CompassClient {
         do {
             return try ResultPageParser.rows(in: response.body, columns: columns, maxRows: maxRows)
         } catch {
-            let kind = response.header("content-type").map { " (\($0))" } ?? ""
-            throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "not the expected JSON\(kind): \(error)")
+            throw CompassError.invalidResponse(
+                endpoint: endpoint.name,
+                detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
         }
     }
 

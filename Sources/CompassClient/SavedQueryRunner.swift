@@ -66,11 +66,11 @@ extension CompassClient {
 
     /// The query's dbId: from the root folder down through each subfolder by name.
     private func resolve(_ path: WorkspacePath) throws -> String {
-        let response = try send(.folders, method: .get)
-        try expectSuccess(response, .folders)
-        let roots = try decode([WorkspaceItem].self, from: response, .folders)
-        guard var folder = roots.first(where: { $0.name == path.components[0] || $0.pathName == path.components[0] }) else {
-            throw CompassError.invalidResponse(endpoint: "workspace folders", detail: "no \(path.components[0]) folder")
+        let roots = try readWorkspaceRoots()
+        guard var folder = roots.root(named: path.components[0]) else {
+            throw CompassError.invalidConfiguration(
+                "the root folder \"\(path.components[0])\" is not on the server "
+                    + "(it has \(roots.names.joined(separator: ", "))); correct query in the [[watch]] for \(path)")
         }
         var walked = [path.components[0]]
         for (index, name) in path.components.enumerated().dropFirst() {

@@ -58,6 +58,8 @@ struct WorkspaceItem: Decodable {
     /// The full slash-separated path; some servers match root folders by it.
     let pathName: String?
     let children: [WorkspaceItem]?
+    /// Whether the logged-in user may write in it: of the two root folders, Personal Queries is.
+    let isWritable: Bool?
 
     var isQuery: Bool { workspaceItemType == "WORKSPACE_QUERY" }
 }

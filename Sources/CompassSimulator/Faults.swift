@@ -49,6 +49,9 @@ public struct Fault: Codable, Sendable {
     public var size: Int?
     /// The `message` of a `status` answer's JSON body.
     public var message: String?
+    /// Headers added to the faulty answer, e.g. `{"Retry-After": "9223372036854775807"}` (any value: hostile
+    /// header values are the point).
+    public var headers: [String: String]?
 }
 
 /// A Compass error answer's JSON.
@@ -96,7 +99,11 @@ extension SimulatorState {
             let status = fault.status ?? 500
             let body = FaultBody(status: status, message: fault.message ?? "injected fault")
             response = SimResponse(status: status, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
-            if status == 429 || status == 503 { response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)")) }
+            // A Retry-After of the test's own (in `headers`) replaces the default one.
+            let ownRetryAfter = fault.headers?.keys.contains { $0.lowercased() == "retry-after" } == true
+            if (status == 429 || status == 503) && !ownRetryAfter {
+                response.headers.append(("Retry-After", "\(fault.retryAfter ?? 2)"))
+            }
         case .html:
             response = SimResponse(status: 200, body: Array("<html><body>Proxy error</body></html>".utf8))
             response.headers.append(("Content-Type", "text/html"))
@@ -115,6 +122,9 @@ extension SimulatorState {
         case .manyRows, .wideRow, .bigValues:
             response = SimResponse(status: 200, body: Self.flood(fault.kind, size: fault.size ?? 63_000_000))
             response.headers.append(("Content-Type", "application/json"))
+        }
+        for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            response.headers.append((name, value))
         }
     }
 

@@ -82,8 +82,14 @@ private final class RequestHandler: ChannelInboundHandler {
     }
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        var requestHeaders: [String: String] = [:]
+        for (name, value) in head.headers {
+            let key = name.lowercased()
+            requestHeaders[key] = requestHeaders[key].map { $0 + (key == "cookie" ? "; " : ", ") + value } ?? value
+        }
         let response = simulator.handle(SimRequest(
-            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"), body: body))
+            method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
+            body: body, headers: requestHeaders))
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
         var headers = HTTPHeaders()
         if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }

@@ -21,8 +21,8 @@ extension Router {
     }
 
     func folder(_ id: String, user: String) -> WorkspaceFolder {
-        let path = Self.path(of: id)
-        let isPublic = path.hasPrefix("Public Queries")
+        let path = state.path(of: id)
+        let isPublic = SimulatorState.isPublic(id)
         let subfolders = SimulatorState.subfolders.filter { $0.value.parent == id }.sorted { $0.key < $1.key }.map { sub in
             WorkspaceItem(folder: sub.key, name: sub.value.name, parentPath: path)
         }
@@ -30,12 +30,6 @@ extension Router {
             name: SimulatorState.subfolders[id]?.name ?? path, dbId: id, dbIdParent: SimulatorState.subfolders[id]?.parent ?? "",
             pathName: path, isWritable: !isPublic,
             children: subfolders + children(of: id).map { WorkspaceItem(query: $0, parentPath: path) })
-    }
-
-    /// `Public Queries/Triage` for a subfolder's dbId; the root's name otherwise.
-    static func path(of folder: String) -> String {
-        if let sub = SimulatorState.subfolders[folder] { return path(of: sub.parent) + "/" + sub.name }
-        return folder == SimulatorState.publicFolder ? "Public Queries" : "Personal Queries"
     }
 
     func storedQuery(_ id: String, user: String) throws -> SimulatorState.StoredQuery {
@@ -49,6 +43,14 @@ extension Router {
     mutating func createStoredQuery(user: String) throws -> SimResponse {
         var definition = try decode(SimQueryDefinition.self)
         guard let name = definition.name, !name.isEmpty else { throw Failure(status: 400, message: "The query needs a name") }
+        if state.options.strictQueryNames,
+            !name.unicodeScalars.allSatisfy({
+                $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == " " || $0 == "_"
+            })
+        {
+            // As ValidateQueryDefName: "characters that are not valid" (which ones is not documented).
+            throw Failure(status: 400, message: "The query name \(name) contains characters that are not valid")
+        }
         let folder = definition.dbIdParent ?? ""
         if folder == SimulatorState.publicFolder { throw Failure(status: 403, message: "Public Queries is read-only") }
         guard folder == SimulatorState.personalFolder(of: user) else { throw Failure(status: 404, message: "Folder \(folder) not found") }
@@ -82,7 +84,7 @@ extension Router {
         if let cap = state.options.pageSizeCap { pageSize = min(pageSize, cap) }
         let id = UUID().uuidString.lowercased()
         state.sessions[token, default: SimulatorState.Session(user: user, expiresAt: Int.max)].resultSets[id] =
-            SimulatorState.ResultSet(rows: rows, pageSize: pageSize)
+            SimulatorState.ResultSet(rows: rows, pageSize: pageSize, replica: replica)
         return encoded(201, ResultSetCreated(
             result_set_id: id,
             columns: query.queryFieldDefs.map { ResultColumn(name: $0.fieldPathName, sortType: $0.sortType ?? "NO_SORT", sortOrder: $0.sortOrder ?? 0) },
@@ -92,6 +94,11 @@ extension Router {
     /// A page of a result set; `honouringPageNumber: false` answers page 1 whatever was asked.
     mutating func page(of id: String, token: String, honouringPageNumber: Bool = true) throws -> SimResponse {
         guard let resultSet = state.sessions[token]?.resultSets[id] else {
+            throw Failure(status: 404, message: "Result set \(id) not found")
+        }
+        guard resultSet.replica == replica else {
+            // Another replica's result set: this one never heard of it.
+            state.replicaMisses += 1
             throw Failure(status: 404, message: "Result set \(id) not found")
         }
         let number = honouringPageNumber ? max(1, Int(request.query["pageNumber"] ?? "1") ?? 1) : 1
@@ -195,11 +202,11 @@ struct WorkspaceItem: Encodable {
     let workspaceItemType: String
     let pathName: String
 
-    init(query: SimulatorState.StoredQuery, parentPath: String? = nil) {
+    init(query: SimulatorState.StoredQuery, parentPath: String) {
         name = query.definition.name ?? ""
         dbId = query.dbId
         workspaceItemType = "WORKSPACE_QUERY"
-        pathName = (parentPath ?? Router.path(of: query.folder)) + "/" + name
+        pathName = parentPath + "/" + name
     }
 
     init(folder: String, name: String, parentPath: String) {
@@ -230,6 +237,10 @@ struct ErrorBody: Encodable {
     let path: String
 }
 
+struct NamedItem: Encodable {
+    let name: String
+}
+
 struct RepoWithDatabases: Encodable {
     let name = SampleSchema.repo
     let databaseNames = [SampleSchema.database]
@@ -257,17 +268,23 @@ struct Stats: Encodable {
     let liveTokens: Int
     let requestsByRoute: [String: Int]
     let storedQueries: [Query]
+    let replicaMisses: Int
+    let foreignCookies: Int
+    let refusedForMediaType: Int
 
     init(state: SimulatorState) {
+        replicaMisses = state.replicaMisses
+        foreignCookies = state.foreignCookies
+        refusedForMediaType = state.refusedForMediaType
         requests = state.requests
         logins = state.logins
         loginFailures = state.loginFailures
         logoffs = state.logoffs
         liveTokens = state.sessions.values.filter { $0.expiresAt > state.clock.now }.count
         requestsByRoute = state.requestsByRoute
-        storedQueries = state.storedQueries.values.filter { Router.path(of: $0.folder).hasPrefix("Personal Queries") }.map { query in
+        storedQueries = state.storedQueries.values.filter { !SimulatorState.isPublic($0.folder) }.map { query in
             let owner = SampleSchema.users.first { SimulatorState.personalFolder(of: $0.login) == query.folder }?.login ?? "?"
-            return Query(folder: "Personal Queries/\(owner)", name: query.definition.name ?? "")
+            return Query(folder: "\(state.rootName(personal: true))/\(owner)", name: query.definition.name ?? "")
         }.sorted { $0.name < $1.name }
     }
 }

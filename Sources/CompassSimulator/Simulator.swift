@@ -12,9 +12,14 @@ public struct SimRequest: Sendable {
     public var query: [String: String]
     public var authorization: String?
     public var body: [UInt8]
+    /// Header values by lower-cased name (repeated headers joined with ", ", `Cookie` with "; ").
+    public var headers: [String: String]
 
-    public init(method: String, target: String, authorization: String?, body: [UInt8]) {
+    public init(
+        method: String, target: String, authorization: String?, body: [UInt8], headers: [String: String] = [:]
+    ) {
         self.method = method
+        self.headers = headers
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = parts.first.map { Self.percentDecoded(String($0)) } ?? "/"
         var query: [String: String] = [:]
@@ -67,13 +72,40 @@ public final class Simulator: Sendable {
     public func handle(_ request: SimRequest) -> SimResponse {
         state.withLock { state in
             state.requests += 1
-            var router = Router(state: state, request: request)
+            let (replica, cookie) = state.route(request)
+            var router = Router(state: state, request: request, replica: replica)
             var response = router.route()
             state = router.state
             state.requestsByRoute[router.routeName, default: 0] += 1
             state.applyFault(to: &response, route: router.routeName)
+            if let cookie { response.headers.append(("Set-Cookie", cookie)) }
             return response
         }
+    }
+}
+
+extension SimulatorState {
+    static let replicaCookie = "TWSIMROUTE"
+
+    /// The load balancer in front of `--replicas`: the replica a request's cookie names, or else the next one
+    /// in turn, with the `Set-Cookie` that pins the client to it.
+    mutating func route(_ request: SimRequest) -> (replica: Int, setCookie: String?) {
+        guard options.replicas > 1, request.path.hasPrefix("/ccmweb/rest") else { return (0, nil) }
+        let cookies = (request.headers["cookie"] ?? "").split(separator: ";").map { $0.drop { $0 == " " } }
+        for cookie in cookies where cookie.hasPrefix(Self.replicaCookie + "=") {
+            let value = cookie.dropFirst(Self.replicaCookie.count + 1).split(separator: ".")
+            guard value.count == 2, let number = Int(value[1]), (0..<options.replicas).contains(number) else {
+                continue
+            }
+            if value[0] != instance {
+                foreignCookies += 1
+                continue
+            }
+            return (number, nil)
+        }
+        let replica = nextReplica
+        nextReplica = (nextReplica + 1) % options.replicas
+        return (replica, "\(Self.replicaCookie)=\(instance).\(replica); Path=/ccmweb; HttpOnly")
     }
 }
 
@@ -81,17 +113,24 @@ public final class Simulator: Sendable {
 struct Router {
     var state: SimulatorState
     let request: SimRequest
+    /// The replica serving this request (0 without `--replicas`).
+    let replica: Int
     var routeName = "unknown"
 
-    init(state: SimulatorState, request: SimRequest) {
+    init(state: SimulatorState, request: SimRequest, replica: Int = 0) {
         self.state = state
         self.request = request
+        self.replica = replica
     }
 
     mutating func route() -> SimResponse {
         let segments = request.path.split(separator: "/").map(String.init)
         if segments.starts(with: ["ccmweb", "sim"]) { return simRoute(Array(segments.dropFirst(2))) }
         guard segments.starts(with: ["ccmweb", "rest"]) else { return error(404, "No static resource \(request.path)") }
+        if let refusal = mediaTypeRefusal() {
+            state.refusedForMediaType += 1
+            return refusal
+        }
         let rest = Array(segments.dropFirst(2))
         do {
             return try restRoute(rest)
@@ -107,6 +146,21 @@ struct Router {
     struct Failure: Error {
         let status: Int
         let message: String
+    }
+
+    /// `--require-json-content-type`: Spring's answers to a request without JSON's media types.
+    private func mediaTypeRefusal() -> SimResponse? {
+        guard state.options.requireJSONContentType else { return nil }
+        let contentType = request.headers["content-type"]
+        if contentType?.split(separator: ";").first?.filter({ $0 != " " }).lowercased() != "application/json" {
+            return error(415, "Content type '\(contentType ?? "")' not supported")
+        }
+        if let accept = request.headers["accept"]?.lowercased(), !accept.contains("application/json"),
+            !accept.contains("*/*")
+        {
+            return error(406, "Could not find acceptable representation")
+        }
+        return nil
     }
 
     /// Captured `{}` segments when `method` and `pattern` (e.g. `query/{}`) match the path, else nil.
@@ -132,6 +186,18 @@ struct Router {
             if request.query["getDbs"] == "true" { return encoded(200, [RepoWithDatabases()]) }
             return encoded(200, [["name": SampleSchema.repo]])
         }
+        if let repo = match("GET", "repos/{}", path)?.first {
+            guard repo == SampleSchema.repo else {
+                throw Failure(status: 404, message: "Schema repository not found: \(repo)")
+            }
+            return encoded(200, NamedItem(name: SampleSchema.repo))
+        }
+        if let repo = match("GET", "repos/{}/databases", path)?.first {
+            guard repo == SampleSchema.repo else {
+                throw Failure(status: 404, message: "Schema repository not found: \(repo)")
+            }
+            return encoded(200, [NamedItem(name: SampleSchema.database)])
+        }
         guard path.count >= 4, path[0] == "repos", path[2] == "databases" else { return error(404, "No endpoint \(request.path)") }
         guard path[1] == SampleSchema.repo else { throw Failure(status: 404, message: "Schema repository not found: \(path[1])") }
         guard path[3] == SampleSchema.database else { throw Failure(status: 404, message: "Database not found: \(path[3])") }
@@ -143,7 +209,7 @@ struct Router {
 
     private mutating func databaseRoute(_ path: [String], user: String, token: String) throws -> SimResponse {
         if match("POST", "query", path) != nil {
-            guard state.options.adHocQueries else { throw Failure(status: 404, message: "No endpoint POST /query") }
+            guard state.options.adHocQueries else { return adHocRefusal() }
             let body = try decode(AdHocBody.self)
             return try createResultSet(body.queryDef, options: body.resultSetOptions, topLevelPageSize: nil, user: user, token: token)
         }
@@ -158,7 +224,9 @@ struct Router {
             return encoded(200, folder(try knownFolder(id, user: user), user: user))
         }
         if let id = match("GET", "workspace/folders/{}/queryDefs", path)?.first {
-            return encoded(200, children(of: try knownFolder(id, user: user)).map { WorkspaceItem(query: $0) })
+            let folder = try knownFolder(id, user: user)
+            let path = state.path(of: folder)
+            return encoded(200, children(of: folder).map { WorkspaceItem(query: $0, parentPath: path) })
         }
         if match("POST", "workspace/queryDefs", path) != nil { return try createStoredQuery(user: user) }
         if let id = match("GET", "workspace/queryDefs/{}", path)?.first {
@@ -166,7 +234,9 @@ struct Router {
         }
         if let id = match("DELETE", "workspace/queryDefs/{}", path)?.first {
             let query = try storedQuery(id, user: user)
-            guard Router.path(of: query.folder).hasPrefix("Personal Queries") else { throw Failure(status: 403, message: "Public Queries is read-only") }
+            guard !SimulatorState.isPublic(query.folder) else {
+                throw Failure(status: 403, message: "Public Queries is read-only")
+            }
             state.storedQueries[id] = nil
             return SimResponse(status: 204, body: [])
         }
@@ -207,11 +277,29 @@ struct Router {
         return json(201, ["token": state.login(user: username)])
     }
 
+    /// The user and token of the request. No `Authorization` at all is a 401; a token the server does not know
+    /// is refused with `--refused-token-status` (401 unless set), as servers differ there.
     private func authorized() throws -> (String, String) {
         guard let identity = state.user(forAuthorization: request.authorization) else {
-            throw Failure(status: 401, message: "Full authentication is required to access this resource")
+            let status = request.authorization == nil ? 401 : state.options.refusedTokenStatus
+            let message = status == 500
+                ? "Internal error: no session for this token"
+                : "Full authentication is required to access this resource"
+            throw Failure(status: status, message: message)
         }
         return identity
+    }
+
+    /// `POST /query` on a server without ad-hoc queries, answered as `--adhoc-refusal` says.
+    private func adHocRefusal() -> SimResponse {
+        guard state.options.adHocRefusal != "html" else {
+            let html = "<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>"
+            var page = SimResponse(status: 200, body: Array(html.utf8))
+            page.headers.append(("Content-Type", "text/html;charset=UTF-8"))
+            return page
+        }
+        let status = Int(state.options.adHocRefusal) ?? 404
+        return error(status, status == 500 ? "Request processing failed" : "No endpoint POST /query")
     }
 
     // MARK: - Helpers
@@ -226,7 +314,8 @@ struct Router {
 
     func error(_ status: Int, _ message: String) -> SimResponse {
         let reason = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-                      409: "Conflict"][status] ?? "Error"
+                      406: "Not Acceptable", 409: "Conflict", 415: "Unsupported Media Type",
+                      500: "Internal Server Error", 501: "Not Implemented"][status] ?? "Error"
         return encoded(status, ErrorBody(timestamp: SimClock.format(state.clock.now), status: status, error: reason,
                                          message: message, path: request.path))
     }
@@ -247,6 +336,10 @@ struct Router {
             state.lockedUsers.insert(user)  // as after too many failed logins: every login is refused
             for key in state.sessions.keys where state.sessions[key]?.user == user { state.sessions[key] = nil }
             return json(200, ["message": "\(user) locked"])
+        }
+        if match("POST", "restart", path) != nil {
+            state.restart()
+            return json(200, ["message": "restarted: every token and result set is forgotten"])
         }
         if match("POST", "clock", path) != nil {
             // {"advance": seconds}: moves the server's clock (a DST change, a day later) without waiting.

@@ -31,8 +31,29 @@ public struct SimulatorOptions: Sendable {
     public var csvRoute = true
     /// Colleagues' Modify entries per hour over the last 30 hours, spread over the records (benchmarks).
     public var activityPerHour = 0
+    /// `--folder-language de`: the root folders carry their German names ("Persönliche Abfragen"), as a
+    /// server whose resource file is localized sends them.
+    public var folderLanguage = "en"
+    /// `--strict-query-names`: stored query names may hold letters, digits, spaces and underscores only, as a
+    /// strict `ValidateQueryDefName` allows.
+    public var strictQueryNames = false
+    /// How `POST /query` is refused when ad-hoc queries are off: "404" (default), "400", "405", "500", "501" or
+    /// "html" (a 200 HTML page from a web front end).
+    public var adHocRefusal = "404"
+    /// `--refused-token-status`: the status for a token the server does not know (expired, logged off, revoked
+    /// or lost in a restart); 401 by default, 403 or 500 on some servers.
+    public var refusedTokenStatus = 401
+    /// `--replicas N`: N replicas behind a cookie-routing load balancer; a result set lives in the replica that
+    /// made it, and a request without the replica's cookie lands on the next replica in turn.
+    public var replicas = 1
+    /// `--require-json-content-type`: refuse (415) any API request without `Content-Type: application/json`,
+    /// and (406) one whose `Accept` excludes JSON.
+    public var requireJSONContentType = false
 
     public init() {}
+
+    /// Every value `--adhoc-refusal` accepts.
+    public static let adHocRefusals = ["400", "404", "405", "500", "501", "html"]
 }
 
 /// Everything the server knows: records, sessions, result sets, stored queries, edit locks and statistics.
@@ -47,6 +68,8 @@ struct SimulatorState {
     struct ResultSet {
         let rows: [ResultRow]
         let pageSize: Int
+        /// The replica that made it (and alone holds it).
+        var replica = 0
     }
 
     struct StoredQuery {
@@ -76,8 +99,39 @@ struct SimulatorState {
     var lockedUsers: Set<String> = []
     /// Every token ever issued, for tests that look for leaks (`GET /ccmweb/sim/tokens`).
     var issuedTokens: [String] = []
+    /// Identifies this server in its replica cookie, so that a cookie from another server is recognised.
+    let instance = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// The replica the load balancer sends the next request without a (valid) cookie to.
+    var nextReplica = 0
+    /// Page requests that reached a replica without the result set (no or wrong cookie).
+    var replicaMisses = 0
+    /// Requests carrying the replica cookie of another compass-sim: a cookie jar shared between servers.
+    var foreignCookies = 0
+    /// Requests refused for their Content-Type or Accept (`--require-json-content-type`).
+    var refusedForMediaType = 0
 
     static let publicFolder = "33554441"
+
+    /// The root folder's name in the server's language.
+    func rootName(personal: Bool) -> String {
+        switch (options.folderLanguage, personal) {
+        case ("de", true): return "Persönliche Abfragen"
+        case ("de", false): return "Öffentliche Abfragen"
+        case (_, true): return "Personal Queries"
+        case (_, false): return "Public Queries"
+        }
+    }
+
+    /// True for Public Queries and its subfolders.
+    static func isPublic(_ folder: String) -> Bool {
+        folder == publicFolder || subfolders[folder].map { isPublic($0.parent) } == true
+    }
+
+    /// `Public Queries/Triage` for a subfolder's dbId; the root's name otherwise.
+    func path(of folder: String) -> String {
+        if let sub = Self.subfolders[folder] { return path(of: sub.parent) + "/" + sub.name }
+        return rootName(personal: folder != Self.publicFolder)
+    }
     /// `Public Queries/Triage`: a subfolder, so that clients must walk the tree by name.
     static let triageFolder = "33554445"
     /// Subfolders: dbId → (name, parent dbId).
@@ -153,6 +207,12 @@ struct SimulatorState {
         issuedTokens.append(token)
         logins += 1
         return token
+    }
+
+    /// As after a restart of the server: every token and result set is forgotten.
+    mutating func restart() {
+        sessions.removeAll()
+        edits.removeAll()
     }
 
     mutating func logoff(token: String) {

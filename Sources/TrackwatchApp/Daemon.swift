@@ -131,7 +131,6 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let prefix = session.servers.count > 1 ? "\(server.server.label): " : ""
             do {
                 let report = try server.poller.poll()
-                server.rememberQueryMode()
                 if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
                 for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
                 if let failure = report.failure {

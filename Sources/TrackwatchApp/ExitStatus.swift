@@ -30,11 +30,13 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             switch error {
             // An oversized answer is no outage: waiting will not shrink it.
             case .unreachable(let transport) where transport.kind == .responseTooLarge: return .protocolError
+            // https:// on a plain-HTTP port: the URL is wrong, and waiting will not fix it.
+            case .unreachable(let transport) where transport.kind == .notTLS: return .configuration
             case .unreachable: return .unavailable
             case .loginRejected, .tokenRejected: return .credentials
             case .server(let status, _, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError
             case .invalidResponse, .incompleteResult: return .protocolError
-            case .invalidConfiguration: return .configuration
+            case .invalidConfiguration, .repositoryOrDatabaseNotFound: return .configuration
             }
         case is StateStoreFailure: return .stateError
         case is InstanceLock.Held: return .busy

@@ -64,7 +64,9 @@ public struct ServerSession {
         }
         poller = Poller(client: client, state: store, settings: config.poll, watches: server.watches, logger: logger)
         self.server = server
-        if let raw = try? store.value(forKey: queryModeKey), let mode = QueryMode(rawValue: raw) { client.assume(mode) }
+        // Earlier versions kept the query path here for good; it is now learned again by each process.
+        let staleKey = "query_mode \(server.url) \(server.repo) \(server.database)"
+        if (try? store.value(forKey: staleKey)) != nil { try? store.setValue(nil, forKey: staleKey) }
     }
 
     /// Said on every start (and by `doctor`) for a plain `http://` URL to another host.
@@ -77,11 +79,16 @@ public struct ServerSession {
         server.name.map { "\(root)/servers/\($0)" } ?? root
     }
 
-    /// A Compass client for `server` (also used alone by `trackwatch doctor`).
+    /// A Compass client for `server` (also used alone by `trackwatch doctor`), reaching it through the proxy
+    /// `proxyChoice` picks; the proxy in use is logged (never its credentials).
     public static func makeClient(
         server config: ServerConfig, credential: Credential, environment: [String: String], logger: Logger,
         heartbeat: Heartbeat? = nil
     ) throws -> CompassClient {
+        let choice = try proxyChoice(for: config, environment: environment)
+        if let proxy = choice.proxy {
+            logger.info("using a proxy", metadata: ["proxy": "\(proxy)", "proxy_source": "\(choice.source ?? "")"])
+        }
         let caFile = config.caFile.map { expandTilde($0, environment: environment) }
         if let caFile {
             var info = stat()
@@ -92,6 +99,10 @@ public struct ServerSession {
         }
         let http = try AsyncHTTPTransport(
             tls: .init(caFile: caFile, insecure: config.insecure),
+            proxy: choice.proxy.map {
+                AsyncHTTPTransport.Proxy(
+                    host: $0.host, port: $0.port, username: $0.username, password: $0.password?.value)
+            },
             connectTimeout: min(config.requestTimeout, 10))
         let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
         let server = try CompassServer(
@@ -101,12 +112,14 @@ public struct ServerSession {
             logger: logger, now: SystemClocks.wallTime)
     }
 
-    /// The server's query mode, remembered per server and database so that later runs skip the probe.
-    private var queryModeKey: String { "query_mode \(server.url) \(server.repo) \(server.database)" }
-
-    /// Stores the query mode the client learned, if it changed.
-    public func rememberQueryMode() {
-        guard let mode = client.supportedQueryMode, (try? store.value(forKey: queryModeKey)) != mode.rawValue else { return }
-        try? store.setValue(mode.rawValue, forKey: queryModeKey)
+    /// The proxy for `server`: its `proxy` key, else the proxy environment variables as curl reads them. A proxy
+    /// variable trackwatch cannot use is a configuration error naming the variable.
+    public static func proxyChoice(for server: ServerConfig, environment: [String: String]) throws -> ProxyChoice {
+        do {
+            return try ProxyChoice.choose(for: server.url, setting: server.proxy, environment: environment)
+        } catch {
+            throw CompassError.invalidConfiguration(
+                "\(error.message); fix it, or set proxy = \"\" in [server] to reach \(server.label) without a proxy")
+        }
     }
 }

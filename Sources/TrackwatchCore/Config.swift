@@ -46,14 +46,17 @@ public struct ServerConfig: Equatable, Sendable {
     public var insecure: Bool
     /// Timeout for each HTTP request, in seconds.
     public var requestTimeout: Int
+    /// `proxy`: the environment's proxy variables (default), none, or this proxy.
+    public var proxy: ProxySetting
     /// Saved queries watched on this server besides the two built-in ones (`[[watch]]`).
     public var watches: [WatchConfig]
 
     public init(
         url: String, repo: String, database: String, username: String,
         credential: CredentialSource = .emptyPassword, caFile: String? = nil, insecure: Bool = false,
-        requestTimeout: Int = 30, name: String? = nil, watches: [WatchConfig] = []
+        requestTimeout: Int = 30, name: String? = nil, watches: [WatchConfig] = [], proxy: ProxySetting = .environment
     ) {
+        self.proxy = proxy
         self.name = name
         self.watches = watches
         self.url = url
@@ -105,15 +108,21 @@ public enum WatchRule: String, Equatable, Sendable, CaseIterable {
 }
 
 /// A query's place in the Compass workspace: `Public Queries/Team/P1s` — a root folder, subfolders, the query.
+///
+/// The root folders' names come from the server's resource file and may be localized ("Persönliche
+/// Abfragen"), so any root name is accepted here; the English names also find the localized folders by what
+/// they are (see `CompassClient`'s workspace lookup).
 public struct WorkspacePath: Equatable, Sendable, CustomStringConvertible {
-    public static let roots = ["Public Queries", "Personal Queries"]
+    /// The English root names, which work on any server whatever its language.
+    public static let publicRoot = "Public Queries"
+    public static let personalRoot = "Personal Queries"
     /// Root folder first, query name last.
     public let components: [String]
 
-    /// `nil` unless the path starts with one of the two roots and names a query below it.
+    /// `nil` unless the path names a root folder and a query below it, with no empty part.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0) }
-        guard parts.count >= 2, Self.roots.contains(parts[0]), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
         components = parts
     }
 

@@ -3,7 +3,7 @@ extension Config {
     /// is in etc/config.example.toml and docs/configuration.md (ConfigurationReferenceTests).
     public static let schema: [String: [String]] = [
         "server": ["name", "url", "repo", "database", "username", "password_file", "password_command", "credential",
-                   "token_file", "keyring", "ca_file", "insecure", "timeout"],
+                   "token_file", "keyring", "ca_file", "insecure", "timeout", "proxy"],
         "watch": ["name", "query", "fields", "notify", "server"],
         "poll": ["interval", "overlap", "page_size", "first_retry"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
@@ -90,7 +90,9 @@ struct ConfigReader {
             let text = try requiredString(table, "watch", "query", example: "Public Queries/Team P1s", line: item.line)
             guard let query = WorkspacePath(text) else {
                 throw error(table["query"], "watch.query",
-                            "expected a workspace path starting with \"Public Queries/\" or \"Personal Queries/\", e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
+                            "expected a workspace path: the root folder (\"Public Queries\" or \"Personal Queries\", "
+                                + "or their names in your Compass's language), any subfolders and the query, "
+                                + "separated by /, e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
             }
             let name = try string(table, "watch", "name") ?? query.queryName
             guard !name.isEmpty, name.count <= 100 else { throw error(table["name"], "watch.name", "expected 1 to 100 characters") }
@@ -167,7 +169,21 @@ struct ConfigReader {
         config.caFile = try string(table, "server", "ca_file").map(resolved)
         config.insecure = try boolean(table, "server", "insecure") ?? false
         config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
+        config.proxy = try proxy(table)
         return config
+    }
+
+    /// `proxy = "http://host:port"` (credentials allowed), or `""` for none; absent: the environment decides.
+    func proxy(_ table: TOMLTable) throws(ConfigError) -> ProxySetting {
+        guard let text = try string(table, "server", "proxy") else { return .environment }
+        if text.isEmpty { return .direct }
+        do {
+            return .proxy(try ProxyURL(parsing: text))
+        } catch {
+            throw self.error(
+                table["proxy"], "server.proxy",
+                "\(error.message) (expected \"http://host:port\", or \"\" for no proxy)")
+        }
     }
 
     func credential(_ table: TOMLTable, url: String, username: String) throws(ConfigError) -> CredentialSource {

@@ -14,9 +14,12 @@ public enum WatchQueries {
         "history.old_state", "history.new_state",
     ]
 
-    /// Names under which the queries are stored in Personal Queries on servers without ad-hoc queries.
-    public static let assignedQueryName = "trackwatch: assigned to me"
-    public static let historyQueryName = "trackwatch: modified by others"
+    /// Names under which the queries are stored in Personal Queries on servers without ad-hoc queries: letters,
+    /// digits, spaces and underscores only, which every server's `ValidateQueryDefName` accepts.
+    public static let assignedQueryName = "trackwatch assigned to me"
+    public static let historyQueryName = "trackwatch modified by others"
+    /// The names earlier versions stored them under; such queries are deleted when found.
+    public static let legacyQueryNames: Set<String> = ["trackwatch: assigned to me", "trackwatch: modified by others"]
 
     /// `Owner EQ [CURRENT_USER]`.
     public static var assignedToMe: QueryDefinition {

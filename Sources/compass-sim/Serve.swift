@@ -15,8 +15,10 @@ struct Serve: ParsableCommand {
             owned by [engineer, alice, lead, admin][(n-1) % 4] (nobody when Submitted).
 
             Test endpoints outside the API: GET /ccmweb/sim/stats (request, login and logoff counts, \
-            requests by route, stored personal queries); POST /ccmweb/sim/expire-tokens (every token expires now); \
-            POST /ccmweb/sim/clock {"advance": SECONDS} (moves the server clock).
+            requests by route, stored personal queries, replica misses, foreign cookies, media-type refusals); \
+            POST /ccmweb/sim/expire-tokens (every token expires now); POST /ccmweb/sim/restart (every token and \
+            result set is forgotten, as after a restart); POST /ccmweb/sim/clock {"advance": SECONDS} (moves the \
+            server clock).
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -27,7 +29,20 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest page size the server grants, whatever the client asks.") var pageSizeCap: Int?
     @Option(help: "Page size when the client asks for none.") var defaultPageSize = 25
     @Option(help: "Token lifetime in seconds.") var tokenTtl = 86_400
-    @Flag(help: "Answer 404 to the ad-hoc /query endpoint, like older Compass servers.") var noAdhocQuery = false
+    @Flag(help: "Refuse the ad-hoc /query endpoint (404 unless --adhoc-refusal says otherwise), as older servers do.")
+    var noAdhocQuery = false
+    @Option(help: "How --no-adhoc-query refuses POST /query: 404, 400, 405, 500, 501, or html (a 200 HTML page).")
+    var adhocRefusal = "404"
+    @Option(help: "Root folder names in this language: en, or de (Persönliche Abfragen, Öffentliche Abfragen).")
+    var folderLanguage = "en"
+    @Flag(help: "Refuse stored query names with characters other than letters, digits, spaces and underscores.")
+    var strictQueryNames = false
+    @Option(help: "Status for a token the server does not know (expired, revoked, lost in a restart): 401, 403 or 500.")
+    var refusedTokenStatus = 401
+    @Option(help: "Replicas behind a cookie-routing load balancer; a result set needs its replica's cookie.")
+    var replicas = 1
+    @Flag(help: "Refuse API requests without Content-Type: application/json (415) or whose Accept excludes JSON (406).")
+    var requireJsonContentType = false
     @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
     @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
     @Option(help: "USER=PASSWORD instead of the default (the user name) (repeatable).") var password: [String] = []
@@ -52,6 +67,15 @@ struct Serve: ParsableCommand {
         guard records >= 1, records <= 1_000_000 else { throw ValidationError("--records must be 1…1000000") }
         guard pat.allSatisfy({ $0.contains("=") }) else { throw ValidationError("--pat takes USER=TOKEN") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+        guard SimulatorOptions.adHocRefusals.contains(adhocRefusal) else {
+            let allowed = SimulatorOptions.adHocRefusals.joined(separator: ", ")
+            throw ValidationError("--adhoc-refusal must be one of \(allowed)")
+        }
+        guard ["en", "de"].contains(folderLanguage) else { throw ValidationError("--folder-language must be en or de") }
+        guard [401, 403, 500].contains(refusedTokenStatus) else {
+            throw ValidationError("--refused-token-status must be 401, 403 or 500")
+        }
+        guard (1...8).contains(replicas) else { throw ValidationError("--replicas must be 1…8") }
         guard SimZone(serverZone) != nil else { throw ValidationError("--server-zone: UTC, ±HH:MM or a POSIX TZ rule") }
         guard HistoryClock.Storage(rawValue: historyTime) != nil else { throw ValidationError("--history-time is local or utc") }
         guard HistoryClock.FilterTime(rawValue: filterTime) != nil else { throw ValidationError("--filter-time is as-stored, local or utc") }
@@ -71,6 +95,12 @@ struct Serve: ParsableCommand {
         options.defaultPageSize = defaultPageSize
         options.tokenTTL = tokenTtl
         options.adHocQueries = !noAdhocQuery
+        options.adHocRefusal = adhocRefusal
+        options.folderLanguage = folderLanguage
+        options.strictQueryNames = strictQueryNames
+        options.refusedTokenStatus = refusedTokenStatus
+        options.replicas = replicas
+        options.requireJSONContentType = requireJsonContentType
         options.clockOffset = clockOffset
         options.history.zone = SimZone(serverZone) ?? .utc
         options.history.storage = HistoryClock.Storage(rawValue: historyTime) ?? .utc

@@ -42,7 +42,6 @@ struct Check: ParsableCommand {
                 let failure: (any Error)?
                 do {
                     let report = try server.poller.poll(dryRun: dryRun)
-                    if !dryRun { server.rememberQueryMode() }
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())

@@ -125,14 +125,21 @@ struct Doctor: ParsableCommand {
                              report: inout DoctorReport) {
         guard let client = report.check("server \(server.url)", {
             try ServerSession.makeClient(server: server, credential: credential, environment: environment, logger: logger)
-        }, fix: "check url, ca_file and insecure in [server]") else { return }
+        }, fix: "check url, ca_file, insecure and proxy in [server]") else { return }
         defer { client.logoff() }
+        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment),
+            let proxy = choice.proxy
+        {
+            report.pass("through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
+        }
         let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {
             try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                            pageSize: poll.pageSize)
         }, fix: "the message above says what to do")
         guard let rows else { return }
-        report.pass("\(rows.count) records assigned to you; the server runs \(client.supportedQueryMode == .stored ? "stored queries (Personal Queries)" : "ad-hoc queries")")
+        let path = client.queryPath == .stored
+            ? "stored queries (in \(client.personalFolderName ?? "Personal Queries"))" : "ad-hoc queries"
+        report.pass("\(rows.count) records assigned to you; the server runs \(path)")
         for watch in server.watches {
             _ = report.check("watched query \(watch.query)", {
                 let result = try client.run(savedQuery: watch.query, pageSize: poll.pageSize)

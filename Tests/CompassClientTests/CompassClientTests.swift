@@ -6,7 +6,7 @@ import XCTest
 
 /// Answers requests from a script and records them: for fast, exact checks of the client's protocol logic.
 /// The same logic runs against compass-sim over real HTTP in IntegrationTests.
-private final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     var handler: (HTTPRequest) throws -> HTTPResponse
     private(set) var requests: [HTTPRequest] = []
 
@@ -22,11 +22,11 @@ private final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-private func json(_ status: Int, _ text: String) -> HTTPResponse {
+func json(_ status: Int, _ text: String) -> HTTPResponse {
     HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
 }
 
-private func jwt(exp: Int, iat: Int? = nil) -> String {
+func jwt(exp: Int, iat: Int? = nil) -> String {
     let issued = iat.map { #","iat":\#($0)"# } ?? ""
     let payload = Data(#"{"sub":"engineer","exp":\#(exp)\#(issued)}"#.utf8).base64EncodedString()
         .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -116,7 +116,7 @@ final class CompassClientTests: XCTestCase {
             "POST /authenticate", "POST /repos/2.0.0/databases/SAMPL/query",
             "GET /repos/2.0.0/databases/SAMPL/query/rs1?pageNumber=1", "GET /repos/2.0.0/databases/SAMPL/query/rs1?pageNumber=2",
         ])
-        XCTAssertEqual(client.supportedQueryMode, .adHoc)
+        XCTAssertEqual(client.queryPath, .adHoc)
         XCTAssertTrue(transport.requests[1].headers.contains { $0.name == "Authorization" && $0.value.hasPrefix("Bearer ") })
     }
 
@@ -211,8 +211,8 @@ final class CompassClientTests: XCTestCase {
         let client = try client(transport)
         XCTAssertEqual(try run(client), [["a"]])
         XCTAssertEqual(try run(client), [["a"]])
-        XCTAssertEqual(client.supportedQueryMode, .stored)
+        XCTAssertEqual(client.queryPath, .stored)
         XCTAssertEqual(created, 1, "the fixed query is stored once and reused")
-        XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/query") }.count, 1, "the mode is remembered")
+        XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/query") }.count, 1, "the client remembers the path")
     }
 }

@@ -252,15 +252,16 @@ final class BubbleTests: XCTestCase {
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
 
-        try sim.inject("status", on: "POST /query", count: 3, status: 500)
+        // 502: an outage (a 500 from POST /query would be taken for a server without ad-hoc queries).
+        try sim.inject("status", on: "POST /query", count: 3, status: 502)
         try sim.act("lead", "SAMPL00000001", "Resolve")
         kill(daemon.processIdentifier, SIGUSR1)
         // Retried after 1 s and 2 s, then announced; the retry after 4 s succeeds.
         let calls = try bus.waitForNotifyCalls(3, timeout: 20)
         XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again", "SAMPL00000001 resolved by lead"],
-                       "the server answered 500: unavailable, not unreachable")
+                       "the server answered 502: unavailable, not unreachable")
         XCTAssertTrue(calls[0].body.hasPrefix("trackwatch keeps retrying by itself; next try in "), calls[0].body)
-        XCTAssertTrue(calls[0].body.contains("HTTP 500"), calls[0].body)
+        XCTAssertTrue(calls[0].body.contains("HTTP 502"), calls[0].body)
         XCTAssertEqual(calls[0].replacesID, 0)
         XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")

@@ -10,7 +10,7 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
         let cases: [(kind: String, route: String, status: Int?, exit: Int32)] = [
             ("oversize", "GET /query/{id}", nil, 76),  // 70 MB, over the 64 MB cap
-            ("status", "POST /query", 500, 69),
+            ("status", "GET /query/{id}", 502, 69),  // (a 500 from POST /query is a refusal: the stored path runs)
             ("status", "POST /query", 503, 69),
             ("status", "GET /query/{id}", 429, 69),
             ("status", "GET /query/{id}", 404, 76),

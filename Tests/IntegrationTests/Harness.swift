@@ -123,16 +123,26 @@ final class Simulator {
     }
 
     /// Arms a compass-sim fault: the next `count` answers to `route` go wrong as `kind` says.
-    /// `after` answers go right first.
-    /// `message`: the JSON `message` of a `status` answer (a hostile server's text).
+    /// `after` answers go right first; `headers` are added to the faulty answer; `message` is the JSON `message`
+    /// of a `status` answer (a hostile server's text).
     func inject(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil, size: Int? = nil,
-                message: String? = nil) throws {
+                headers: [String: String]? = nil, message: String? = nil) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["after"] = after
         fault["size"] = size
+        fault["headers"] = headers
         fault["message"] = message
-        try post("/ccmweb/sim/faults", body: String(decoding: try JSONSerialization.data(withJSONObject: fault), as: UTF8.self))
+        let body = try JSONSerialization.data(withJSONObject: fault)
+        try post("/ccmweb/sim/faults", body: String(decoding: body, as: UTF8.self))
+    }
+
+    /// The simulator forgets every token and result set, as a restarted server does.
+    func restart() throws { try post("/ccmweb/sim/restart") }
+
+    /// The names of the queries stored in Personal Queries (any user's).
+    func storedQueryNames() throws -> [String] {
+        (try stats()["storedQueries"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     }
 
     /// Saves a query (columns id, Headline, State; one field filter) in `user`'s Personal Queries, as a
@@ -147,7 +157,8 @@ final class Simulator {
         let auth = [("Authorization", "Bearer \(token)")]
         let folders = try http.send(HTTPRequest(method: .get, url: db + "/workspace/folders", headers: auth, timeout: 10))
         let roots = try JSONSerialization.jsonObject(with: Data(folders.body)) as? [[String: Any]] ?? []
-        let personal = roots.first { $0["name"] as? String == "Personal Queries" }?["dbId"] as? String ?? ""
+        // Found by what it is, as the server's language may name it otherwise.
+        let personal = roots.first { $0["isWritable"] as? Bool == true }?["dbId"] as? String ?? ""
         let fields = ["id", "Headline", "State"].map { #"{"fieldPathName":"\#($0)","isShown":true,"sortType":"NO_SORT","sortOrder":0}"# }
         let definition = #"{"name":"\#(name)","dbId":"","dbIdParent":"\#(personal)","primaryEntityDefName":"Defect","queryFieldDefs":[\#(fields.joined(separator: ","))],"filterNode":{"boolOp":"BOOL_OP_AND","fieldFilters":[\#(filter)],"childFilterNodes":[]}}"#
         let created = try http.send(HTTPRequest(method: .post, url: db + "/workspace/queryDefs", headers: auth + json,
@@ -230,5 +241,25 @@ final class Workspace {
 
     func trackwatch(_ arguments: [String]) throws -> RunResult {
         try runProduct("trackwatch", arguments + ["--config", configPath], environment: environment)
+    }
+}
+
+extension Workspace {
+    /// `trackwatch run` on this workspace outside systemd, reporting to `notify`, without a notification
+    /// server (polls go on without one) and with its output discarded; the caller stops it.
+    func startDaemon(notify: NotifySocket) throws -> Process {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
+        process.arguments = ["run", "--config", configPath]
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { _, new in new }
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        environment["JOURNAL_STREAM"] = nil
+        environment["INVOCATION_ID"] = nil
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 }

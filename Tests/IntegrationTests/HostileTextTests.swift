@@ -71,7 +71,8 @@ final class HostileTextTests: XCTestCase {
         }
 
         // Failures: the server's error message on stderr, then in the stored status.
-        try sim.inject("status", on: "POST /query", status: 500, message: Self.hostile)
+        // 502: a failure (a 500 from POST /query would make the client log in again and fall back to stored queries).
+        try sim.inject("status", on: "POST /query", status: 502, message: Self.hostile)
         let failed = try workspace.trackwatch(["check", "-v"])
         XCTAssertEqual(failed.status, 69, failed.stderr)
         XCTAssertTrue(failed.stderr.contains("FAKE8"), "the message is shown: \(failed.stderr)")
@@ -92,7 +93,7 @@ final class HostileTextTests: XCTestCase {
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change") }, "\(notify.messages)")
-        try sim.inject("status", on: "POST /query", count: 1, status: 500, message: Self.hostile)
+        try sim.inject("status", on: "POST /query", count: 1, status: 502, message: Self.hostile)
         kill(daemon.processIdentifier, SIGUSR1)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
         daemon.terminate()

@@ -68,7 +68,8 @@ final class WatchConfigTests: XCTestCase {
         let watch = "[[watch]]\n"
         let cases: [(text: String, line: Int?, key: String?, says: String)] = [
             (single + watch + "name = \"x\"\n", 6, "watch.query", "missing; add query = \"Public Queries/Team P1s\""),
-            (single + watch + "query = \"Team P1s\"\n", 7, "watch.query", "starting with \"Public Queries/\""),
+            (single + watch + "query = \"Team P1s\"\n", 7, "watch.query",
+             "the root folder (\"Public Queries\" or \"Personal Queries\""),
             (single + watch + "query = \"Public Queries/\"\n", 7, "watch.query", "workspace path"),
             (single + watch + "query = \"Public Queries/A\"\nnotify = \"always\"\n", 8, "watch.notify",
              "expected one of \"entries\", \"entries_and_exits\", \"changes\""),
@@ -101,7 +102,10 @@ final class WatchConfigTests: XCTestCase {
     func test_workspacePaths() {
         XCTAssertEqual(WorkspacePath("Public Queries/Team/P1s")?.queryName, "P1s")
         XCTAssertEqual(WorkspacePath("Personal Queries/Mine")?.description, "Personal Queries/Mine")
-        for bad in ["", "Public Queries", "Shared/Team P1s", "Public Queries//x", "/Public Queries/x", "Public Queries/x/"] {
+        // Root folders may carry their names in the server's language.
+        XCTAssertEqual(WorkspacePath("Öffentliche Abfragen/Team P1s")?.components,
+                       ["Öffentliche Abfragen", "Team P1s"])
+        for bad in ["", "Public Queries", "Team P1s", "Public Queries//x", "/Public Queries/x", "Public Queries/x/"] {
             XCTAssertNil(WorkspacePath(bad), bad)
         }
     }

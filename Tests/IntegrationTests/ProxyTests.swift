@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `trackwatch check` through an HTTP proxy (issue 11, item 11): the proxy environment variables as curl reads
+/// them, the `proxy` key, CONNECT tunnels with TLS end to end, proxy credentials that never show.
+final class ProxyTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tw-proxy-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: directory) }
+
+    /// A self-signed certificate for `name` (an IP address or a DNS name).
+    private func certificate(for name: String) throws -> (certificate: String, key: String) {
+        let certificate = directory.appendingPathComponent("\(name).pem").path,
+            key = directory.appendingPathComponent("\(name).key").path
+        let kind = name.first?.isNumber == true ? "IP" : "DNS"
+        let result = try runProduct(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name)",
+                "-addext", "subjectAltName=\(kind):\(name)", "-keyout", key, "-out", certificate,
+            ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return (certificate, key)
+    }
+
+    /// Proxy variables cleared, so that the machine's own never interfere.
+    private func environment(_ workspace: Workspace, _ proxies: [String: String]) -> [String: String] {
+        var environment = workspace.environment
+        for name in [
+            "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ] {
+            environment[name] = ""
+        }
+        return environment.merging(proxies) { _, new in new }
+    }
+
+    private func check(_ workspace: Workspace, _ proxies: [String: String], _ extra: [String] = []) throws -> RunResult
+    {
+        try runProduct(
+            "trackwatch", ["check", "--config", workspace.configPath] + extra,
+            environment: environment(workspace, proxies))
+    }
+
+    func test_httpsThroughTheEnvironmentsProxy_tunnelsWithTLSEndToEnd_verifiedAgainstTheServersName() throws {
+        let tls = try certificate(for: "127.0.0.1")
+        let sim = try Simulator(["--tls-certificate", tls.certificate, "--tls-key", tls.key])
+        let proxy = try ConnectProxy()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.extraServerLines = ["ca_file = \"\(tls.certificate)\""]
+        try workspace.writeConfig()
+        let port = sim.url.split(separator: ":").last.map(String.init) ?? ""
+        for variable in ["https_proxy", "HTTPS_PROXY", "all_proxy"] {
+            let before = proxy.tunnels.count
+            let result = try check(workspace, [variable: proxy.url], ["-v"])
+            XCTAssertEqual(result.status, 0, "\(variable): \(result.stderr)")
+            XCTAssertGreaterThan(proxy.tunnels.count, before, "\(variable): the requests went through the proxy")
+            XCTAssertEqual(Set(proxy.tunnels.map(\.target)), ["127.0.0.1:\(port)"], "CONNECT to the server itself")
+            XCTAssertTrue(
+                result.stderr.contains("proxy_source=\(variable)"), "the proxy in use is logged: \(result.stderr)")
+        }
+        // The certificate is checked against the server's name, through the tunnel: a certificate for another
+        // name is refused even though the proxy is happy to connect.
+        let other = try certificate(for: "compass.invalid")
+        let impostor = try Simulator(["--tls-certificate", other.certificate, "--tls-key", other.key])
+        let fooled = try Workspace(serverURL: impostor.url)
+        fooled.extraServerLines = ["ca_file = \"\(other.certificate)\""]
+        try fooled.writeConfig()
+        let refused = try check(fooled, ["https_proxy": proxy.url])
+        XCTAssertEqual(refused.status, 69, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("TLS handshake"), refused.stderr)
+    }
+
+    func test_proxyKeyWithCredentials_sendsBasicProxyAuthorization_andNeverShowsThePassword() throws {
+        let sim = try Simulator()
+        let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"))
+        let workspace = try Workspace(serverURL: sim.url)
+        let url = proxy.url.replacingOccurrences(of: "http://", with: "http://me:s3cr3t-pr0xy@")
+        workspace.extraServerLines = ["proxy = \"\(url)\""]
+        try workspace.writeConfig()
+        let result = try check(workspace, ["http_proxy": "http://127.0.0.1:9"], ["-v"])  // the key wins
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(proxy.tunnels.isEmpty)
+        XCTAssertEqual(
+            Set(proxy.tunnels.map(\.proxyAuthorization)),
+            ["Basic " + Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()])
+        XCTAssertTrue(result.stderr.contains("proxy=\(proxy.url)"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("s3cr3t"), "the proxy password is never logged: \(result.stderr)")
+
+        workspace.extraServerLines = ["proxy = \"\(url.replacingOccurrences(of: "s3cr3t-pr0xy", with: "wrong-pw"))\""]
+        try workspace.writeConfig()
+        let denied = try check(workspace, [:])
+        XCTAssertEqual(denied.status, 69, denied.stderr)
+        XCTAssertTrue(
+            denied.stderr.contains("The proxy refused the connection to Compass: it asks for credentials (HTTP 407)"),
+            denied.stderr)
+        XCTAssertFalse(denied.stderr.contains("wrong-pw"), denied.stderr)
+    }
+
+    func test_noProxyAndAnEmptyProxyKey_reachTheServerDirectly() throws {
+        let sim = try Simulator()
+        let proxy = try ConnectProxy()
+        let workspace = try Workspace(serverURL: sim.url)
+        for noProxy in [["no_proxy": "127.0.0.1"], ["NO_PROXY": "localhost,127.0.0.0/8"], ["no_proxy": "*"]] {
+            let result = try check(workspace, ["http_proxy": proxy.url].merging(noProxy) { $1 })
+            XCTAssertEqual(result.status, 0, "\(noProxy): \(result.stderr)")
+        }
+        XCTAssertEqual(proxy.tunnels, [], "no_proxy lists the host")
+        let through = try check(workspace, ["HTTP_PROXY": proxy.url, "no_proxy": "example.com"])
+        XCTAssertEqual(through.status, 0, through.stderr)
+        XCTAssertFalse(proxy.tunnels.isEmpty, "upper-case HTTP_PROXY is honoured, and no_proxy lists another host")
+
+        let tunnels = proxy.tunnels.count
+        workspace.extraServerLines = ["proxy = \"\""]
+        try workspace.writeConfig()
+        let direct = try check(workspace, ["http_proxy": proxy.url, "all_proxy": proxy.url])
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(proxy.tunnels.count, tunnels, "proxy = \"\" turns the environment's proxy off")
+    }
+
+    func test_unusableProxySettings_areConfigurationErrorsThatSayWhere() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let socks = try check(workspace, ["http_proxy": "socks5://127.0.0.1:1080"])
+        XCTAssertEqual(socks.status, 78, socks.stderr)
+        XCTAssertTrue(socks.stderr.contains("the http_proxy environment variable uses socks5://"), socks.stderr)
+        XCTAssertTrue(socks.stderr.contains("proxy = \"\""), "says how to go without: \(socks.stderr)")
+
+        workspace.extraServerLines = ["proxy = \"http://proxy.example.com:99999\""]
+        try workspace.writeConfig()
+        let badPort = try check(workspace, [:])
+        XCTAssertEqual(badPort.status, 78, badPort.stderr)
+        XCTAssertTrue(badPort.stderr.contains("config.toml:8: server.proxy: has an invalid port"), badPort.stderr)
+    }
+}
