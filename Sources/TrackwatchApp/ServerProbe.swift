@@ -174,7 +174,10 @@ public struct ServerProbe {
             report.add(.unknown, "paging not checked: only \(pagedRows) records assigned to you (it takes \(Self.tinyPageSize + 1))")
         }
         if let limit = traits.rowLimit {
-            report.add(.warn, "the server limits query results to \(limit) rows (resultSetIsLimited)",
+            let count = traits.limitedRecordCount.map {
+                $0 > limit ? "; its recordCount (\($0)) counts the rows before the cut" : "; its recordCount counts the rows after the cut"
+            } ?? "; no recordCount"
+            report.add(.warn, "the server limits query results to \(limit) rows (resultSetIsLimited)\(count)",
                        then: "trackwatch reads larger results in id-ordered batches of at most \(limit) rows, so none is cut")
         } else {
             report.add(.pass, "no row limit reported (resultSetIsLimited)")

@@ -71,9 +71,37 @@ final class ProbeTests: XCTestCase {
     func test_rowLimit_namedWithWhatTrackwatchDoes() throws {
         let (result, _) = try probe(["--row-limit", "3"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        assertLine(result, "⚠", "the server limits query results to 3 rows")
-        assertLine(result, "✔", "read in id-ordered batches")
+        assertLine(result, "⚠", "the server limits query results to 3 rows (resultSetIsLimited); its recordCount counts the rows after the cut")
+        assertLine(result, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
         XCTAssertFalse(result.stdout.contains("✘"), result.stdout)
+
+        let (before, _) = try probe(["--row-limit", "3", "--limited-count", "before", "--no-adhoc-query"])
+        XCTAssertEqual(before.status, 0, before.stdout + before.stderr)
+        assertLine(before, "⚠", "limits query results to 3 rows (resultSetIsLimited); its recordCount (8) counts the rows before the cut")
+        assertLine(before, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
+    }
+
+    func test_severalServers_eachProbed_orTheOneNamed() throws {
+        let prod = try Simulator(), test = try Simulator(["--refused-token-status", "500"])
+        let workspace = try Workspace(serverURL: prod.url)
+        func profile(_ name: String, _ url: String) -> String {
+            "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"
+                + "password_file = \"\(workspace.passwordFile)\"\ntimeout = \"5s\"\n\n"
+        }
+        workspace.customConfig = profile("prod", prod.url) + profile("test", test.url)
+        try workspace.writeConfig()
+        let both = try workspace.trackwatch(["probe"])
+        XCTAssertEqual(both.status, 0, both.stdout + both.stderr)
+        XCTAssertEqual(both.lines.filter { $0.hasPrefix("server ") }, ["server prod (\(prod.url))", "server test (\(test.url))"])
+        assertLine(both, "⚠", "a logged-off token is refused with HTTP 500, not 401")
+
+        let path = workspace.directory.appendingPathComponent("test.json").path
+        let one = try workspace.trackwatch(["probe", "--server", "test", "--save", path])
+        XCTAssertEqual(one.status, 0, one.stdout + one.stderr)
+        XCTAssertEqual(one.lines.filter { $0.hasPrefix("server ") }, ["server test (\(test.url))"])
+        XCTAssertEqual(try prod.stats()["logins"] as? Int, 1, "prod is not asked again")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        XCTAssertEqual((document?["note"] as? [String: Any])?["server"] as? String, "test")
     }
 
     func test_pagingIgnoredOnTheStoredPath_namedWithTheRouteUsed() throws {
@@ -112,8 +140,11 @@ final class ProbeTests: XCTestCase {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
         try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: workspace.passwordFile))
-        let refused = try workspace.trackwatch(["probe"])
+        let transcript = workspace.directory.appendingPathComponent("refused.json").path
+        let refused = try workspace.trackwatch(["probe", "--save", transcript])
         XCTAssertEqual(refused.status, 77, refused.stdout + refused.stderr)
+        let saved = try String(contentsOfFile: transcript, encoding: .utf8)
+        XCTAssertTrue(saved.contains("\"status\" : 401") && !saved.contains("wrong"), "what happened is still saved: \(saved)")
         assertLine(refused, "✘", "rejected the login (HTTP 401")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 0)
 
