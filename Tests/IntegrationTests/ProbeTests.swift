@@ -156,6 +156,33 @@ final class ProbeTests: XCTestCase {
         XCTAssertEqual(unknown.status, 78, unknown.stdout + unknown.stderr)
     }
 
+    func test_personalAccessToken_noLogin_noSessionToEnd_tokenNotSaved() throws {
+        let secret = "pat-for-the-probe-7f3a9c"
+        let sim = try Simulator(["--pat", "engineer=\(secret)"])
+        let workspace = try Workspace(serverURL: sim.url)
+        let token = workspace.directory.appendingPathComponent("token")
+        try Data("\(secret)\n".utf8).write(to: token)
+        chmod(token.path, 0o600)
+        workspace.customConfig = """
+            [server]
+            url = "\(sim.url)"
+            repo = "2.0.0"
+            database = "SAMPL"
+            username = "engineer"
+            token_file = "\(token.path)"
+            """
+        try workspace.writeConfig()
+        let path = workspace.directory.appendingPathComponent("pat.json").path
+        let result = try workspace.trackwatch(["probe", "--save", path])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        assertLine(result, "·", "token refusal not checked: a personal access token has no session to log off")
+        assertLine(result, "✔", "paging: 6 records on pages of 2")
+        XCTAssertEqual(try sim.stats()["logins"] as? Int, 0)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(saved.contains(secret), "the personal access token leaked")
+        XCTAssertTrue(saved.contains("Basic <removed>"), "its scheme is kept")
+    }
+
     // MARK: - The transcript
 
     func test_savedTranscript_keepsTimestampsAndStatuses_removesSecretsAndRecordText() throws {
