@@ -19,26 +19,43 @@ import TrackwatchCore
 public final class RecordingTransport: HTTPTransport {
     private let inner: any HTTPTransport
     private let redactor: TranscriptRedactor
+    /// Whether exchanges are kept at all (`--save`); the server's `Date` is noted either way.
+    private let keeping: Bool
     private let state = Mutex(Recorded())
 
     private struct Recorded {
         var exchanges: [TranscriptJSON] = []
         var lastDate: String?
+        /// Body bytes kept so far: past `largestTranscript`, bodies are only counted, so that a large result
+        /// cannot make the transcript (held in memory until written) grow without bound.
+        var bodyBytes = 0
     }
 
+    /// The most body bytes a transcript keeps in redacted form; later bodies are reduced to their size.
+    static let largestTranscript = 16 << 20
+
     /// `harmless`: strings kept as they are (trackwatch's own query definitions, folder names it knows).
-    public init(_ inner: any HTTPTransport, harmless: Set<String>) {
+    /// `keeping`: false notes only the server's `Date` (no transcript asked for).
+    public init(_ inner: any HTTPTransport, harmless: Set<String>, keeping: Bool = true) {
         self.inner = inner
+        self.keeping = keeping
         redactor = TranscriptRedactor(harmless: harmless)
     }
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard keeping else {
+            let response = try inner.send(request)
+            if let date = response.header("date") { state.withLock { $0.lastDate = String(date.prefix(64)) } }
+            return response
+        }
+        let full = state.withLock { $0.bodyBytes } > Self.largestTranscript
         let recordedRequest = redactor.request(request)
         do {
             let response = try inner.send(request)
-            let recordedResponse = redactor.response(response)
+            let recordedResponse = full ? redactor.response(response, summaryOnly: true) : redactor.response(response)
             state.withLock {
                 $0.exchanges.append(.object(["request": recordedRequest, "response": recordedResponse]))
+                $0.bodyBytes += response.body.count
                 if let date = response.header("date") { $0.lastDate = String(date.prefix(64)) }
             }
             return response
@@ -164,11 +181,13 @@ public struct TranscriptRedactor: Sendable {
         return .object(fields)
     }
 
-    func response(_ response: HTTPResponse) -> TranscriptJSON {
+    func response(_ response: HTTPResponse, summaryOnly: Bool = false) -> TranscriptJSON {
         .object([
             "status": .integer(Int64(response.status)),
             "headers": headers(response.headers),
-            "body": body(response.body, contentType: response.header("content-type")),
+            "body": summaryOnly
+                ? .object(["bytes": .integer(Int64(response.body.count)), "omitted": .string("transcript size limit")])
+                : body(response.body, contentType: response.header("content-type")),
         ])
     }
 
@@ -228,9 +247,10 @@ public struct TranscriptRedactor: Sendable {
     func body(_ bytes: [UInt8], contentType: String?) -> TranscriptJSON {
         if bytes.isEmpty { return .null }
         let summary: [String: TranscriptJSON] = ["bytes": .integer(Int64(bytes.count))]
-        guard bytes.count <= Self.largestParsedBody,
-            let value = try? JSONDecoder().decode(TranscriptJSON.self, from: Data(bytes))
-        else {
+        guard bytes.count <= Self.largestParsedBody else {
+            return .object(summary.merging(["omitted": .string("larger than 4 MiB")]) { $1 })
+        }
+        guard let value = try? JSONDecoder().decode(TranscriptJSON.self, from: Data(bytes)) else {
             var fields = summary
             fields["notJSON"] = .bool(true)
             let lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }

@@ -65,12 +65,14 @@ public struct ServerProbe {
     }
 
     /// A probe of `server` with its own client, whose exchange `recorder` keeps.
+    /// `transcript`: keep the exchange for `transcript()` (`--save`).
     public init(server: ServerConfig, poll: PollConfig, credential: Credential, environment: [String: String],
-                logger: Logger, now: @escaping () -> Double) throws {
+                logger: Logger, transcript: Bool, now: @escaping () -> Double) throws {
         var recorder: RecordingTransport?
+        // makeClient calls `wrap` exactly once, before it returns.
         client = try ServerSession.makeClient(server: server, credential: credential, environment: environment,
                                               logger: logger) { inner in
-            let recording = RecordingTransport(inner, harmless: Self.harmlessStrings)
+            let recording = RecordingTransport(inner, harmless: Self.harmlessStrings, keeping: transcript)
             recorder = recording
             return recording
         }

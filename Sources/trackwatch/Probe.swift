@@ -59,7 +59,8 @@ struct Probe: ParsableCommand {
             do {
                 let credential = try loadCredential(server.credential, environment: environment)
                 probe = try ServerProbe(server: server, poll: config.poll, credential: credential,
-                                        environment: environment, logger: logger, now: SystemClocks.wallTime)
+                                        environment: environment, logger: logger, transcript: save != nil,
+                                        now: SystemClocks.wallTime)
             } catch {
                 Console.line("✘ \(error)")
                 stoppedBy = stoppedBy ?? error

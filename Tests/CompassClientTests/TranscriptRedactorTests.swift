@@ -77,4 +77,33 @@ final class TranscriptRedactorTests: XCTestCase {
         XCTAssertFalse(csv.contains("SAMPL1") || csv.contains("Crash"), csv)
         XCTAssertTrue(csv.contains(#""lines":2"#), csv)
     }
+
+    /// Answers every request with the next of `bodies` and a `Date` header.
+    private final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+        var bodies: [[UInt8]]
+        init(_ bodies: [[UInt8]]) { self.bodies = bodies }
+        func send(_ request: HTTPRequest) throws -> HTTPResponse {
+            HTTPResponse(status: 200, headers: [("Date", "Tue, 24 Nov 2026 02:00:00 GMT")], body: bodies.removeFirst())
+        }
+    }
+
+    func test_recording_isBounded_andOffUnlessAsked() throws {
+        let large = Array("[".utf8) + Array(repeating: UInt8(ascii: "1"), count: 5 << 20) + Array("]".utf8)
+        let inner = ScriptedTransport([large, large, large, large, Array("[1]".utf8)])
+        let recording = RecordingTransport(inner, harmless: [])
+        for _ in 0..<5 { _ = try recording.send(HTTPRequest(method: .get, url: "http://h/ccmweb/rest/repos", timeout: 5)) }
+        let document = try JSONSerialization.jsonObject(with: Data(recording.transcript())) as? [String: Any]
+        let bodies = (document?["exchanges"] as? [[String: Any]] ?? []).map {
+            ($0["response"] as? [String: Any])?["body"] as? [String: Any] ?? [:]
+        }
+        XCTAssertEqual(bodies.count, 5)
+        XCTAssertEqual(bodies[0]["omitted"] as? String, "larger than 4 MiB")
+        XCTAssertEqual(bodies[4]["omitted"] as? String, "transcript size limit", "past 16 MiB only sizes are kept")
+        XCTAssertEqual(bodies[4]["bytes"] as? Int, 3)
+
+        let quiet = RecordingTransport(ScriptedTransport([Array("[1]".utf8)]), harmless: [], keeping: false)
+        _ = try quiet.send(HTTPRequest(method: .get, url: "http://h/", timeout: 5))
+        XCTAssertEqual(quiet.exchangeCount, 0, "nothing kept without --save")
+        XCTAssertEqual(quiet.lastServerDate, "Tue, 24 Nov 2026 02:00:00 GMT", "the server's clock noted either way")
+    }
 }
