@@ -92,7 +92,7 @@ public struct ServerProbe {
     /// or refuses the login, since nothing else can be learned then.
     public func run() -> ProbeReport {
         var report = ProbeReport()
-        connection(&report)
+        proxy(&report)
         do {
             try folders(&report)
             try queries(&report)
@@ -108,20 +108,25 @@ public struct ServerProbe {
 
     // MARK: - Checks
 
-    private func connection(_ report: inout ProbeReport) {
-        let url = server.url.lowercased()
-        if url.hasPrefix("https://") {
+    /// How the connection is protected; said once the server answered (a certificate it refused is the ✘ of the
+    /// login instead).
+    private func transportSecurity(_ report: inout ProbeReport) {
+        if server.url.lowercased().hasPrefix("https://") {
             if server.insecure {
                 report.add(.warn, "TLS without certificate verification (insecure = true)",
                            then: "anyone on the network path could read your password; set ca_file to the server's certificate instead")
             } else {
-                report.add(.pass, "TLS, certificate verified against \(server.caFile.map { "ca_file \($0)" } ?? "the system's certificate store")")
+                report.add(.pass, "TLS, the server's certificate verified against "
+                    + (server.caFile.map { "ca_file \($0)" } ?? "the system's certificate store"))
             }
         } else if ServerURL.isCleartextToAnotherHost(server.url) {
             report.add(.warn, "plain http:// to another host", then: ServerSession.cleartextWarning)
         } else {
             report.add(.pass, "plain http:// on this machine")
         }
+    }
+
+    private func proxy(_ report: inout ProbeReport) {
         if let choice = try? ServerSession.proxyChoice(for: server, environment: environment), let proxy = choice.proxy {
             report.add(.pass, "through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
         } else {
@@ -131,6 +136,7 @@ public struct ServerProbe {
 
     private func folders(_ report: inout ProbeReport) throws {
         let roots = try client.rootFolders()
+        transportSecurity(&report)
         report.add(.pass, "logged in as \(server.username) to \(server.repo)/\(server.database)")
         let quoted = roots.all.map { "\"\($0)\"" }.joined(separator: ", ")
         if roots.personal == WorkspacePath.personalRoot {
