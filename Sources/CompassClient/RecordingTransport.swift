@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Synchronization
 import TrackwatchCore
@@ -61,9 +61,10 @@ public final class RecordingTransport: HTTPTransport {
             return response
         } catch let error as TransportError {
             state.withLock {
-                $0.exchanges.append(.object([
-                    "request": recordedRequest, "transportError": .string("\(error.kind)"),
-                ]))
+                $0.exchanges.append(
+                    .object([
+                        "request": recordedRequest, "transportError": .string("\(error.kind)"),
+                    ]))
             }
             throw error
         }
@@ -196,52 +197,63 @@ public struct TranscriptRedactor: Sendable {
     /// `https://<server>/ccmweb/rest/repos/#…/databases/#…/query/#…?pageNumber=2`: scheme, API path words and
     /// numeric query values kept; host, credentials, names and ids replaced.
     func url(_ text: String) -> String {
-        let (scheme, rest) = text.firstRange(of: "://").map { (String(text[..<$0.lowerBound]), text[$0.upperBound...]) }
+        let (scheme, rest) =
+            text.firstRange(of: "://").map { (String(text[..<$0.lowerBound]), text[$0.upperBound...]) }
             ?? ("", Substring(text))
         let pathStart = rest.firstIndex(of: "/") ?? rest.endIndex
         let full = rest[pathStart...]
-        let (path, query) = full.firstIndex(of: "?").map { (full[..<$0], full[full.index(after: $0)...]) }
+        let (path, query) =
+            full.firstIndex(of: "?").map { (full[..<$0], full[full.index(after: $0)...]) }
             ?? (full, Substring(""))
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             segment.isEmpty || Self.keptSegments.contains(String(segment)) ? String(segment) : hashed(String(segment))
         }
-        var result = (scheme.lowercased() == "https" ? "https" : "http") + "://<server>" + segments.joined(separator: "/")
+        var result =
+            (scheme.lowercased() == "https" ? "https" : "http") + "://<server>" + segments.joined(separator: "/")
         if !query.isEmpty {
-            result += "?" + query.split(separator: "&").map { pair -> String in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = Self.isWord(parts[0]) ? String(parts[0]) : hashed(String(parts[0]))
-                guard parts.count == 2 else { return name }
-                let value = parts[1]
-                let kept = (!value.isEmpty && value.count <= 12 && value.allSatisfy(\.isASCIIDigit))
-                    || Self.wireConstants.contains(String(value))
-                return name + "=" + (kept ? String(value) : hashed(String(value)))
-            }.joined(separator: "&")
+            result +=
+                "?"
+                + query.split(separator: "&").map { pair -> String in
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    let name = Self.isWord(parts[0]) ? String(parts[0]) : hashed(String(parts[0]))
+                    guard parts.count == 2 else { return name }
+                    let value = parts[1]
+                    let kept =
+                        (!value.isEmpty && value.count <= 12 && value.allSatisfy(\.isASCIIDigit))
+                        || Self.wireConstants.contains(String(value))
+                    return name + "=" + (kept ? String(value) : hashed(String(value)))
+                }.joined(separator: "&")
         }
         return result
     }
 
     func headers(_ headers: [(name: String, value: String)]) -> TranscriptJSON {
-        .array(headers.map { header in
-            let name = header.name.lowercased()
-            let value: String
-            switch name {
-            case "authorization", "proxy-authorization":
-                // The scheme says which credential was used; everything after it is the credential.
-                let scheme = header.value.split(separator: " ").first.map(String.init) ?? ""
-                value = (Self.isWord(scheme) ? scheme + " " : "") + "<removed>"
-            case "cookie":
-                value = header.value.split(separator: ";").map { cookieName($0) + "=<removed>" }.joined(separator: "; ")
-            case "set-cookie":
-                // The cookie's name and its attributes' names (Path, HttpOnly, Secure, Max-Age, …), never a value.
-                let parts = header.value.split(separator: ";")
-                value = ([cookieName(parts.first ?? "") + "=<removed>"] + parts.dropFirst().map(cookieName))
-                    .joined(separator: "; ")
-            default:
-                value = Self.keptHeaders.contains(name) && header.value.utf8.count <= 200
-                    ? SafeText.oneLine(header.value) : hashed(header.value)
-            }
-            return .array([.string(Self.isHeaderName(header.name) ? header.name : hashed(header.name)), .string(value)])
-        })
+        .array(
+            headers.map { header in
+                let name = header.name.lowercased()
+                let value: String
+                switch name {
+                case "authorization", "proxy-authorization":
+                    // The scheme says which credential was used; everything after it is the credential.
+                    let scheme = header.value.split(separator: " ").first.map(String.init) ?? ""
+                    value = (Self.isWord(scheme) ? scheme + " " : "") + "<removed>"
+                case "cookie":
+                    value = header.value.split(separator: ";").map { cookieName($0) + "=<removed>" }.joined(
+                        separator: "; ")
+                case "set-cookie":
+                    // The cookie's name and its attributes' names (Path, HttpOnly, Max-Age, …), never a value.
+                    let parts = header.value.split(separator: ";")
+                    value = ([cookieName(parts.first ?? "") + "=<removed>"] + parts.dropFirst().map(cookieName))
+                        .joined(separator: "; ")
+                default:
+                    value =
+                        Self.keptHeaders.contains(name) && header.value.utf8.count <= 200
+                        ? SafeText.oneLine(header.value) : hashed(header.value)
+                }
+                return .array([
+                    .string(Self.isHeaderName(header.name) ? header.name : hashed(header.name)), .string(value),
+                ])
+            })
     }
 
     func body(_ bytes: [UInt8], contentType: String?) -> TranscriptJSON {
@@ -256,7 +268,9 @@ public struct TranscriptRedactor: Sendable {
             let lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             fields["lines"] = .integer(Int64(lines))
             // The first character says HTML (`<`) or CSV/text: useful, and not the user's data.
-            if let first = bytes.first(where: { $0 > 0x20 }), first == UInt8(ascii: "<") { fields["startsWith"] = .string("<") }
+            if let first = bytes.first(where: { $0 > 0x20 }), first == UInt8(ascii: "<") {
+                fields["startsWith"] = .string("<")
+            }
             return .object(fields)
         }
         return .object(summary.merging(["json": redact(value, key: nil)]) { $1 })
@@ -293,7 +307,10 @@ public struct TranscriptRedactor: Sendable {
     }
 
     private func cookieName(_ part: Substring) -> String {
-        let name = part.split(separator: "=", maxSplits: 1).first.map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) } ?? ""
+        let name =
+            part.split(separator: "=", maxSplits: 1).first.map {
+                String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            } ?? ""
         return Self.isHeaderName(name) ? name : hashed(name)
     }
 
@@ -330,10 +347,11 @@ public struct TranscriptRedactor: Sendable {
 
     /// Letters, digits, `_`, `.`, `-`, at most 64: a JSON key or query parameter that is a name, not data.
     static func isWord(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-        }
+        !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                    || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            }
     }
 
     static func isHeaderName(_ text: some StringProtocol) -> Bool { isWord(text) }

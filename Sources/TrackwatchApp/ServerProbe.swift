@@ -22,12 +22,15 @@ public struct ProbeReport {
 
     public var failed: Bool { items.contains { $0.mark == .fail } }
 
-    mutating func add(_ mark: Mark, _ text: String, then: String? = nil) { items.append(Item(mark: mark, text: text, then: then)) }
+    mutating func add(_ mark: Mark, _ text: String, then: String? = nil) {
+        items.append(Item(mark: mark, text: text, then: then))
+    }
 
     /// One line per item, and one indented line for its consequence.
     public var lines: [String] {
         items.flatMap { item in
-            ["\(item.mark.rawValue) \(item.text)"] + (item.then.map { ["    \(item.mark == .fail ? "fix" : "then"): \($0)"] } ?? [])
+            ["\(item.mark.rawValue) \(item.text)"]
+                + (item.then.map { ["    \(item.mark == .fail ? "fix" : "then"): \($0)"] } ?? [])
         }
     }
 }
@@ -66,12 +69,16 @@ public struct ServerProbe {
 
     /// A probe of `server` with its own client, whose exchange `recorder` keeps.
     /// `transcript`: keep the exchange for `transcript()` (`--save`).
-    public init(server: ServerConfig, poll: PollConfig, credential: Credential, environment: [String: String],
-                logger: Logger, transcript: Bool, now: @escaping () -> Double) throws {
+    public init(
+        server: ServerConfig, poll: PollConfig, credential: Credential, environment: [String: String],
+        logger: Logger, transcript: Bool, now: @escaping () -> Double
+    ) throws {
         var recorder: RecordingTransport?
         // makeClient calls `wrap` exactly once, before it returns.
-        client = try ServerSession.makeClient(server: server, credential: credential, environment: environment,
-                                              logger: logger) { inner in
+        client = try ServerSession.makeClient(
+            server: server, credential: credential, environment: environment,
+            logger: logger
+        ) { inner in
             let recording = RecordingTransport(inner, harmless: Self.harmlessStrings, keeping: transcript)
             recorder = recording
             return recording
@@ -113,11 +120,17 @@ public struct ServerProbe {
     private func transportSecurity(_ report: inout ProbeReport) {
         if server.url.lowercased().hasPrefix("https://") {
             if server.insecure {
-                report.add(.warn, "TLS without certificate verification (insecure = true)",
-                           then: "anyone on the network path could read your password; set ca_file to the server's certificate instead")
+                report.add(
+                    .warn, "TLS without certificate verification (insecure = true)",
+                    then:
+                        "anyone on the network path could read your password; "
+                        + "set ca_file to the server's certificate instead"
+                )
             } else {
-                report.add(.pass, "TLS, the server's certificate verified against "
-                    + (server.caFile.map { "ca_file \($0)" } ?? "the system's certificate store"))
+                report.add(
+                    .pass,
+                    "TLS, the server's certificate verified against "
+                        + (server.caFile.map { "ca_file \($0)" } ?? "the system's certificate store"))
             }
         } else if ServerURL.isCleartextToAnotherHost(server.url) {
             report.add(.warn, "plain http:// to another host", then: ServerSession.cleartextWarning)
@@ -127,7 +140,8 @@ public struct ServerProbe {
     }
 
     private func proxy(_ report: inout ProbeReport) {
-        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment), let proxy = choice.proxy {
+        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment), let proxy = choice.proxy
+        {
             report.add(.pass, "through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
         } else {
             report.add(.pass, "no proxy")
@@ -142,8 +156,9 @@ public struct ServerProbe {
         if roots.personal == WorkspacePath.personalRoot {
             report.add(.pass, "root folders \(quoted); personal: \"\(roots.personal)\"")
         } else {
-            report.add(.warn, "root folders \(quoted); personal: \"\(roots.personal)\" (not the English name)",
-                       then: "trackwatch finds the personal folder by what it is; a [[watch]] may name it either way")
+            report.add(
+                .warn, "root folders \(quoted); personal: \"\(roots.personal)\" (not the English name)",
+                then: "trackwatch finds the personal folder by what it is; a [[watch]] may name it either way")
         }
     }
 
@@ -152,41 +167,53 @@ public struct ServerProbe {
         var pagingError: (any Error)?
         var pagedRows = 0
         do {
-            pagedRows = try client.run(WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
-                                       pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows).count
+            pagedRows = try client.run(
+                WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
+                pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows
+            ).count
         } catch let error as CompassError {
             if case .unreachable = error { throw error }
             if case .loginRejected = error { throw error }
             pagingError = error
         }
         // The query as the daemon runs it: whole, at the configured page size, by whatever route works.
-        let rows = try client.run(WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
-                                  pageSize: poll.pageSize)
+        let rows = try client.run(
+            WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
+            pageSize: poll.pageSize)
         queryPath(&report)  // known once a query ran whole
         let traits = client.resultTraits
         let route = traits.lastRoute.map(Self.describe) ?? "page by page"
         report.add(.pass, "query \"assigned to me\": \(rows.count) records, read \(route)")
         let path = client.queryPath ?? .adHoc
         if traits.pagingIgnored.contains(path) {
-            report.add(.warn, "page 2 repeated page 1: the server ignores pageNumber on the \(path.rawValue) path",
-                       then: traits.csvRoute == true
-                           ? "trackwatch reads results of more than one page as one CSV file (…/file?fileType=csv), which works here"
-                           : "trackwatch reads results of more than one page on one large page or in id-ordered batches "
-                               + "(the CSV file route does not work here)")
+            report.add(
+                .warn, "page 2 repeated page 1: the server ignores pageNumber on the \(path.rawValue) path",
+                then: traits.csvRoute == true
+                    ? "trackwatch reads results of more than one page as one CSV file (…/file?fileType=csv), "
+                        + "which works here"
+                    : "trackwatch reads results of more than one page on one large page or in id-ordered batches "
+                        + "(the CSV file route does not work here)")
         } else if let pagingError, traits.rowLimit == nil {
-            report.add(.fail, "paging on pages of \(Self.tinyPageSize): \(pagingError)",
-                       then: "send the transcript (probe --save) to the trackwatch developers")
+            report.add(
+                .fail, "paging on pages of \(Self.tinyPageSize): \(pagingError)",
+                then: "send the transcript (probe --save) to the trackwatch developers")
         } else if pagedRows > Self.tinyPageSize {
             report.add(.pass, "paging: \(pagedRows) records on pages of \(Self.tinyPageSize), no page repeated")
         } else if traits.rowLimit == nil {
-            report.add(.unknown, "paging not checked: only \(pagedRows) records assigned to you (it takes \(Self.tinyPageSize + 1))")
+            report.add(
+                .unknown,
+                "paging not checked: only \(pagedRows) records assigned to you (it takes \(Self.tinyPageSize + 1))")
         }
         if let limit = traits.rowLimit {
-            let count = traits.limitedRecordCount.map {
-                $0 > limit ? "; its recordCount (\($0)) counts the rows before the cut" : "; its recordCount counts the rows after the cut"
-            } ?? "; no recordCount"
-            report.add(.warn, "the server limits query results to \(limit) rows (resultSetIsLimited)\(count)",
-                       then: "trackwatch reads larger results in id-ordered batches of at most \(limit) rows, so none is cut")
+            let count =
+                traits.limitedRecordCount.map {
+                    $0 > limit
+                        ? "; its recordCount (\($0)) counts the rows before the cut"
+                        : "; its recordCount counts the rows after the cut"
+                } ?? "; no recordCount"
+            report.add(
+                .warn, "the server limits query results to \(limit) rows (resultSetIsLimited)\(count)",
+                then: "trackwatch reads larger results in id-ordered batches of at most \(limit) rows, so none is cut")
         } else {
             report.add(.pass, "no row limit reported (resultSetIsLimited)")
         }
@@ -199,7 +226,8 @@ public struct ServerProbe {
         case (.stored?, let refusal?):
             let folder = client.personalFolderName ?? WorkspacePath.personalRoot
             let what = "POST …/query refused with \(refusal): no ad-hoc queries"
-            let then = "trackwatch stores its two queries in \"\(folder)\" (a history query only for the moment it runs)"
+            let then =
+                "trackwatch stores its two queries in \"\(folder)\" (a history query only for the moment it runs)"
             if [AdHocRefusal.status(404), .status(405), .status(501)].contains(refusal) {
                 report.add(.pass, what + "; \(then)")
             } else {
@@ -213,19 +241,22 @@ public struct ServerProbe {
     private func history(_ report: inout ProbeReport) throws {
         let rows: [[String]]
         do {
-            rows = try client.run(WatchQueries.historyOfMyRecords(since: nil), storedAs: Self.historyQueryName,
-                                  lifetime: .temporary, pageSize: 1, maxRows: 1)
+            rows = try client.run(
+                WatchQueries.historyOfMyRecords(since: nil), storedAs: Self.historyQueryName,
+                lifetime: .temporary, pageSize: 1, maxRows: 1)
         } catch let error as CompassError {
             if case .unreachable = error { throw error }
-            report.add(.fail, "query \"history of my records\": \(error)",
-                       then: "colleagues' changes cannot be told apart from yours; send the transcript (probe --save)")
+            report.add(
+                .fail, "query \"history of my records\": \(error)",
+                then: "colleagues' changes cannot be told apart from yours; send the transcript (probe --save)")
             return
         }
         let history: WatchQueries.HistoryRows
         do {
             history = try WatchQueries.historyRows(rows)
         } catch {
-            report.add(.fail, "history: \(error)", then: "send the transcript (probe --save) to the trackwatch developers")
+            report.add(
+                .fail, "history: \(error)", then: "send the transcript (probe --save) to the trackwatch developers")
             return
         }
         guard let newest = history.entries.first, let format = history.formats.first else {
@@ -238,9 +269,11 @@ public struct ServerProbe {
         guard let seconds = newest.timestamp.secondsSinceEpoch, let clock = serverClock ?? Optional(now()),
             clock.isFinite, abs(clock) < 1e12
         else { return }
-        let item = Self.zone(newestEntry: seconds, clock: Int(clock), namesItsZone: format.namesItsZone,
-                             clockName: serverClock == nil ? "this machine's clock (the server sent no Date header)"
-                                 : "the server's clock")
+        let item = Self.zone(
+            newestEntry: seconds, clock: Int(clock), namesItsZone: format.namesItsZone,
+            clockName: serverClock == nil
+                ? "this machine's clock (the server sent no Date header)"
+                : "the server's clock")
         report.add(item.mark, item.text, then: item.then)
     }
 
@@ -255,54 +288,76 @@ public struct ServerProbe {
         let latestZone = 14 * 3_600
         if namesItsZone {
             if difference > slack {
-                return .init(mark: .warn, text: "history zone: entries name their zone; the newest is "
-                    + "\(duration(difference)) ahead of \(clockName)",
-                    then: "the server's clock or that entry is wrong; trackwatch still reads it, but tell the administrator")
+                return .init(
+                    mark: .warn,
+                    text: "history zone: entries name their zone; the newest is "
+                        + "\(duration(difference)) ahead of \(clockName)",
+                    then:
+                        "the server's clock or that entry is wrong; trackwatch still reads it, "
+                        + "but tell the administrator"
+                )
             }
             return .init(mark: .pass, text: "history zone: entries name their zone (converted to UTC)", then: nil)
         }
         if difference > latestZone + slack {
-            return .init(mark: .warn, text: "history zone: the newest entry is \(duration(difference)) ahead of "
-                + "\(clockName), later than any zone allows",
+            return .init(
+                mark: .warn,
+                text: "history zone: the newest entry is \(duration(difference)) ahead of "
+                    + "\(clockName), later than any zone allows",
                 then: "the server's clock or that entry is wrong; tell the administrator")
         }
         if difference < -12 * 3_600 - slack {
-            return .init(mark: .unknown, text: "history zone not told: the newest entry is \(duration(-difference)) behind "
-                + "\(clockName), more than any zone explains (change a record and probe again to tell)",
+            return .init(
+                mark: .unknown,
+                text: "history zone not told: the newest entry is \(duration(-difference)) behind "
+                    + "\(clockName), more than any zone explains (change a record and probe again to tell)",
                 then: nil)
         }
         let quarterHours = Int((Double(difference) / 900).rounded())
         let zone = quarterHours == 0 ? "UTC" : "UTC\(utcOffset(quarterHours * 900))"
-        return .init(mark: .pass, text: "history zone: entries are stored in \(zone) if the newest was made just now, "
-            + "else in a zone east of it (change a record and probe again to tell); trackwatch does not depend on it"
-            + (clockName == "the server's clock" ? "" : "; compared with \(clockName)"), then: nil)
+        return .init(
+            mark: .pass,
+            text: "history zone: entries are stored in \(zone) if the newest was made just now, "
+                + "else in a zone east of it (change a record and probe again to tell); "
+                + "trackwatch does not depend on it"
+                + (clockName == "the server's clock" ? "" : "; compared with \(clockName)"), then: nil)
     }
 
     private func sessionEnd(_ report: inout ProbeReport) {
         let cookies = client.cookieNames
-        report.add(.pass, cookies.isEmpty ? "no cookies set"
-            : "cookies set: \(cookies.map { CompassClient.plainServerText($0) }.joined(separator: ", ")) (kept for the session; values not shown)")
+        report.add(
+            .pass,
+            cookies.isEmpty
+                ? "no cookies set"
+                : "cookies set: \(cookies.map { CompassClient.plainServerText($0) }.joined(separator: ", "))"
+                    + " (kept for the session; values not shown)"
+        )
         do {
             guard let (logoff, refusal) = try client.refusalOfLoggedOffToken() else {
                 report.add(.unknown, "token refusal not checked: a personal access token has no session to log off")
                 return
             }
             if !(200..<300).contains(logoff) {
-                report.add(.warn, "logoff answered HTTP \(logoff)", then: "trackwatch logs off on exit regardless; nothing to do")
+                report.add(
+                    .warn, "logoff answered HTTP \(logoff)",
+                    then: "trackwatch logs off on exit regardless; nothing to do")
             }
             switch refusal {
             case 401:
                 report.add(.pass, "a logged-off token is refused with HTTP 401")
             case 403, 500:
-                report.add(.warn, "a logged-off token is refused with HTTP \(refusal), not 401",
-                           then: "trackwatch logs in again once when a new login cures a \(refusal); a \(refusal) it "
-                               + "does not cure is reported as the error it is")
+                report.add(
+                    .warn, "a logged-off token is refused with HTTP \(refusal), not 401",
+                    then: "trackwatch logs in again once when a new login cures a \(refusal); a \(refusal) it "
+                        + "does not cure is reported as the error it is")
             case 200..<300:
-                report.add(.warn, "a logged-off token still works (HTTP \(refusal)): logoff does not end sessions here",
-                           then: "nothing for trackwatch to do; tokens still expire")
+                report.add(
+                    .warn, "a logged-off token still works (HTTP \(refusal)): logoff does not end sessions here",
+                    then: "nothing for trackwatch to do; tokens still expire")
             default:
-                report.add(.warn, "a logged-off token is refused with HTTP \(refusal)",
-                           then: "trackwatch takes it for an error, not an expired token; send the transcript (probe --save)")
+                report.add(
+                    .warn, "a logged-off token is refused with HTTP \(refusal)",
+                    then: "trackwatch takes it for an error, not an expired token; send the transcript (probe --save)")
             }
         } catch {
             report.add(.unknown, "token refusal not checked: \(error)")
@@ -321,7 +376,8 @@ public struct ServerProbe {
 
     static func advice(for error: any Error) -> String {
         switch error {
-        case CompassError.loginRejected: return "check username and the password source in [server]; doctor checks them too"
+        case CompassError.loginRejected:
+            return "check username and the password source in [server]; doctor checks them too"
         case CompassError.unreachable: return "check url, proxy and the network; `trackwatch doctor` says more"
         case CompassError.repositoryOrDatabaseNotFound: return "correct repo and database in [server]"
         default: return "send the transcript (probe --save FILE) to the trackwatch developers"
@@ -339,6 +395,7 @@ public struct ServerProbe {
     static func utcOffset(_ seconds: Int) -> String {
         let minutes = abs(seconds) / 60
         let sign = seconds < 0 ? "−" : "+"
-        return minutes % 60 == 0 ? "\(sign)\(minutes / 60)" : "\(sign)\(minutes / 60):\(minutes % 60 < 10 ? "0" : "")\(minutes % 60)"
+        return minutes % 60 == 0
+            ? "\(sign)\(minutes / 60)" : "\(sign)\(minutes / 60):\(minutes % 60 < 10 ? "0" : "")\(minutes % 60)"
     }
 }

@@ -4,7 +4,7 @@ import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Probe: ParsableCommand {
@@ -28,8 +28,10 @@ struct Probe: ParsableCommand {
     @Option(help: ArgumentHelp("Only the [[server]] profile of this name.", valueName: "name"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Write the redacted transcript of the exchange to this file (JSON, mode 0600).",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the redacted transcript of the exchange to this file (JSON, mode 0600).",
+            valueName: "file"))
     var save: String?
 
     func run() throws {
@@ -45,8 +47,11 @@ struct Probe: ParsableCommand {
             servers = servers.filter { $0.name == name }
             guard !servers.isEmpty else {
                 let names = config.servers.compactMap(\.name)
-                Console.error("trackwatch: no [[server]] named \(name)"
-                    + (names.isEmpty ? " (the configuration has a single [server])" : "; there are: \(names.joined(separator: ", "))"))
+                Console.error(
+                    "trackwatch: no [[server]] named \(name)"
+                        + (names.isEmpty
+                            ? " (the configuration has a single [server])"
+                            : "; there are: \(names.joined(separator: ", "))"))
                 throw ExitCode(ExitStatus.configuration.rawValue)
             }
         }
@@ -58,9 +63,10 @@ struct Probe: ParsableCommand {
             let probe: ServerProbe
             do {
                 let credential = try loadCredential(server.credential, environment: environment)
-                probe = try ServerProbe(server: server, poll: config.poll, credential: credential,
-                                        environment: environment, logger: logger, transcript: save != nil,
-                                        now: SystemClocks.wallTime)
+                probe = try ServerProbe(
+                    server: server, poll: config.poll, credential: credential,
+                    environment: environment, logger: logger, transcript: save != nil,
+                    now: SystemClocks.wallTime)
             } catch {
                 Console.line("✘ \(error)")
                 stoppedBy = stoppedBy ?? error
@@ -81,8 +87,11 @@ struct Probe: ParsableCommand {
     /// One JSON document for one server, an array of them for several; created 0600 (and made so if the file
     /// existed), never through a symbolic link.
     private func write(_ transcripts: [[UInt8]], to path: String) throws {
-        let bytes = transcripts.count == 1 ? transcripts[0]
-            : Array("[\n".utf8) + Array(transcripts.map { $0.dropLast() }.joined(separator: Array(",\n".utf8))) + Array("\n]\n".utf8)
+        let bytes =
+            transcripts.count == 1
+            ? transcripts[0]
+            : Array("[\n".utf8) + Array(transcripts.map { $0.dropLast() }.joined(separator: Array(",\n".utf8)))
+                + Array("\n]\n".utf8)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             Console.error("trackwatch: cannot write the transcript to \(path): \(String(cString: strerror(errno)))")

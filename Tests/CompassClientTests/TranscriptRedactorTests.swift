@@ -15,7 +15,9 @@ final class TranscriptRedactorTests: XCTestCase {
 
     func test_url_keepsSchemeAPIWordsAndPageNumbers_replacesHostNamesAndIDs() {
         let url = redactor.url(
-            "https://user:pw@compass.example.com:8190/ccmweb/rest/repos/CQ%20Prod/databases/SAMPL/query/rs-17?pageNumber=2&x=secret")
+            "https://user:pw@compass.example.com:8190/ccmweb/rest/repos/CQ%20Prod/databases/SAMPL/query/rs-17"
+                + "?pageNumber=2&x=secret"
+        )
         XCTAssertTrue(url.hasPrefix("https://<server>/ccmweb/rest/repos/#"), url)
         XCTAssertTrue(url.contains("/databases/#"), url)
         XCTAssertTrue(url.contains("/query/#"), url)
@@ -26,11 +28,13 @@ final class TranscriptRedactorTests: XCTestCase {
     }
 
     func test_headers_credentialsRemoved_cookieNamesKept_unknownValuesHashed() throws {
-        let headers = try text(redactor.headers([
-            ("Authorization", "Bearer eyJhbGciOi.payload.signature"), ("Cookie", "JSESSIONID=abc123; route=r1"),
-            ("Set-Cookie", "JSESSIONID=abc123; Path=/ccmweb; HttpOnly; Secure"), ("Date", "Tue, 24 Nov 2026 02:00:00 GMT"),
-            ("X-Backend", "node7.corp.example"), ("Proxy-Authorization", "Basic dXNlcjpwdw=="),
-        ]))
+        let headers = try text(
+            redactor.headers([
+                ("Authorization", "Bearer eyJhbGciOi.payload.signature"), ("Cookie", "JSESSIONID=abc123; route=r1"),
+                ("Set-Cookie", "JSESSIONID=abc123; Path=/ccmweb; HttpOnly; Secure"),
+                ("Date", "Tue, 24 Nov 2026 02:00:00 GMT"),
+                ("X-Backend", "node7.corp.example"), ("Proxy-Authorization", "Basic dXNlcjpwdw=="),
+            ]))
         XCTAssertTrue(headers.contains(#"["Authorization","Bearer <removed>"]"#), headers)
         XCTAssertTrue(headers.contains(#"["Cookie","JSESSIONID=<removed>; route=<removed>"]"#), headers)
         XCTAssertTrue(headers.contains(#"["Set-Cookie","JSESSIONID=<removed>; Path; HttpOnly; Secure"]"#), headers)
@@ -55,7 +59,9 @@ final class TranscriptRedactorTests: XCTestCase {
             XCTAssertFalse(redacted.contains(secret), "\(secret) in \(redacted)")
         }
         XCTAssertTrue(redacted.contains(#""password":"<removed>""#), redacted)
-        XCTAssertTrue(redacted.contains(#""token":{"jwt":{"claims":["exp","iat","jti","sub"],"lifetimeSeconds":3600}}"#), redacted)
+        XCTAssertTrue(
+            redacted.contains(#""token":{"jwt":{"claims":["exp","iat","jti","sub"],"lifetimeSeconds":3600}}"#), redacted
+        )
         XCTAssertTrue(redacted.contains(#""2024-01-31 10:15:00",3,2.5,true,null,"Defect"]"#), redacted)
         XCTAssertTrue(redacted.contains(#""history.action_timestamp":"01/31/2024 10:15:00 AM""#), redacted)
         XCTAssertTrue(redacted.contains("\"bytes\":\(body.utf8.count)"), redacted)
@@ -70,7 +76,8 @@ final class TranscriptRedactorTests: XCTestCase {
     }
 
     func test_nonJSONBodies_summarised() throws {
-        let html = try text(redactor.body(Array("<html><body>Welcome, engineer</body></html>\n".utf8), contentType: "text/html"))
+        let html = try text(
+            redactor.body(Array("<html><body>Welcome, engineer</body></html>\n".utf8), contentType: "text/html"))
         XCTAssertFalse(html.contains("engineer"), html)
         XCTAssertTrue(html.contains(#""notJSON":true"#) && html.contains(#""startsWith":"<""#), html)
         let csv = try text(redactor.body(Array("id,Headline\r\nSAMPL1,Crash\r\n".utf8), contentType: "text/csv"))
@@ -91,7 +98,9 @@ final class TranscriptRedactorTests: XCTestCase {
         let large = Array("[".utf8) + Array(repeating: UInt8(ascii: "1"), count: 5 << 20) + Array("]".utf8)
         let inner = ScriptedTransport([large, large, large, large, Array("[1]".utf8)])
         let recording = RecordingTransport(inner, harmless: [])
-        for _ in 0..<5 { _ = try recording.send(HTTPRequest(method: .get, url: "http://h/ccmweb/rest/repos", timeout: 5)) }
+        for _ in 0..<5 {
+            _ = try recording.send(HTTPRequest(method: .get, url: "http://h/ccmweb/rest/repos", timeout: 5))
+        }
         let document = try JSONSerialization.jsonObject(with: Data(recording.transcript())) as? [String: Any]
         let bodies = (document?["exchanges"] as? [[String: Any]] ?? []).map {
             ($0["response"] as? [String: Any])?["body"] as? [String: Any] ?? [:]

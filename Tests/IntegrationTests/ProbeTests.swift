@@ -8,23 +8,31 @@ import XCTest
 final class ProbeTests: XCTestCase {
     /// Runs `probe` against a compass-sim started with `arguments`, after lead made a fresh history entry on
     /// engineer's SAMPL00000001 (so that the zone can be told).
-    private func probe(_ arguments: [String], probeArguments: [String] = [], file: StaticString = #filePath,
-                       line: UInt = #line) throws -> (result: RunResult, sim: Simulator) {
+    private func probe(
+        _ arguments: [String], probeArguments: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> (result: RunResult, sim: Simulator) {
         let sim = try Simulator(arguments)
         try sim.act("lead", "SAMPL00000001", "Resolve")
         let workspace = try Workspace(serverURL: sim.url)
         let loginsBefore = try sim.stats()["logins"] as? Int ?? -1
         let result = try workspace.trackwatch(["probe"] + probeArguments)
         let stats = try sim.stats()
-        XCTAssertEqual(stats["logins"] as? Int, loginsBefore + 1, "one login, never more: \(result.stdout)", file: file, line: line)
-        XCTAssertEqual(try sim.storedQueryNames(), [], "the probe's stored queries are deleted again", file: file, line: line)
+        XCTAssertEqual(
+            stats["logins"] as? Int, loginsBefore + 1, "one login, never more: \(result.stdout)", file: file, line: line
+        )
+        XCTAssertEqual(
+            try sim.storedQueryNames(), [], "the probe's stored queries are deleted again", file: file, line: line)
         return (result, sim)
     }
 
-    private func assertLine(_ result: RunResult, _ prefix: String, _ fragment: String, file: StaticString = #filePath,
-                            line: UInt = #line) {
-        XCTAssertTrue(result.lines.contains { $0.hasPrefix(prefix) && $0.contains(fragment) },
-                      "no line \(prefix) …\(fragment)… in:\n\(result.stdout)\(result.stderr)", file: file, line: line)
+    private func assertLine(
+        _ result: RunResult, _ prefix: String, _ fragment: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        XCTAssertTrue(
+            result.lines.contains { $0.hasPrefix(prefix) && $0.contains(fragment) },
+            "no line \(prefix) …\(fragment)… in:\n\(result.stdout)\(result.stderr)", file: file, line: line)
     }
 
     func test_defaultServer_everythingWorks_exit0() throws {
@@ -47,12 +55,17 @@ final class ProbeTests: XCTestCase {
     func test_noAdHocQuery_storedPathNamedWithTheRefusal() throws {
         let (definitive, _) = try probe(["--no-adhoc-query", "--adhoc-refusal", "405"])
         XCTAssertEqual(definitive.status, 0, definitive.stdout + definitive.stderr)
-        assertLine(definitive, "✔", "POST …/query refused with HTTP 405: no ad-hoc queries; trackwatch stores its two queries in \"Personal Queries\"")
+        assertLine(
+            definitive, "✔",
+            "POST …/query refused with HTTP 405: no ad-hoc queries; "
+                + "trackwatch stores its two queries in \"Personal Queries\""
+        )
         assertLine(definitive, "✔", "paging: 6 records on pages of 2")
 
         let (html, _) = try probe(["--no-adhoc-query", "--adhoc-refusal", "html"])
         XCTAssertEqual(html.status, 0, html.stdout + html.stderr)
-        assertLine(html, "⚠", "POST …/query refused with an HTML page (HTTP 200): no ad-hoc queries (or a passing fault)")
+        assertLine(
+            html, "⚠", "POST …/query refused with an HTML page (HTTP 200): no ad-hoc queries (or a passing fault)")
         assertLine(html, "    then:", "asks for /query again every hour")
     }
 
@@ -62,7 +75,9 @@ final class ProbeTests: XCTestCase {
         assertLine(us, "✔", "history timestamps: us (")
         assertLine(us, "✔", "history zone: entries are stored in UTC−7 if the newest was made just now")
 
-        let (offset, _) = try probe(["--server-zone", "+09:30", "--history-time", "local", "--timestamp-format", "iso-offset"])
+        let (offset, _) = try probe([
+            "--server-zone", "+09:30", "--history-time", "local", "--timestamp-format", "iso-offset",
+        ])
         XCTAssertEqual(offset.status, 0, offset.stdout + offset.stderr)
         assertLine(offset, "✔", "history timestamps: iso-offset (")
         assertLine(offset, "✔", "history zone: entries name their zone")
@@ -71,13 +86,19 @@ final class ProbeTests: XCTestCase {
     func test_rowLimit_namedWithWhatTrackwatchDoes() throws {
         let (result, _) = try probe(["--row-limit", "3"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        assertLine(result, "⚠", "the server limits query results to 3 rows (resultSetIsLimited); its recordCount counts the rows after the cut")
+        assertLine(
+            result, "⚠",
+            "the server limits query results to 3 rows (resultSetIsLimited); "
+                + "its recordCount counts the rows after the cut"
+        )
         assertLine(result, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
         XCTAssertFalse(result.stdout.contains("✘"), result.stdout)
 
         let (before, _) = try probe(["--row-limit", "3", "--limited-count", "before", "--no-adhoc-query"])
         XCTAssertEqual(before.status, 0, before.stdout + before.stderr)
-        assertLine(before, "⚠", "limits query results to 3 rows (resultSetIsLimited); its recordCount (8) counts the rows before the cut")
+        assertLine(
+            before, "⚠",
+            "limits query results to 3 rows (resultSetIsLimited); its recordCount (8) counts the rows before the cut")
         assertLine(before, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
     }
 
@@ -85,14 +106,16 @@ final class ProbeTests: XCTestCase {
         let prod = try Simulator(), test = try Simulator(["--refused-token-status", "500"])
         let workspace = try Workspace(serverURL: prod.url)
         func profile(_ name: String, _ url: String) -> String {
-            "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\nusername = \"engineer\"\n"
+            "[[server]]\nname = \"\(name)\"\nurl = \"\(url)\"\nrepo = \"2.0.0\"\ndatabase = \"SAMPL\"\n"
+                + "username = \"engineer\"\n"
                 + "password_file = \"\(workspace.passwordFile)\"\ntimeout = \"5s\"\n\n"
         }
         workspace.customConfig = profile("prod", prod.url) + profile("test", test.url)
         try workspace.writeConfig()
         let both = try workspace.trackwatch(["probe"])
         XCTAssertEqual(both.status, 0, both.stdout + both.stderr)
-        XCTAssertEqual(both.lines.filter { $0.hasPrefix("server ") }, ["server prod (\(prod.url))", "server test (\(test.url))"])
+        XCTAssertEqual(
+            both.lines.filter { $0.hasPrefix("server ") }, ["server prod (\(prod.url))", "server test (\(test.url))"])
         assertLine(both, "⚠", "a logged-off token is refused with HTTP 500, not 401")
 
         let path = workspace.directory.appendingPathComponent("test.json").path
@@ -100,7 +123,8 @@ final class ProbeTests: XCTestCase {
         XCTAssertEqual(one.status, 0, one.stdout + one.stderr)
         XCTAssertEqual(one.lines.filter { $0.hasPrefix("server ") }, ["server test (\(test.url))"])
         XCTAssertEqual(try prod.stats()["logins"] as? Int, 1, "prod is not asked again")
-        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let document =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         XCTAssertEqual((document?["note"] as? [String: Any])?["server"] as? String, "test")
     }
 
@@ -113,7 +137,8 @@ final class ProbeTests: XCTestCase {
         let (noCSV, _) = try probe(["--no-adhoc-query", "--ignore-stored-page-number", "--no-csv"])
         XCTAssertEqual(noCSV.status, 0, noCSV.stdout + noCSV.stderr)
         assertLine(noCSV, "⚠", "page 2 repeated page 1: the server ignores pageNumber on the stored path")
-        assertLine(noCSV, "    then:", "on one large page or in id-ordered batches (the CSV file route does not work here)")
+        assertLine(
+            noCSV, "    then:", "on one large page or in id-ordered batches (the CSV file route does not work here)")
     }
 
     func test_germanFolders_personalFolderNamed() throws {
@@ -144,7 +169,8 @@ final class ProbeTests: XCTestCase {
         let refused = try workspace.trackwatch(["probe", "--save", transcript])
         XCTAssertEqual(refused.status, 77, refused.stdout + refused.stderr)
         let saved = try String(contentsOfFile: transcript, encoding: .utf8)
-        XCTAssertTrue(saved.contains("\"status\" : 401") && !saved.contains("wrong"), "what happened is still saved: \(saved)")
+        XCTAssertTrue(
+            saved.contains("\"status\" : 401") && !saved.contains("wrong"), "what happened is still saved: \(saved)")
         assertLine(refused, "✘", "rejected the login (HTTP 401")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 0)
 
@@ -206,7 +232,8 @@ final class ProbeTests: XCTestCase {
 
         // Secrets: the password, every token compass-sim issued, cookie values.
         XCTAssertFalse(text.contains(password), "password leaked")
-        let tokensResponse = try AsyncHTTPTransport().send(HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
+        let tokensResponse = try AsyncHTTPTransport().send(
+            HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
         let tokens = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tokensResponse.body)) as? [String])
         XCTAssertFalse(tokens.isEmpty)
         for token in tokens {
@@ -220,8 +247,11 @@ final class ProbeTests: XCTestCase {
         XCTAssertTrue(text.contains("Bearer <removed>"))
 
         // Record text: headlines, user names (the login's too), record ids, repository and database names.
-        for secret in ["Crash on save", "Bold", "Save as", "engineer", "lead", "SAMPL0000", "Normal Queue", "High Attention", "Opened", "127.0.0.1",
-                       "2.0.0"] {
+        for secret in [
+            "Crash on save", "Bold", "Save as", "engineer", "lead", "SAMPL0000", "Normal Queue", "High Attention",
+            "Opened", "127.0.0.1",
+            "2.0.0",
+        ] {
             XCTAssertFalse(text.contains(secret), "\(secret) is in the transcript")
         }
 
@@ -229,9 +259,12 @@ final class ProbeTests: XCTestCase {
         let statuses = exchanges.compactMap { ($0["response"] as? [String: Any])?["status"] as? Int }
         XCTAssertTrue(statuses.contains(200) && statuses.contains(201), "\(statuses)")
         XCTAssertTrue(statuses.contains(401), "the logged-off token's refusal: \(statuses)")
-        XCTAssertNotNil(text.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#, options: .regularExpression), "a history timestamp")
-        for kept in ["/ccmweb/rest/authenticate", "/query", "pageNumber=2", "result_set_id", "history.action_timestamp",
-                     "Content-Type"] {
+        XCTAssertNotNil(
+            text.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#, options: .regularExpression), "a history timestamp")
+        for kept in [
+            "/ccmweb/rest/authenticate", "/query", "pageNumber=2", "result_set_id", "history.action_timestamp",
+            "Content-Type",
+        ] {
             XCTAssertTrue(text.contains(kept), "\(kept) is missing from the transcript")
         }
         let first = try XCTUnwrap(exchanges.first?["request"] as? [String: Any])

@@ -13,8 +13,9 @@ final class ProbeZoneTests: XCTestCase {
 
     func test_aFreshEntry_givesTheOffset_roundedToAQuarterHour_asALowerBound() {
         XCTAssertEqual(zone(40).mark, .pass)
-        XCTAssertTrue(zone(40).text.contains("stored in UTC if the newest was made just now, else in a zone east of it"),
-                      zone(40).text)
+        XCTAssertTrue(
+            zone(40).text.contains("stored in UTC if the newest was made just now, else in a zone east of it"),
+            zone(40).text)
         XCTAssertTrue(zone(-7 * 3_600 + 20).text.contains("stored in UTC−7 if"), zone(-7 * 3_600 + 20).text)
         XCTAssertTrue(zone(5 * 3_600 + 1_800 - 30).text.contains("stored in UTC+5:30 if"))
         XCTAssertTrue(zone(14 * 3_600).text.contains("UTC+14 if"))
@@ -22,7 +23,8 @@ final class ProbeZoneTests: XCTestCase {
 
     func test_anEntryLaterThanAnyZone_isAWarning_aVeryOldOne_cannotTell() {
         XCTAssertEqual(zone(20 * 3_600).mark, .warn)
-        XCTAssertTrue(zone(20 * 3_600).text.contains("20 h 0 min ahead of the server's clock, later than any zone allows"))
+        XCTAssertTrue(
+            zone(20 * 3_600).text.contains("20 h 0 min ahead of the server's clock, later than any zone allows"))
         XCTAssertEqual(zone(-3 * 86_400).mark, .unknown)
         XCTAssertTrue(zone(-3 * 86_400).text.contains("history zone not told"), zone(-3 * 86_400).text)
     }
