@@ -23,6 +23,7 @@ logs=$(mktemp -d /tmp/tw-test-logs.XXXXXX)
 # leave behind is seen — and other checkouts' runs on the same machine are not. Not SwiftPM's: its lock files
 # and scratch directories are its own business.
 scratch=$(mktemp -d /tmp/tw-test.XXXXXX)
+chmod 0755 "$scratch"  # CoreDumpTests runs a daemon as another user, which must reach its workspace
 release_pid=""
 trap '[ -z "$release_pid" ] || kill "$release_pid" 2> /dev/null; rm -rf "$logs" "$scratch"' EXIT
 step() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }

@@ -87,7 +87,8 @@ public final class Poller {
             // its checkpoint, and must not come back as new.
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
-                me: client.loginName, seenUpTo: wideWindow ? nil : checkpoint)
+                me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,
+                seenUpTo: wideWindow ? nil : checkpoint)
             if outcome.unexplained > 0 {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])

@@ -32,7 +32,10 @@ public final class SessionBus: @unchecked Sendable {
         busDirectory = directory.path
         atexit {
             if busDaemonPID > 0 { kill(busDaemonPID, SIGTERM) }
-            if !busDirectory.isEmpty { unlink(busDirectory + "/bus"); rmdir(busDirectory) }
+            if !busDirectory.isEmpty {
+                for file in ["bus", "bus.conf"] { unlink(busDirectory + "/" + file) }
+                rmdir(busDirectory)
+            }
         }
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
         unsetenv("DISPLAY")  // never autolaunch another bus
