@@ -23,6 +23,18 @@ public struct SimClock: Sendable {
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
     }
 
+    /// The HTTP `Date` form (IMF-fixdate), e.g. `Tue, 24 Nov 2026 02:40:00 GMT`.
+    public static func httpDate(_ seconds: Int) -> String {
+        var value = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let day = parts.tm_mday < 10 ? "0\(parts.tm_mday)" : "\(parts.tm_mday)"
+        let time = format(seconds).split(separator: " ")[1]
+        return "\(days[Int(parts.tm_wday)]), \(day) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(time) GMT"
+    }
+
     /// `yyyy-MM-dd HH:mm:ss` as seconds on the zone-less scale, or `nil`.
     public static func parse(_ text: String) -> Int? {
         let numbers = text.split { $0 == "-" || $0 == " " || $0 == ":" }.map { Int($0) }
