@@ -45,8 +45,9 @@ public final class CompassClient {
     private(set) var sessionRenewals = 0
     /// Statuses other than 401 that a new login did not cure in this session: they mean what they say
     /// (a real permission problem, a real server error), so they cost a login again only when the token
-    /// itself is refused (`tokenIsRefused`).
-    private var statusesNotAboutTheToken: Set<Int> = []
+    /// itself is refused (`tokenIsRefused`) — when that question can be asked: the value says whether the
+    /// workspace request was answered with the fresh token, i.e. whether it can tell a refused token from this.
+    private var statusesNotAboutTheToken: [Int: Bool] = [:]
     /// The statuses with which the server refused a token, as seen in this process (for `probe`).
     public private(set) var tokenRefusalStatuses: Set<Int> = []
     /// The session's cookies (see CookieJar.swift).
@@ -105,8 +106,8 @@ public final class CompassClient {
             guard response.status == 401 else { return response }
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))
         }
-        if response.status != 401, statusesNotAboutTheToken.contains(response.status), !(try tokenIsRefused()) {
-            return response
+        if response.status != 401, let tellsTokenApart = statusesNotAboutTheToken[response.status] {
+            guard tellsTokenApart, try tokenIsRefused() else { return response }
         }
         logger.info("token refused; logging in again",
                     metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
@@ -114,7 +115,9 @@ public final class CompassClient {
         try ensureSession()
         let replay = try rawSend(endpoint, method: method, body: encoded)
         if response.status != 401, replay.status == response.status {
-            statusesNotAboutTheToken.insert(response.status)
+            // Whether the workspace request, with this fresh token, is answered: only then can it tell later
+            // whether a token is refused. Unknown (no answer) counts as no.
+            statusesNotAboutTheToken[response.status] = (try? tokenIsRefused()).map { !$0 } ?? false
         } else {
             tokenRefusalStatuses.insert(response.status)
         }
@@ -203,7 +206,7 @@ public final class CompassClient {
             self.token = token
             if loginCount > 0 { sessionRenewals += 1 }
             loginCount += 1
-            statusesNotAboutTheToken = []
+            statusesNotAboutTheToken = [:]
             logger.debug("logged in", metadata: ["user": "\(server.username)", "database": "\(server.database)"])
         case 400, 401, 403:
             throw CompassError.loginRejected(status: response.status, message: Self.message(in: response))
