@@ -6,10 +6,40 @@ import Glibc
 /// as Compass does (`yyyy-MM-dd HH:mm:ss`, UTC).
 public struct SimClock: Sendable {
     public var offset: Int
+    /// The reading the clock stopped at while it is held (`{"hold": 1}`): every history entry written meanwhile
+    /// carries the same second, as a script's quick Modify + Modify does.
+    public var heldAt: Int?
 
     public init(offset: Int = 0) { self.offset = offset }
 
-    public var now: Int { Int(time(nil)) + offset }
+    public var now: Int { heldAt ?? Int(time(nil)) + offset }
+
+    /// Moves the clock by `seconds`, held or not.
+    public mutating func advance(_ seconds: Int) {
+        offset += seconds
+        heldAt = heldAt.map { $0 + seconds }
+    }
+
+    /// Stops the clock at its current reading (`true`), or lets it run on from there (`false`).
+    public mutating func hold(_ held: Bool) {
+        if held, heldAt == nil { heldAt = now }
+        if !held, let reading = heldAt {
+            offset = reading - Int(time(nil))
+            heldAt = nil
+        }
+    }
+
+    /// `seconds` as an HTTP date (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), for the `Date` header.
+    public static func httpDate(_ seconds: Int) -> String {
+        var value = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let clock = format(seconds).split(separator: " ")[1]
+        let day = parts.tm_mday < 10 ? "0\(parts.tm_mday)" : "\(parts.tm_mday)"
+        return "\(days[Int(parts.tm_wday)]), \(day) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(clock) GMT"
+    }
 
     public static func format(_ seconds: Int) -> String {
         var value = time_t(seconds)
