@@ -77,7 +77,9 @@ public final class Poller {
         let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
-            var (observation, checkpoint, latest) = try observe(stored: try state.checkpoint(watch: Self.assignedWatch))
+            let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch))
+            let checkpoint = observed.checkpoint, latest = observed.latest
+            var observation = observed.observation
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
             // both at once is what sets the poll's peak memory.
             let previous = try state.snapshot(watch: Self.assignedWatch)
@@ -92,8 +94,8 @@ public final class Poller {
             if let first = outcome.implausible.first {
                 // Once: the entry is remembered as seen, so a later window does not log it again.
                 logger.warning(
-                    "history entry dated later than any time zone allows; it does not move the checkpoint "
-                        + "(ask the Compass administrator to check the server's clock and this entry)",
+                    Logger.Message(stringLiteral: "history entry dated later than any time zone allows; it does not "
+                        + "move the checkpoint (ask the Compass administrator to check the server's clock and this entry)"),
                     metadata: Self.describe(first, count: outcome.implausible.count, latest: latest))
             }
             if outcome.unexplained > 0 {
@@ -193,7 +195,7 @@ public final class Poller {
     /// latest plausible history timestamp.
     private func observe(
         stored: CompassTimestamp?
-    ) throws -> (PollObservation, checkpoint: CompassTimestamp?, latest: CompassTimestamp?) {
+    ) throws -> (observation: PollObservation, checkpoint: CompassTimestamp?, latest: CompassTimestamp?) {
         do {
             // Rows become records page by page: the raw rows of a large result are never all held at once.
             let records = try client.run(
@@ -206,8 +208,8 @@ public final class Poller {
                 // An earlier version took it from a future-dated entry: every window since has been empty.
                 reportedStoredCheckpoint = true
                 logger.warning(
-                    "stored history checkpoint is later than any time zone allows; measuring the window again "
-                        + "from the newest plausible entry",
+                    Logger.Message(stringLiteral: "stored history checkpoint is later than any time zone allows; "
+                        + "measuring the window again from the newest plausible entry"),
                     metadata: ["checkpoint": "\(stored)", "latest_plausible": "\(latest.map(\.rawValue) ?? "")"])
             }
             let since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
