@@ -31,13 +31,15 @@ public struct HistoryEntry: Equatable, Codable, Sendable {
     /// their timestamp, so the numbering is the same in every poll that sees them; the second arriving in a
     /// later poll than the first is then number 2, unseen, and reported.
     public static func keys(of entries: [HistoryEntry]) -> [HistoryKey] {
+        // One hash per entry in the usual case of no twins; the rare twin counts in a second table.
+        var firsts = Set<HistoryKey>(minimumCapacity: entries.count)
         var counts: [HistoryKey: Int] = [:]
-        counts.reserveCapacity(entries.count)
         return entries.map { entry in
             let key = entry.key
-            let occurrence = (counts[key] ?? 0) + 1
+            if firsts.insert(key).inserted { return key }
+            let occurrence = (counts[key] ?? 1) + 1
             counts[key] = occurrence
-            return occurrence == 1 ? key : key.occurrence(occurrence)
+            return key.occurrence(occurrence)
         }
     }
 }
