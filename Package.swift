@@ -68,8 +68,11 @@ let package = Package(
                 "TrackwatchApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["VersionFile"]
         ),
+        // `trackwatch --version` from the VERSION file, the one place a release's version is written.
+        .plugin(name: "VersionFile", capability: .buildTool()),
 
         // The local Compass server used for development, tests and the demo.
         .target(

@@ -1,77 +1,194 @@
 #!/usr/bin/env bash
-# The demo: starts compass-sim, takes a baseline with `trackwatch check`, lets colleagues change things
-# through the real API, and checks again. Everything lives in a temporary directory; Ctrl-C cleans up.
+# The demo (`make demo`): compass-sim, the built-in Compass server, with its sample database; trackwatch as
+# the engineer `engineer`, watching the two built-in queries and the saved query "Public Queries/Team P1s".
+# Part 1 runs `trackwatch check` around three colleagues' actions; part 2 runs the daemon (`trackwatch run`)
+# while five more actions happen, one at a time, each followed by a poll and what it produced: the terminal
+# line, the bubble (or why there is none) and the journal entry (or why there is none). It ends with what to
+# do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
+#
+#   BIN         directory with trackwatch and compass-sim (default: `swift build --show-bin-path`)
+#   DEMO_PACE   seconds to pause between steps, for reading (default 1; 0 in tests)
+#
+# Exit status: 0 every scripted action was reported; 1 otherwise.
 set -euo pipefail
 bin=${BIN:-$(swift build --show-bin-path)}
-work=$(mktemp -d /tmp/trackwatch-demo.XXXXXX)
-sim_pid=""
-cleanup() { [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
+pace=${DEMO_PACE:-1}
+work=$(mktemp -d "${TMPDIR:-/tmp}/trackwatch-demo.XXXXXX")
+sim_pid="" daemon_pid=""
+cleanup() {
+    [ -z "$daemon_pid" ] || kill "$daemon_pid" 2> /dev/null || true
+    [ -z "$sim_pid" ] || kill "$sim_pid" 2> /dev/null || true
+    wait 2> /dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -t 1 ]; then bold=$'\e[1m' dim=$'\e[2m' off=$'\e[0m'; else bold="" dim="" off=""; fi
+title() { printf '\n%s== %s%s\n' "$bold" "$*" "$off"; }
+say() { printf '%s%s%s\n' "$dim" "$*" "$off" | fold -s -w 110; }
+pause() { sleep "$pace"; }
 
 "$bin/compass-sim" --port 0 > "$work/sim.out" 2> "$work/sim.err" &
 sim_pid=$!
-for _ in $(seq 100); do grep -q '^listening on ' "$work/sim.out" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q '^listening on ' "$work/sim.out" 2> /dev/null && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$work/sim.out")
 [ -n "$url" ] || { echo "compass-sim did not start:"; cat "$work/sim.err"; exit 1; }
 
-printf 'engineer\n' > "$work/password"; chmod 600 "$work/password"
-cat > "$work/config.toml" <<TOML
+printf 'engineer\n' > "$work/password"
+chmod 600 "$work/password"
+cat > "$work/config.toml" << TOML
 [server]
 url = "$url"
 repo = "2.0.0"
 database = "SAMPL"
 username = "engineer"
 password_file = "$work/password"
+
 [[watch]]
 query = "Public Queries/Team P1s"
 notify = "changes"
-[poll]
-interval = "30s"
 TOML
-export XDG_STATE_HOME="$work/state"
+export XDG_STATE_HOME=$work/state
 tw() { "$bin/trackwatch" "$@" --config "$work/config.toml"; }
-
-echo "== compass-sim at $url (user engineer)"
-echo "== trackwatch check   # first run: a silent baseline (the two built-in queries and the watched Team P1s)"
-tw check
-echo
-echo "== colleagues act: lead resolves SAMPL00000001, gives SAMPL00000002 to engineer at top priority (so it enters Team P1s), and SAMPL00000005 to alice"
-"$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000001 --action Resolve
-"$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000002 --action Modify --set Owner=engineer --set "Priority=1-Resolve Immediately"
-"$bin/compass-sim" act --url "$url" --user lead --record SAMPL00000005 --action Modify --set Owner=alice
-echo
-echo "== trackwatch check"
-tw check
-echo
-echo "== trackwatch check --json   # nothing new: every change is reported once"
-tw check --json
-echo "== trackwatch status"
-tw status
-
-# Part two: the daemon, polling every 10 s, while a scripted colleague keeps changing things. On a desktop you
-# see real bubbles. Runs until Ctrl-C in a terminal, DEMO_SECONDS (default 40) otherwise.
-echo
-echo "== trackwatch run   # the daemon; colleagues act every 12 s; Ctrl-C stops everything"
-sed -i 's/^interval = .*/interval = "10s"/' "$work/config.toml"
-"$bin/trackwatch" run --config "$work/config.toml" &
-daemon_pid=$!
-colleague_pid=""
-trap 'kill $colleague_pid "$daemon_pid" 2>/dev/null; cleanup' EXIT INT TERM
-colleague() {
-  local steps=(
-    "lead SAMPL00000021 Resolve"
-    "alice SAMPL00000026 Modify Owner=engineer"
-    "lead SAMPL00000013 Re_open"
-    "lead SAMPL00000025 Modify Priority=1-Resolve_Immediately"
-    "lead SAMPL00000002 Modify Owner=alice"
-  )
-  for step in "${steps[@]}"; do
-    sleep 12
-    read -r user record action set <<<"$step"
-    "$bin/compass-sim" act --url "$url" --user "$user" --record "$record" --action "$action" \
-      ${set:+--set "${set//_/ }"} >/dev/null || true
-  done
+act() {   # act USER RECORD ACTION [FIELD=VALUE…]: a colleague, through Compass's REST API
+    local user=$1 record=$2 action=$3 sets=()
+    shift 3
+    for field in "$@"; do sets+=(--set "$field"); done
+    "$bin/compass-sim" act --url "$url" --user "$user" --record "$record" --action "$action" "${sets[@]}" > /dev/null
 }
-colleague &
-colleague_pid=$!
-if [ -t 0 ]; then wait "$daemon_pid"; else sleep "${DEMO_SECONDS:-40}"; fi
+
+title "compass-sim: a Compass server on $url"
+say "It is $bin/compass-sim, built by make (docs/compass-sim.md), serving the sample database SAMPL. You are \
+'engineer'; your colleagues 'lead' and 'alice' act through the same REST API. trackwatch watches your records \
+(assigned to you, and yours that others change) and the saved query Public Queries/Team P1s (every priority-1 \
+defect); the configuration is $work/config.toml."
+pause
+
+title "trackwatch check   # the first poll: a silent baseline"
+tw check
+say "Nothing is reported the first time: trackwatch only remembers what is there."
+pause
+
+title "Three colleagues act"
+echo "  lead resolves SAMPL00000001, which you own"
+act lead SAMPL00000001 Resolve
+echo "  lead gives SAMPL00000002 to you, at priority 1-Resolve Immediately"
+act lead SAMPL00000002 Modify Owner=engineer "Priority=1-Resolve Immediately"
+echo "  lead gives SAMPL00000005, yours, to alice"
+act lead SAMPL00000005 Modify Owner=alice
+pause
+
+title "trackwatch check   # one line per change, each reported once"
+tw check
+say "SAMPL00000002 gives two lines, and that is not a duplicate: it was assigned to you (your built-in query) and, \
+at priority 1, it entered Team P1s (a watched query). Each query you watch reports its own view of a record."
+pause
+title "trackwatch check --json   # again: nothing new, every change was reported once"
+tw check --json
+echo "(no output)"
+pause
+
+title "The daemon, trackwatch run, as the systemd user unit runs it"
+say "It polls every 5 minutes; here each colleague's action is followed by 'poll now' (SIGUSR1, what \
+'systemctl --user kill -s USR1 trackwatch' sends). Each change goes to three places:"
+journal=no
+[ -S /run/systemd/journal/socket ] && [ -w /run/systemd/journal/socket ] && journal=yes
+echo "  terminal  one line per change on stderr (under systemd that stream is the journal instead)"
+if "$bin/trackwatch" notify-test > "$work/notify-test.out" 2>&1 || grep -q '✔ bubble' "$work/notify-test.out"; then
+    echo "  bubble    a desktop notification: $(sed -n 's/^✔ bubble shown by //p' "$work/notify-test.out" | cut -d'(' -f1)shows them (notify-test just sent a sample)"
+    bubbles=yes
+else
+    echo "  bubble    none here: no notification server answers on this session's D-Bus (${DBUS_SESSION_BUS_ADDRESS:-no session bus})."
+    echo "            In a desktop session each change is a bubble; run make demo in a terminal there to see them."
+    bubbles=no
+fi
+if [ $journal = yes ]; then
+    echo "  journal   one structured entry per change (TRACKWATCH_RECORD=, TRACKWATCH_CHANGE=, …), shown below"
+else
+    echo "  journal   none here: no journald runs (no /run/systemd/journal/socket). Under systemd each change is"
+    echo "            also a journal entry: journalctl --user -u trackwatch"
+fi
+pause
+
+journal() { journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager "$@" 2> /dev/null || true; }
+last_poll() { tw status --json 2> /dev/null | sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p'; }
+# A poll is over when its time is in the state and everything it found was delivered (terminal, bubble, journal).
+poll_over() {
+    local status
+    status=$(tw status --json 2> /dev/null)
+    [[ $status == *'"undelivered":0'* ]] && [ "$(sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p' <<< "$status")" != "$1" ]
+}
+# status has whole seconds: a second apart, the daemon's first poll cannot have the time of the last check.
+checked=$(last_poll)
+sleep 1.1
+"$bin/trackwatch" run --config "$work/config.toml" 2> "$work/daemon.log" &   # not through tw(): $! must be its pid
+daemon_pid=$!
+ran_as=$daemon_pid
+# Its signal handlers are in place once it says "started"; its first poll is over when the time moves on.
+for _ in $(seq 300); do
+    grep -q '\] started' "$work/daemon.log" && poll_over "$checked" && break
+    kill -0 "$daemon_pid" 2> /dev/null || { cat "$work/daemon.log"; exit 1; }
+    sleep 0.1
+done
+shown=0
+expected=0
+steps=(
+    "lead|SAMPL00000021|Resolve||lead resolves SAMPL00000021, yours and at priority 1: two lines, one per query that shows it (yours, and Team P1s)"
+    "alice|SAMPL00000026|Modify|Owner=engineer|alice hands SAMPL00000026 to you"
+    "lead|SAMPL00000013|Re_open||lead reopens SAMPL00000013, which you had resolved: at priority 1, Team P1s shows it too"
+    "lead|SAMPL00000025|Modify|Priority=1-Resolve Immediately|lead raises SAMPL00000025, yours, to priority 1: a field change, and it enters Team P1s"
+    "lead|SAMPL00000002|Modify|Owner=alice|lead gives SAMPL00000002 to alice: it leaves your records; in Team P1s its Owner changed"
+)
+for step in "${steps[@]}"; do
+    IFS='|' read -r user record action set explanation <<< "$step"
+    title "$explanation"
+    before=$(last_poll)
+    sleep 1.1   # whole seconds, as above: the next poll's time must differ from this one
+    if [ -n "$set" ]; then act "$user" "$record" "$action" "$set"; else act "$user" "$record" "$action"; fi
+    kill -USR1 "$daemon_pid"
+    for _ in $(seq 300); do poll_over "$before" && break; sleep 0.1; done
+    expected=$((expected + 1))
+    lines=$(sed -n 's/.* notice trackwatch: change=[^[]*\[trackwatch\] //p' "$work/daemon.log" | tail -n +$((shown + 1)))
+    if [ -z "$lines" ]; then
+        echo "  (no change reported: see $work/daemon.log)"
+        continue
+    fi
+    shown=$((shown + $(printf '%s\n' "$lines" | wc -l)))
+    printf '%s\n' "$lines" | sed 's/^/  terminal  /'
+    grep -q "$record" <<< "$lines" && seen[$expected]=yes
+    [ $bubbles = yes ] && echo "  bubble    $(printf '%s\n' "$lines" | wc -l) on your desktop"
+    if [ $journal = yes ]; then
+        entries=$(journal -o cat _PID="$daemon_pid" TRACKWATCH_RECORD="$record" | tail -n 2)
+        if [ -n "$entries" ]; then
+            printf '%s\n' "$entries" | sed 's/^/  journal   /'
+        else
+            echo "  journal   written, but not readable by you here (a volatile journal: only members of systemd-journal read it)"
+        fi
+    fi
+    pause
+done
+kill "$daemon_pid" 2> /dev/null || true
+wait "$daemon_pid" 2> /dev/null || true
+daemon_pid=""
+grep -q 'desktop notifications unavailable' "$work/daemon.log" &&
+    echo && sed -n 's/.*\[DesktopNotifier\] //p' "$work/daemon.log" | head -n 1 | sed 's/^/The daemon said: /'
+if [ $journal = yes ]; then
+    title "One journal entry in full: the structured fields (journalctl -o verbose)"
+    journal -o verbose _PID="$ran_as" TRACKWATCH_RECORD=SAMPL00000013 TRACKWATCH_CHANGE=modified |
+        grep -E '^ *(MESSAGE|MESSAGE_ID|PRIORITY|TRACKWATCH_[A-Z_]+)='
+    echo "  (journalctl --user -t trackwatch TRACKWATCH_RECORD=SAMPL00000013 -o verbose; under systemd: -u trackwatch)"
+fi
+
+missing=0
+for i in $(seq "$expected"); do [ "${seen[$i]:-}" = yes ] || missing=$((missing + 1)); done
+title "What next"
+echo "  make test                 everything trackwatch promises, tested (docs/testing.md)"
+echo "  make deb                  the Debian package, for machines without Swift; or: make install (docs/install.md)"
+echo "  ~/.config/trackwatch/config.toml   your server: docs/configuration.md; then"
+echo "                            systemctl --user enable --now trackwatch"
+echo "  $bin/compass-sim --port 0 a server of your own to try things against (docs/compass-sim.md)"
+if [ "$missing" -ne 0 ]; then
+    echo "demo: $missing of $expected scripted actions were not reported" >&2
+    exit 1
+fi

@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# End-to-end test of the installed systemd user unit: the real trackwatch daemon, installed by
-# scripts/install.sh for a lab user, run as trackwatch.service by a real `systemd --user` manager
-# (scripts/userenv-start.sh) against compass-sim over HTTP, with a mock notification server on the user's
-# D-Bus and a real journald. Covers: systemd-analyze verify, READY=1, STATUS=, a colleague's change
-# reaching the desktop and the journal, reload, sandboxing in effect, watchdog kill + restart, clean stop,
-# uninstall.
+# End-to-end test of the installed systemd user unit: the real trackwatch daemon, run as trackwatch.service
+# by a real `systemd --user` manager (scripts/userenv-start.sh) for a lab user against compass-sim over HTTP,
+# with a mock notification server on the user's D-Bus and a real journald. Two ways to install it:
+#
+#   DEB=dist/trackwatch_….deb   (what `make test` runs) the Debian package, installed on this machine with
+#       apt-get: /usr/bin/trackwatch and /usr/lib/systemd/user/trackwatch.service, set up by the lab user with
+#       the README's quick start, word for word; at the end the package is purged and nothing it installed may
+#       be left, while the user's configuration and state stay untouched; then a personal `make install`
+#       (scripts/install.sh) of the packaged binary is verified, started and uninstalled.
+#   without DEB: scripts/install.sh for the lab user (~/.local), as `make install` does.
+#
+# Covers: systemd-analyze verify, READY=1, STATUS=, doctor, notify-test, a colleague's change reaching the
+# desktop and the journal (and every `journalctl` example of README.md and docs/ printing it), the journal
+# catalog, reload, sandboxing in effect, the Open button, crash safety, watchdog kill + restart,
+# LoadCredential=, secrets, clean stop, uninstall or purge.
 #
 # Run as root after `swift build` (a debug build is fine):
 #     scripts/e2e-user-unit.sh
-#   BIN        directory with trackwatch and compass-sim (default: `swift build --show-bin-path`)
+#   BIN        directory with compass-sim (and trackwatch, without DEB) (default: `swift build --show-bin-path`)
+#   DEB        the package to test instead of the build tree's binary
 #   KEEP_LAB=1 leave the lab running afterwards for a look around (scripts/userenv-exec.sh …)
 #
 # Prints "ok - …" per check and ends with "N passed, M failed"; on the first failure it prints the unit's
@@ -50,8 +60,12 @@ fail() {
 }
 
 sim_pid=""
+package_installed=""
+apt() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -q "$@"; }
 cleanup() {
     [ -z "$sim_pid" ] || { kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; }
+    # Still holding the lab lock: the next run finds the machine as it was.
+    [ -z "$package_installed" ] || [ "${KEEP_LAB:-}" = 1 ] || apt purge trackwatch > /dev/null 2>&1 || true
     if [ "${KEEP_LAB:-}" = 1 ]; then
         echo "# lab left running: scripts/userenv-exec.sh systemctl --user status $unit; scripts/userenv-stop.sh --purge"
     else
@@ -64,9 +78,19 @@ trap 'exit 130' INT TERM
 
 # --- Binaries and the lab ---
 bin=${BIN:-$(cd "$src" && swift build --show-bin-path)}
-for b in trackwatch compass-sim; do
+deb=${DEB:-}
+for b in compass-sim ${deb:+-}trackwatch; do
+    [ "$b" = -trackwatch ] && continue
     [ -x "$bin/$b" ] || { echo "$bin/$b not found: run swift build first" >&2; exit 2; }
 done
+if [ -n "$deb" ]; then
+    [ -f "$deb" ] || { echo "$deb not found: make deb" >&2; exit 2; }
+    deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+    if dpkg-query -W -f='${Status}' trackwatch 2> /dev/null | grep -q 'ok installed'; then
+        echo "trackwatch is installed on this machine; the test installs and purges its own: apt-get purge trackwatch first" >&2
+        exit 2
+    fi
+fi
 "$here/userenv-stop.sh" --purge > /dev/null 2>&1   # a fresh lab user: no state, config or drop-ins of earlier runs
 "$here/userenv-start.sh" | sed 's/^/# /'
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the lab did not start" >&2; exit 1; }
@@ -81,7 +105,7 @@ for f in systemd/trackwatch.catalog etc/config.example.toml README.md; do
     [ -f "$src/$f" ] && cp "$src/$f" "$work/src/$f"
 done
 cp -R "$src/data" "$work/src/"   # the icon and the desktop entry
-cp "$bin/trackwatch" "$work/bin/"
+[ -n "$deb" ] || cp "$bin/trackwatch" "$work/bin/"
 # The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
 if [ -x "$bin/generate-manual" ]; then
     mkdir -p "$work/src/.build/man"
@@ -101,17 +125,85 @@ sim_pid=$!
 lab_wait_for 20 grep -q '^listening on ' "$work/sim.out" || fail "compass-sim did not start"
 url=$(sed -n '1s/^listening on //p' "$work/sim.out")
 
-# 1. install.sh as the user, as `make install` runs it
-X env BIN="$work/bin" PREFIX="$home/.local" "$work/src/scripts/install.sh" install > "$work/install.out" 2>&1 ||
-    { cat "$work/install.out"; fail "install.sh install"; }
-X test -x "$home/.local/bin/trackwatch" && X test -f "$home/.config/systemd/user/$unit" ||
-    { cat "$work/install.out"; fail "install.sh did not install the binary and the unit"; }
-grep -q 'systemctl --user enable --now trackwatch' "$work/install.out" || fail "install.sh did not print the next steps"
-ok "install.sh installed binary and unit for $LAB_USER"
+# A mock notification server on the user's bus (Type=dbus returns once the name is taken), so that doctor and
+# notify-test find one, as on a desktop.
+X systemd-run --user --quiet --unit=mock-notifications -p Type=dbus -p BusName=org.freedesktop.Notifications \
+    /usr/bin/python3 -m dbusmock --session -t notification_daemon -l "$work/notifications.log" ||
+    fail "dbusmock notification server did not start"
+ok "mock notification server owns org.freedesktop.Notifications on the user bus"
 
-# The test configuration: compass-sim, user engineer, a password file only the user can read.
-X sh -c "umask 077 && mkdir -p ~/.config/trackwatch && printf '$password\n' > ~/.config/trackwatch/password"
-X tee "$home/.config/trackwatch/config.toml" > /dev/null <<TOML
+# The fenced block that follows the line "<!-- NAME -->" in README.md.
+readme_block() {
+    awk -v marker="<!-- $1 -->" '$0 == marker { found = 1; next }
+        found && /^```/ { if (inside) exit; inside = 1; next }
+        found && inside' "$src/README.md"
+}
+verify_unit() {   # systemd-analyze verify, as the user (so %h is the user's home): any output fails
+    X systemd-analyze verify --user "$1" > "$work/verify.out" 2>&1
+    local status=$?
+    if [ "$status" -ne 0 ] || [ -s "$work/verify.out" ]; then
+        sed 's/^/# /' "$work/verify.out"
+        fail "systemd-analyze verify --user $1 printed something (exit $status)"
+    fi
+}
+
+if [ -n "$deb" ]; then
+    # 1. The package, installed as a person would, with apt resolving its computed Depends:. Recommends are
+    #    left out: Depends: alone must be enough (and CI need not pull xdg-utils' desktop stack).
+    apt install --no-install-recommends "$deb" > "$work/apt.out" 2>&1 || { cat "$work/apt.out"; fail "apt-get install $deb"; }
+    package_installed=yes
+    dpkg -L trackwatch > "$work/package.files"
+    package_version=$(dpkg-query -W -f='${Version}' trackwatch)
+    tw=/usr/bin/trackwatch
+    unit_file=/usr/lib/systemd/user/$unit
+    [ "$("$tw" --version)" = "${package_version%-*}" ] ||
+        fail "trackwatch --version says $("$tw" --version); the package is $package_version"
+    ok "apt-get install ./${deb##*/}: $(grep -c . "$work/package.files") paths, trackwatch --version = ${package_version%-*}"
+    catalog_ids=$(sed -n 's/^-- \([0-9a-f]\{32\}\)$/\1/p' "$src/systemd/trackwatch.catalog")
+    journalctl --list-catalog > "$work/catalog.list"   # a file, not a pipe: grep -q would end journalctl early
+    for id in $catalog_ids; do
+        grep -q "^$id " "$work/catalog.list" || fail "the catalog entry $id is not in journalctl's catalog database"
+    done
+    ok "systemd's trigger indexed the catalog: $(echo $catalog_ids | wc -w) entries in journalctl --list-catalog"
+
+    # 2. systemd-analyze verify of the packaged unit.
+    verify_unit "$unit_file"
+    ok "systemd-analyze verify --user $unit_file: no output"
+
+    # 3–4. README.md's quick start, word for word, as the user. The configuration it has you write is README's
+    #      minimal configuration with compass-sim's URL; the password is the lab's.
+    readme_block "e2e: minimal configuration" | sed "s|^url = .*|url = \"$url\"|" > "$work/readme-config.toml"
+    grep -q '^\[server\]' "$work/readme-config.toml" || fail "README.md has no block after <!-- e2e: minimal configuration -->"
+    readme_block "e2e: quick start" | sed 's/[[:space:]]\{1,\}#.*$//' | grep -v '^[[:space:]]*$' > "$work/quickstart.sh"
+    grep -q 'enable --now trackwatch' "$work/quickstart.sh" || fail "README.md has no block after <!-- e2e: quick start -->"
+    chmod a+r "$work/readme-config.toml" "$work/quickstart.sh"
+    step=0
+    while IFS= read -r line; do
+        step=$((step + 1))
+        case $line in
+            '$EDITOR '*) X sh -c "cat '$work/readme-config.toml' > ${line#\$EDITOR }" ;;   # what a person types in
+            *) X bash -c "${line//your-password/$password}" > "$work/quickstart.$step.out" 2>&1 ||
+                   { cat "$work/quickstart.$step.out"; fail "README quick start, line $step: $line"; } ;;
+        esac
+    done < "$work/quickstart.sh"
+    [ "$(prop ActiveState)" = active ] && [ "$(prop UnitFileState)" = enabled ] ||
+        fail "after README's quick start the unit is $(prop ActiveState), $(prop UnitFileState)"
+    [ "$(prop ExecStart | sed -n 's/.*path=\([^ ;]*\).*/\1/p')" = /usr/bin/trackwatch ] || fail "ExecStart is $(prop ExecStart)"
+    ok "README quick start ($step lines): configured, checked, enabled and started /usr/bin/trackwatch; MainPID=$(prop MainPID)"
+else
+    # 1. install.sh as the user, as `make install` runs it
+    X env BIN="$work/bin" PREFIX="$home/.local" "$work/src/scripts/install.sh" install > "$work/install.out" 2>&1 ||
+        { cat "$work/install.out"; fail "install.sh install"; }
+    tw=$home/.local/bin/trackwatch
+    unit_file=$home/.config/systemd/user/$unit
+    X test -x "$tw" && X test -f "$unit_file" ||
+        { cat "$work/install.out"; fail "install.sh did not install the binary and the unit"; }
+    grep -q 'systemctl --user enable --now trackwatch' "$work/install.out" || fail "install.sh did not print the next steps"
+    ok "install.sh installed binary and unit for $LAB_USER"
+
+    # The test configuration: compass-sim, user engineer, a password file only the user can read.
+    X sh -c "umask 077 && mkdir -p ~/.config/trackwatch && printf '$password\n' > ~/.config/trackwatch/password"
+    X tee "$home/.config/trackwatch/config.toml" > /dev/null <<TOML
 [server]
 url = "$url"
 repo = "2.0.0"
@@ -122,29 +214,21 @@ password_file = "$home/.config/trackwatch/password"
 [poll]
 interval = "10s"
 TOML
-X chmod 0600 "$home/.config/trackwatch/config.toml"
+    X chmod 0600 "$home/.config/trackwatch/config.toml"
 
-# 2. systemd-analyze verify, as the user (so %h is the user's home) — fails on any output, not only on its
-#    exit status: it exits 0 on warnings such as an unknown key or a misspelt value.
-X systemd-analyze verify --user "$home/.config/systemd/user/$unit" > "$work/verify.out" 2>&1
-verify_status=$?
-if [ "$verify_status" -ne 0 ] || [ -s "$work/verify.out" ]; then
-    sed 's/^/# /' "$work/verify.out"
-    fail "systemd-analyze verify --user printed something (exit $verify_status)"
+    # 2. systemd-analyze verify, as the user (so %h is the user's home) — fails on any output, not only on its
+    #    exit status: it exits 0 on warnings such as an unknown key or a misspelt value.
+    verify_unit "$unit_file"
+    ok "systemd-analyze verify --user: no output"
 fi
-ok "systemd-analyze verify --user: no output"
 
-# 3. A mock notification server on the user's bus; Type=dbus returns once the name is taken.
-X systemd-run --user --quiet --unit=mock-notifications -p Type=dbus -p BusName=org.freedesktop.Notifications \
-    /usr/bin/python3 -m dbusmock --session -t notification_daemon -l "$work/notifications.log" ||
-    fail "dbusmock notification server did not start"
-ok "mock notification server owns org.freedesktop.Notifications on the user bus"
-
-# 4. Start: Type=notify, so this returns only after READY=1.
-X systemctl --user daemon-reload
-X systemctl --user start "$unit" || fail "systemctl --user start $unit"
-[ "$(prop ActiveState)" = active ] || fail "$unit is $(prop ActiveState) after start"
-ok "start returned after READY=1: ActiveState=active, MainPID=$(prop MainPID)"
+# 4. Start: Type=notify, so this returns only after READY=1 (the quick start's `enable --now` did it already).
+if [ -z "$deb" ]; then
+    X systemctl --user daemon-reload
+    X systemctl --user start "$unit" || fail "systemctl --user start $unit"
+    [ "$(prop ActiveState)" = active ] || fail "$unit is $(prop ActiveState) after start"
+    ok "start returned after READY=1: ActiveState=active, MainPID=$(prop MainPID)"
+fi
 
 # 5. The first poll runs at start and reports through STATUS=.
 baseline_done() { local s; s=$(prop StatusText); [[ $s == "Last poll"* && $s != *failed* ]]; }
@@ -153,29 +237,39 @@ ok "baseline poll reported: $(prop StatusText)"
 
 # 5b. trackwatch doctor on this good setup: every check passes (exit 0).
 X systemctl --user enable "$unit" > /dev/null 2>&1 || fail "systemctl --user enable"
-X "$home/.local/bin/trackwatch" doctor > "$work/doctor.out" 2>&1 || { cat "$work/doctor.out"; fail "doctor on a good setup"; }
+X "$tw" doctor > "$work/doctor.out" 2>&1 || { cat "$work/doctor.out"; fail "doctor on a good setup"; }
 grep -q '✘' "$work/doctor.out" && { cat "$work/doctor.out"; fail "doctor printed a ✘ on a good setup"; }
 for check in 'login as engineer' 'notification server' 'journal socket' 'unit enabled' 'watchdog: WatchdogSec=3min'; do
     grep -q "✔ .*$check" "$work/doctor.out" || { cat "$work/doctor.out"; fail "doctor did not confirm: $check"; }
 done
 ok "doctor: all ✔ (config, password, login, queries, state, bus, notification server, journal, unit, watchdog)"
-for f in bash-completion/completions/trackwatch zsh/site-functions/_trackwatch fish/vendor_completions.d/trackwatch.fish; do
-    X grep -q notify-test "$home/.local/share/$f" || fail "completion script $f missing or incomplete"
+if [ -n "$deb" ]; then
+    completions="/usr/share/bash-completion/completions/trackwatch /usr/share/zsh/vendor-completions/_trackwatch
+                 /usr/share/fish/vendor_completions.d/trackwatch.fish"
+    man_page=/usr/share/man/man1/trackwatch.1.gz
+else
+    completions="$home/.local/share/bash-completion/completions/trackwatch $home/.local/share/zsh/site-functions/_trackwatch
+                 $home/.local/share/fish/vendor_completions.d/trackwatch.fish"
+    man_page=$home/.local/share/man/man1/trackwatch.1
+fi
+for f in $completions; do
+    X grep -q notify-test "$f" || fail "completion script $f missing or incomplete"
 done
 ok "bash, zsh and fish completions installed"
-X test -f "$home/.local/share/icons/hicolor/scalable/apps/trackwatch.svg" || fail "install.sh did not install the icon"
-X grep -q "^Exec=$home/.local/bin/trackwatch status\$" "$home/.local/share/applications/trackwatch.desktop" ||
-    fail "install.sh did not install the desktop entry for $home/.local/bin/trackwatch"
-ok "icon and desktop entry installed (~/.local/share/icons/hicolor/scalable/apps/, ~/.local/share/applications/)"
-if [ -f "$work/src/.build/man/trackwatch.1" ]; then
-    X test -f "$home/.local/share/man/man1/trackwatch.1" || fail "install.sh did not install the man page"
-    ok "man page installed as ~/.local/share/man/man1/trackwatch.1"
+if [ -n "$deb" ]; then share=/usr/share; else share=$home/.local/share; fi
+X test -f "$share/icons/hicolor/scalable/apps/trackwatch.svg" || fail "no icon in $share/icons/hicolor/scalable/apps/"
+X grep -q "^Exec=$tw status\$" "$share/applications/trackwatch.desktop" ||
+    fail "no desktop entry for $tw in $share/applications/"
+ok "icon and desktop entry installed ($share/icons/hicolor/scalable/apps/, $share/applications/)"
+if [ -n "$deb" ] || [ -f "$work/src/.build/man/trackwatch.1" ]; then
+    X test -f "$man_page" || fail "no man page $man_page"
+    ok "man page installed as $man_page"
 fi
 
 # 5c. trackwatch notify-test: a sample bubble on the user's notification server and a sample journal entry,
 #     read back from the journal.
 notify_since=$(date +%s)
-X "$home/.local/bin/trackwatch" notify-test > "$work/notify-test.out" 2>&1 ||
+X "$tw" notify-test > "$work/notify-test.out" 2>&1 ||
     { cat "$work/notify-test.out"; fail "notify-test exited non-zero"; }
 grep -q '✔ journal entry written' "$work/notify-test.out" && grep -q '✔ bubble shown by' "$work/notify-test.out" ||
     { cat "$work/notify-test.out"; fail "notify-test did not confirm both paths"; }
@@ -324,7 +418,7 @@ old_pid=$(prop MainPID)
 X systemctl --user kill -s USR1 "$unit"
 restarted_after_failpoint() { [ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" != "$old_pid" ]; }
 lab_wait_for 20 restarted_after_failpoint || fail "the failpoint did not kill and restart the daemon"
-marked() { X "$home/.local/bin/trackwatch" status --json 2> /dev/null | grep -q '"undelivered":0'; }
+marked() { X "$tw" status --json 2> /dev/null | grep -q '"undelivered":0'; }
 lab_wait_for 20 marked || fail "the change journaled before the kill was not marked delivered after the restart"
 entries=$(XR journalctl --no-pager -o cat -S "@$crash_since" _SYSTEMD_USER_UNIT="$unit" TRACKWATCH_RECORD=SAMPL00000005 | wc -l)
 [ "$entries" = 1 ] || fail "SAMPL00000005 journaled $entries times around a kill after journaling (expected 1)"
@@ -451,6 +545,27 @@ for where in "$work/journal.export" "$work/state.dump"; do
 done
 ok "no password or session token in the journal ($(wc -l < "$work/journal.export") lines), the state or the daemon's /proc"
 
+# 15b. Every `journalctl` example in README.md and docs/*.md, run as the user, prints entries: the change to
+#      SAMPL00000001 of step 7 (the examples that filter on a record use it for that reason), or with -p the
+#      failures the crash and watchdog tests caused. With the package, -x adds the catalog's explanation, which
+#      systemd's trigger indexed.
+sed -n '/^[[:space:]]*```sh/,/^[[:space:]]*```[[:space:]]*$/p' "$src/README.md" "$src"/docs/*.md |
+    sed -n 's/^[[:space:]]*\(journalctl [^#]*\).*/\1/p' |
+    sed 's/[[:space:]]*$//' | sort -u > "$work/journalctl.examples"
+[ "$(grep -c . "$work/journalctl.examples")" -ge 3 ] || fail "fewer than 3 journalctl examples in README.md and docs/"
+while IFS= read -r example; do
+    X bash -c "$example --no-pager" > "$work/example.out" 2>&1 || { cat "$work/example.out"; fail "$example"; }
+    grep -q '^-- No entries --' "$work/example.out" && fail "$example: no entries"
+    if [[ $example != *" -p "* ]]; then
+        grep -q 'SAMPL00000001' "$work/example.out" || { cat "$work/example.out"; fail "$example: does not show the change to SAMPL00000001"; }
+    fi
+    if [ -n "$deb" ] && [[ $example == *" -x"* ]]; then
+        grep -q 'Someone else changed a Compass record you own' "$work/example.out" ||
+            { cat "$work/example.out"; fail "$example: no catalog explanation"; }
+    fi
+done < "$work/journalctl.examples"
+ok "$(grep -c . "$work/journalctl.examples") journalctl examples of the docs print what they promise: $(paste -sd '|' "$work/journalctl.examples" | sed 's/|/; /g')"
+
 # 16. Stop: SIGTERM, the daemon logs off and exits 0.
 X systemctl --user stop "$unit" || fail "systemctl --user stop"
 status=$(prop ExecMainStatus)
@@ -459,13 +574,60 @@ result=$(prop Result)
 ok "stop: main process exited 0 (Result=success)"
 
 # 17. Uninstall: the service and the installed files go, configuration and state stay.
-X env PREFIX="$home/.local" "$work/src/scripts/install.sh" uninstall > "$work/uninstall.out" 2>&1 ||
-    { cat "$work/uninstall.out"; fail "install.sh uninstall"; }
-! X test -e "$home/.local/bin/trackwatch" && ! X test -e "$home/.config/systemd/user/$unit" &&
-    X test -f "$home/.config/trackwatch/config.toml" && X test -d "$home/.local/state/trackwatch" ||
-    { cat "$work/uninstall.out"; fail "uninstall left files behind or removed config/state"; }
-[ "$(prop LoadState)" = not-found ] || fail "unit still loaded after uninstall ($(prop LoadState))"
-ok "uninstall removed binary and unit, kept configuration and state"
+user_files() { X sh -c 'cd && find .config/trackwatch .local/state/trackwatch -type f -exec sha256sum {} + | sort'; }
+personal_uninstall() {
+    X env PREFIX="$home/.local" "$work/src/scripts/install.sh" uninstall > "$work/uninstall.out" 2>&1 ||
+        { cat "$work/uninstall.out"; fail "install.sh uninstall"; }
+    ! X test -e "$home/.local/bin/trackwatch" && ! X test -e "$home/.config/systemd/user/$unit" &&
+        X test -f "$home/.config/trackwatch/config.toml" && X test -d "$home/.local/state/trackwatch" ||
+        { cat "$work/uninstall.out"; fail "uninstall left files behind or removed config/state"; }
+}
+if [ -z "$deb" ]; then
+    personal_uninstall
+    [ "$(prop LoadState)" = not-found ] || fail "unit still loaded after uninstall ($(prop LoadState))"
+    ok "uninstall removed binary and unit, kept configuration and state"
+else
+    user_files > "$work/user-files.before"
+    grep -q 'state.sqlite' "$work/user-files.before" || fail "no state database to watch over the purge"
+    cp /usr/bin/trackwatch "$work/bin/" && chmod a+rx "$work/bin/trackwatch"   # for the personal install below
+    apt purge trackwatch > "$work/purge.out" 2>&1 || { cat "$work/purge.out"; fail "apt-get purge trackwatch"; }
+    package_installed=""
+    left=()
+    while IFS= read -r path; do
+        [ "$path" = /. ] && continue
+        if [ -d "$path" ] && [ ! -L "$path" ]; then
+            # A directory may stay when it is not empty or another package owns it too (/usr/bin, …).
+            [ -z "$(ls -A "$path")" ] && ! dpkg -S "$path" > /dev/null 2>&1 && left+=("$path (empty directory)")
+        elif [ -e "$path" ] || [ -L "$path" ]; then
+            left+=("$path")
+        fi
+    done < "$work/package.files"
+    [ ${#left[@]} -eq 0 ] || fail "after apt-get purge these are left: ${left[*]}"
+    journalctl --list-catalog > "$work/catalog.list"
+    for id in $catalog_ids; do
+        ! grep -q "^$id " "$work/catalog.list" || fail "the catalog entry $id is still indexed after the purge"
+    done
+    user_files > "$work/user-files.after"
+    diff "$work/user-files.before" "$work/user-files.after" > /dev/null ||
+        fail "the purge touched the user's configuration or state: $(diff "$work/user-files.before" "$work/user-files.after")"
+    ok "apt-get purge: none of the $(grep -c . "$work/package.files") paths left, catalog unindexed; the user's $(grep -c . "$work/user-files.after") files (config, password, state) unchanged"
+
+    # 18. `make install` for the user with the packaged binary: the personal unit (ExecStart=%h/.local/bin/…)
+    #     verifies, starts (READY=1) with the same configuration and state, and uninstalls.
+    X sed -i 's|^credential = .*|password_file = "~/.config/trackwatch/password"|' "$home/.config/trackwatch/config.toml"  # step 14's
+    X env BIN="$work/bin" PREFIX="$home/.local" "$work/src/scripts/install.sh" install > "$work/install.out" 2>&1 ||
+        { cat "$work/install.out"; fail "install.sh install"; }
+    grep -q 'kept your configuration' "$work/install.out" || { cat "$work/install.out"; fail "install.sh did not keep the configuration"; }
+    verify_unit "$home/.config/systemd/user/$unit"
+    X systemctl --user daemon-reload
+    X systemctl --user start "$unit" || fail "start of the personally installed unit"
+    [ "$(prop ExecStart | sed -n 's/.*path=\([^ ;]*\).*/\1/p')" = "$home/.local/bin/trackwatch" ] || fail "ExecStart is $(prop ExecStart)"
+    lab_wait_for 30 baseline_done || fail "no successful poll from ~/.local/bin/trackwatch (StatusText=$(prop StatusText))"
+    status_text=$(prop StatusText)
+    X systemctl --user stop "$unit"
+    personal_uninstall
+    ok "make install for the user: verified, started ~/.local/bin/trackwatch ($status_text), uninstalled; config and state kept"
+fi
 
 echo "# e2e took $((SECONDS - started)) s"
 echo "$passed passed, 0 failed"

@@ -70,7 +70,7 @@ if [ "${1:-}" = --inner ]; then inner; fi
 
 # --- Checks ---
 for tool in unshare nsenter setpriv mountpoint useradd systemctl "$SYSTEMD" "$JOURNALD"; do
-    command -v "$tool" > /dev/null || { echo "${0##*/}: $tool is missing (scripts/install-deps.sh)" >&2; exit 2; }
+    command -v "$tool" > /dev/null || { echo "${0##*/}: $tool is missing (scripts/install-deps.sh test)" >&2; exit 2; }
 done
 [ -n "$(lab_hierarchies)" ] || { echo "${0##*/}: no usable cgroup hierarchy under /sys/fs/cgroup" >&2; exit 2; }
 

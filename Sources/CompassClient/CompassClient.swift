@@ -43,7 +43,8 @@ public final class CompassClient {
     /// session, such as result sets, is gone.
     private(set) var sessionRenewals = 0
     /// Statuses other than 401 that a new login did not cure in this session: they mean what they say
-    /// (a real permission problem, a real server error), so they are not taken for a refused token again.
+    /// (a real permission problem, a real server error), so they cost a login again only when the token
+    /// itself is refused (`tokenIsRefused`).
     private var statusesNotAboutTheToken: Set<Int> = []
     /// The statuses with which the server refused a token, as seen in this process (for `probe`).
     public private(set) var tokenRefusalStatuses: Set<Int> = []
@@ -106,7 +107,9 @@ public final class CompassClient {
             guard response.status == 401 else { return response }
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))
         }
-        guard response.status == 401 || !statusesNotAboutTheToken.contains(response.status) else { return response }
+        if response.status != 401, statusesNotAboutTheToken.contains(response.status), !(try tokenIsRefused()) {
+            return response
+        }
         logger.info("token refused; logging in again",
                     metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
         token = nil
@@ -121,6 +124,14 @@ public final class CompassClient {
     }
 
     static func mayRefuseToken(_ status: Int) -> Bool { status == 401 || status == 403 || status == 500 }
+
+    /// Whether the server refuses the token itself, asked with the cheapest request that needs nothing but a
+    /// token. A status that once meant what it said (a query the user may not read, a failing endpoint) may
+    /// later be a server that restarted and lost the token: without asking, that session would never log in
+    /// again until the token expired by its own clock.
+    private func tokenIsRefused() throws -> Bool {
+        Self.mayRefuseToken(try rawSend(.folders, method: .get, body: nil).status)
+    }
 
     /// Throws `CompassError.server` unless the response is 2xx.
     func expectSuccess(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws {
@@ -167,6 +178,13 @@ public final class CompassClient {
         }
         cookies.store(response.headers, from: scope, now: now())
         if let date = response.header("date").flatMap(RetryAfter.httpDate) { serverDate = date }
+        // The endpoint's kind, not its path: ids in the path come from the server.
+        logger.debug(
+            "request",
+            metadata: [
+                "method": "\(method.rawValue)", "endpoint": "\(endpoint.name)", "status": "\(response.status)",
+                "bytes": "\(response.body.count)",
+            ])
         return response
     }
 

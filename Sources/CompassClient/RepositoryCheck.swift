@@ -7,7 +7,7 @@
 extension CompassClient {
     /// After a 404 where the repository and database are named (the login, the workspace): which of the two the
     /// server lacks, from `GET /repos/{repo}/databases` and `GET /repos` (documented, and answered before login
-    /// by the servers HCL's samples talk to). `nil` when the server has both or will not say.
+    /// by the servers HCL's samples talk to). `nil` when the server has both or will not say which it lacks.
     func missingRepositoryOrDatabase() throws -> CompassError? {
         let databases = try rawSend(.databases, method: .get, body: nil)
         switch databases.status {
@@ -17,10 +17,13 @@ extension CompassClient {
                 repo: server.repo, database: server.database, missingRepository: false, known: Self.listed(names))
         case 404:
             let repositories = try rawSend(.repositories, method: .get, body: nil)
-            let names = (200..<300).contains(repositories.status) ? Self.names(in: repositories) : nil
-            if let names, names.contains(server.repo) { return nil }
+            // Only a list of repositories without ours says the repository is missing: a server that answers 404
+            // to this too is more likely not Compass's REST API at this URL at all.
+            guard (200..<300).contains(repositories.status), let names = Self.names(in: repositories),
+                !names.contains(server.repo)
+            else { return nil }
             return .repositoryOrDatabaseNotFound(
-                repo: server.repo, database: server.database, missingRepository: true, known: Self.listed(names ?? []))
+                repo: server.repo, database: server.database, missingRepository: true, known: Self.listed(names))
         default:
             return nil
         }

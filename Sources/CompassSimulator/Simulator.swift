@@ -265,8 +265,9 @@ struct Router {
 
     private mutating func authenticate() throws -> SimResponse {
         guard let body = try? decode([String: String].self),
-            let username = body["username"], let password = body["password"], let repo = body["repo"], let db = body["db"]
+            let loginName = body["username"], let password = body["password"], let repo = body["repo"], let db = body["db"]
         else { throw Failure(status: 400, message: "Invalid login request: username, password, repo and db are required") }
+        let username = state.options.loginAliases[loginName] ?? loginName
         guard repo == SampleSchema.repo, db == SampleSchema.database else {
             throw Failure(status: 404, message: "Unknown repository or database \(repo)/\(db)")
         }

@@ -19,6 +19,8 @@ public struct SimulatorOptions: Sendable {
     public var personalAccessTokens: [String: String] = [:]
     /// Passwords other than the sample ones: user → password.
     public var passwords: [String: String] = [:]
+    /// Other names users log in with (an e-mail address, a directory login): alias → user.
+    public var loginAliases: [String: String] = [:]
     /// How history timestamps are stored, printed and filtered (zone, format).
     public var history = HistoryClock()
     /// An administrator's query limit: results are cut to this many rows and report it in `resultSetIsLimited`.

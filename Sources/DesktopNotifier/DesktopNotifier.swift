@@ -46,6 +46,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private var serverOwner: String?
     private var nameWatch: guint = 0
     private var actionHandler: (@Sendable (BubbleAction) -> Void)?
+    /// Where changes still go while no bubble can be shown, said when notifications become unavailable.
+    private let whereChangesStillGo: (@Sendable () -> String)?
 
     private struct KeptBubble {
         let bubble: UnsafeMutablePointer<NotifyNotification>
@@ -55,8 +57,12 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         var buttons: [String: BubbleAction]
     }
 
-    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger) {
+    /// - Parameter whereChangesStillGo: completes "desktop notifications unavailable; …" when they are (e.g.
+    ///   "changes are still journaled"); asked at that moment, because only the caller knows what else runs.
+    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger,
+                whereChangesStillGo: (@Sendable () -> String)? = nil) {
         self.logger = logger
+        self.whereChangesStillGo = whereChangesStillGo
         self.desktopEntry = desktopEntry
         self.appName = appName
         queue.async {
@@ -356,7 +362,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         guard !outage else { return }
         outage = true
         serverLogged = false
-        logger.warning("desktop notifications unavailable; changes are still journaled", metadata: ["reason": "\(reason)"])
+        let elsewhere = whereChangesStillGo.map { "; \($0())" } ?? ""
+        logger.warning("desktop notifications unavailable\(elsewhere)", metadata: ["reason": "\(reason)"])
     }
 
     private func reportSuccess() {

@@ -18,7 +18,13 @@ struct OutageMessage: Equatable {
         let retrying = "trackwatch keeps retrying by itself; next try \(nextTry)."
         let regularPoll = "trackwatch tries again at the next regular poll (\(nextTry)), not sooner: "
             + "servers lock accounts after repeated failures."
+        let fixConfiguration = "Fix the configuration, then: systemctl --user reload trackwatch"
         switch error {
+        // Answers that say the configuration does not match the server: waiting will not fix them.
+        case CompassError.unreachable(let transport) where transport.kind == .notTLS:
+            (what, next) = ("Compass does not speak TLS on this port", fixConfiguration)
+        case CompassError.repositoryOrDatabaseNotFound:
+            (what, next) = ("Compass has no such repository or database", fixConfiguration)
         case CompassError.unreachable(let transport) where transport.kind == .timedOut:
             (what, next) = ("Compass does not answer", retrying)
         case CompassError.unreachable(let transport) where transport.kind != .responseTooLarge:
@@ -31,9 +37,8 @@ struct OutageMessage: Equatable {
             (what, next) = ("Compass refused the login", regularPoll)
         case is CredentialError:
             (what, next) = ("trackwatch cannot read the password", regularPoll)
-        case is ConfigError, is ConfigFileError, CompassError.invalidConfiguration:
-            (what, next) = ("trackwatch configuration error",
-                            "Fix the configuration, then: systemctl --user reload trackwatch")
+        case is ConfigError, is ConfigFileError, is UntrustedFile, CompassError.invalidConfiguration:
+            (what, next) = ("trackwatch configuration error", fixConfiguration)
         case is StateStoreFailure:
             (what, next) = ("trackwatch cannot save its state", retrying)
         default:

@@ -54,7 +54,8 @@ public func loadConfig(path: String) throws -> Config {
         throw ConfigFileError(
             path: path,
             reason: missing
-                ? "no such file. Copy etc/config.example.toml there and fill in [server], or pass --config PATH"
+                ? "no such file. Copy the example there (/usr/share/doc/trackwatch/config.example.toml, or "
+                    + "etc/config.example.toml in the source) and fill in [server], or pass --config PATH"
                 : "\(error)")
     }
     guard let text = String(validating: data, as: UTF8.self) else {

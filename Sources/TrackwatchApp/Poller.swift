@@ -90,7 +90,8 @@ public final class Poller {
             // its checkpoint, and must not come back as new.
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
-                me: client.loginName, seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest)
+                me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,
+                seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest)
             if let first = outcome.implausible.first {
                 // Once: the entry is remembered as seen, so a later window does not log it again.
                 logger.warning(

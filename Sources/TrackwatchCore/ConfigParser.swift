@@ -1,6 +1,7 @@
 extension Config {
-    /// The keys each table accepts; anything else is a typo and is reported, never silently ignored.
-    static let schema: [String: [String]] = [
+    /// The keys each table accepts; anything else is a typo and is reported, never silently ignored. Every one
+    /// is in etc/config.example.toml and docs/configuration.md (ConfigurationReferenceTests).
+    public static let schema: [String: [String]] = [
         "server": ["name", "url", "repo", "database", "username", "password_file", "password_command", "credential",
                    "token_file", "keyring", "ca_file", "insecure", "timeout", "proxy"],
         "watch": ["name", "query", "fields", "notify", "server"],
@@ -16,6 +17,9 @@ extension Config {
         do {
             root = try TOML.parse(text)
         } catch let error as TOMLError {
+            if let format = ForeignFormat(recognising: text) {
+                throw ConfigError(file: file, line: nil, key: nil, message: format.advice)
+            }
             throw ConfigError(file: file, line: error.line, key: nil, message: error.message)
         } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "\(error)")
@@ -357,5 +361,40 @@ struct ConfigReader {
             return nil
         }
         return total
+    }
+}
+
+/// A configuration written in another format than TOML, recognised when the TOML reader fails, so that the
+/// error says what the file is rather than pointing at its first brace or colon.
+enum ForeignFormat: String {
+    case json = "JSON", yaml = "YAML"
+
+    init?(recognising text: String) {
+        let lines = text.split(whereSeparator: \.isNewline).map { line in
+            String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        guard let first = lines.first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else { return nil }
+        if first.hasPrefix("{") || first == "[" || first.hasPrefix("[{") || first.hasPrefix("[\"") {
+            self = .json
+        } else if first == "---" || Self.isYAMLKey(first) {
+            self = .yaml
+        } else {
+            return nil
+        }
+    }
+
+    /// `server:` or `url: https://…`: a key, a colon and a space or the line's end, before any `=`.
+    private static func isYAMLKey(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":") else { return false }
+        let key = line[..<colon]
+        let after = line[line.index(after: colon)...]
+        return !key.isEmpty && !key.contains("=") && !key.contains(" ")
+            && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+            && (after.isEmpty || after.first == " ")
+    }
+
+    var advice: String {
+        "this looks like \(rawValue), but the configuration is TOML: `key = value` lines under table headers such as "
+            + "[server] (see config.example.toml in /usr/share/doc/trackwatch or etc/ of the source)"
     }
 }

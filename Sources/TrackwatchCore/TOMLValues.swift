@@ -34,10 +34,22 @@ extension Parser {
         if word == "false" { return .boolean(false) }
         if let integer = Self.integer(word) { return .integer(integer) }
         if let float = Self.float(word) { return .float(float) }
-        if word.contains(":") || (word.count >= 10 && word.dropFirst(4).first == "-") {
+        if Self.looksLikeDateOrTime(word) {
             throw fail("dates and times are not supported by trackwatch's config reader; write them as strings")
         }
-        throw fail("'\(word.prefix(40))' is not a value; strings need quotes")
+        // A bare word: almost always a string without its quotes (url = https://…, username = engineer).
+        var rest = index
+        while rest < bytes.count, bytes[rest] != UInt8(ascii: "\n"), bytes[rest] != UInt8(ascii: "#") { rest += 1 }
+        var text = String(decoding: bytes[start..<rest], as: UTF8.self)
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text.removeLast() }
+        let quoted = text.count > 60 ? "\"\(text.prefix(57))…\"" : "\"\(text)\""
+        throw fail("\(quoted.dropFirst().dropLast()) is not a value TOML knows: quote the value, as in \(quoted)")
+    }
+
+    /// `2026-11-22`, `2026-11-22T10:00:00Z`, `10:00` or `10:00:00`: TOML dates and times, not bare words.
+    static func looksLikeDateOrTime(_ word: String) -> Bool {
+        let shape = String(word.prefix(10).map { $0.isASCII && $0.isNumber ? "9" : $0 })
+        return shape == "9999-99-99" || shape.hasPrefix("99:99")
     }
 
     static func endsScalar(_ byte: UInt8) -> Bool {

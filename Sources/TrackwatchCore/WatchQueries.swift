@@ -21,6 +21,14 @@ public enum WatchQueries {
     /// The names earlier versions stored them under; such queries are deleted when found.
     public static let legacyQueryNames: Set<String> = ["trackwatch: assigned to me", "trackwatch: modified by others"]
 
+    /// Who I am to the server: the name it puts for `[CURRENT_USER]`, which every record *assigned to me* carries as
+    /// its Owner, and which history entries carry as their user. The configured `username` need not be that name
+    /// (an e-mail or directory login, a personal access token). `nil` when no record says, or records disagree.
+    public static func currentUser(in records: [Record]) -> String? {
+        guard let name = records.first?["Owner"], !name.isEmpty else { return nil }
+        return records.allSatisfy { $0["Owner"] == name } ? name : nil
+    }
+
     /// `Owner EQ [CURRENT_USER]`.
     public static var assignedToMe: QueryDefinition {
         QueryDefinition(

@@ -46,6 +46,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds added to the server clock (simulates skew).") var clockOffset = 0
     @Option(help: "A personal access token: USER=TOKEN (repeatable).") var pat: [String] = []
     @Option(help: "USER=PASSWORD instead of the default (the user name) (repeatable).") var password: [String] = []
+    @Option(
+        help: """
+            ALIAS=USER: ALIAS logs in as USER, as an e-mail or directory login does; [CURRENT_USER] and history \
+            name USER (repeatable).
+            """)
+    var loginAlias: [String] = []
     @Option(help: ArgumentHelp(
         "The database server's time zone: UTC, +09:30, -07:00, or a POSIX TZ rule such as MST7MDT,M3.2.0,M11.1.0.",
         valueName: "zone")) var serverZone = "UTC"
@@ -118,6 +124,10 @@ struct Serve: ParsableCommand {
         for entry in password {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             options.passwords[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        for entry in loginAlias {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            options.loginAliases[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         let tls = tlsCertificate.map { SimulatorServer.TLSFiles(certificate: $0, privateKey: tlsKey ?? "") }
         let server = try SimulatorServer(simulator: Simulator(options: options), host: host, port: port, tls: tls)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DesktopNotifier
 import Logging
 import SystemdIntegration
@@ -19,9 +22,17 @@ func makeDaemonLogger(verbose: Bool) -> Logger {
 
 func makeDaemonEdges(logger: Logger) -> DaemonEdges {
     DaemonEdges(
-        announcer: DesktopAnnouncer(notifier: DesktopNotifier(logger: logger)),
+        announcer: DesktopAnnouncer(notifier: DesktopNotifier(logger: logger, whereChangesStillGo: whereChangesStillGo)),
         recorder: JournalRecorder(alsoLog: JournalLogHandler.stderrIsJournal(environment: environment) ? nil : logger),
         service: SystemdNotify())
+}
+
+/// What is true of a change that no bubble shows: it is journaled when journald runs (libsystemd drops entries
+/// silently when it does not, so look); it is always in the state database, and outside systemd on stderr too.
+@Sendable func whereChangesStillGo() -> String {
+    if access(Journal.socketPath, W_OK) == 0 { return "changes are still journaled (journalctl --user -t trackwatch)" }
+    let here = JournalLogHandler.stderrIsJournal(environment: environment) ? "" : "printed here and "
+    return "no journald runs either (no \(Journal.socketPath)): changes are only \(here)kept for `trackwatch log`"
 }
 
 /// Changes go to the journal as structured entries; outside systemd, their sentence also goes to the log

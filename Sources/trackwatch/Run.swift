@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
 
@@ -19,20 +20,29 @@ struct Run: ParsableCommand {
         let stateDirectory = options.paths().stateDirectory
         let daemon: Daemon
         do {
+            // The configuration before the lock: a broken file is reported without creating anything on disk.
+            var firstConfig: Config? = try options.loadConfiguration()
             let lock = try InstanceLock(stateDirectory: stateDirectory)
             let edges = makeDaemonEdges(logger: logger)
             daemon = try Daemon(
                 makeSession: { heartbeat in
                     _ = lock  // held for the life of the process
-                    let config = try options.loadConfiguration()
+                    let config = try firstConfig.take() ?? options.loadConfiguration()
                     return try Session(config: config, stateDirectory: stateDirectory, environment: environment,
                                        logger: logger, heartbeat: heartbeat)
                 },
                 edges: edges, logger: logger)
         } catch {
-            logger.error("cannot start", metadata: ["error": "\(error)"])
-            throw fail(error)
+            throw failToStart(error, logger: logger)
         }
         daemon.run()
+    }
+
+    /// Says once why the daemon cannot start: as a journal entry with its fields under systemd (where stderr
+    /// would be a second copy of it), on stderr otherwise.
+    private func failToStart(_ error: any Error, logger: Logger) -> ExitCode {
+        guard JournalLogHandler.stderrIsJournal(environment: environment) else { return fail(error) }
+        logger.error("cannot start", metadata: ["error": "\(error)"])  // MESSAGE=cannot start: <error>
+        return ExitCode(ExitStatus.forError(error).rawValue)
     }
 }

@@ -20,6 +20,7 @@ struct Trackwatch: ParsableCommand {
             directory unusable; 75 another trackwatch holds the state directory; 76 unexpected answer from Compass; 77 login or credential rejected; \
             78 configuration invalid; 1 internal error.
             """,
+        version: trackwatchVersion,
         subcommands: [Check.self, Run.self, Status.self, Log.self, Mute.self, Unmute.self, Doctor.self, NotifyTest.self]
     )
 }

@@ -49,7 +49,7 @@ final class NotificationTests: XCTestCase {
     func test_notifications_throughARealNotificationServer() throws {
         let bus = try SessionBus.shared.get()
         let capture = LogCapture()
-        let notifier = DesktopNotifier(logger: capture.logger)
+        let notifier = DesktopNotifier(logger: capture.logger, whereChangesStillGo: { "changes are kept somewhere true" })
 
         // One bubble per change; server text escaped because the mock advertises body-markup.
         try bus.startNotificationServer()
@@ -91,7 +91,8 @@ final class NotificationTests: XCTestCase {
         notifier.announce([change(3)], summaryThreshold: 3)
         notifier.announce([change(4)], summaryThreshold: 3)
         XCTAssertTrue(notifier.drain(timeout: 10))
-        XCTAssertEqual(capture.count(.warning, containing: "desktop notifications unavailable"), 1)
+        XCTAssertEqual(capture.count(.warning, containing: "desktop notifications unavailable; changes are kept somewhere true"), 1,
+                       "once, saying what the caller knows to be true")
 
         // Back again: logged once, and bubbles flow.
         try bus.startNotificationServer()

@@ -58,7 +58,7 @@ final class BubbleTests: XCTestCase {
         try workspace.writeConfig()
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
 
@@ -105,7 +105,7 @@ final class BubbleTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
 
@@ -157,7 +157,7 @@ final class BubbleTests: XCTestCase {
         try workspace.writeConfig()
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "\(notify.messages)")
         try bus.clearCalls()
 
@@ -200,7 +200,7 @@ final class BubbleTests: XCTestCase {
         let notify = try NotifySocket()
         // Its log repeats the megabyte headline: nobody reads it here, so it must not fill a pipe.
         let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
 
@@ -248,7 +248,7 @@ final class BubbleTests: XCTestCase {
         try workspace.writeConfig()
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
 
@@ -285,7 +285,7 @@ final class BubbleTests: XCTestCase {
         let timeZone = String(format: "QHT+%02d:%02d:%02d", offset / 3_600, offset / 60 % 60, offset % 60)
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice, timeZone: timeZone)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll 00:00:") }, "the daemon's clock reads 00:00: \(notify.messages)")
         try bus.clearCalls()
 

@@ -27,7 +27,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
 
         XCTAssertNotNil(notify.waitFor { $0 == "READY=1" }, "READY=1 after config and store")
         let baseline = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
@@ -53,12 +53,12 @@ final class DaemonTests: XCTestCase {
 
         // SIGHUP with a broken config keeps the old one; the daemon goes on.
         let good = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
-        try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try (good + "\nbogus = 1\n").write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGHUP)
         XCTAssertNotNil(notify.waitFor { $0 == "RELOADING=1" })
         XCTAssertNotNil(notify.waitFor { $0 == "READY=1" })
-        try good.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try good.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
         try sim.act("lead", "SAMPL00000005", "Open")
         kill(daemon.processIdentifier, SIGUSR1)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "still polling after a bad reload")
@@ -79,7 +79,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.inject("status", on: "POST /query", count: 4, status: 503)
         for attempt in 1...4 {
@@ -107,7 +107,7 @@ final class DaemonTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)  // interval 10 s via extra line below
         let notify = try NotifySocket()
         let daemon = try startDaemon(workspace, notify: notify, stderr: Pipe())
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.act("lead", "SAMPL00000001", "Resolve")
         notify.skipReceived()
@@ -125,7 +125,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try sim.act("lead", "SAMPL00000001", "Resolve")
         try sim.inject("status", on: "POST /query", count: 2, status: 503)  // each with Retry-After: 2
@@ -154,7 +154,7 @@ final class DaemonTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
-        defer { if daemon.isRunning { daemon.terminate() } }
+        defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
         // Wait on something that does happen: the watchdog pings keep coming for 4 s, and no login is tried.
         let deadline = Date().addingTimeInterval(4)

@@ -60,6 +60,18 @@ func runProduct(_ executable: String, _ arguments: [String], environment: [Strin
                      stderr: String(decoding: stderrBox.data, as: UTF8.self), rawStdout: stdoutBox.data, rawStderr: stderrBox.data)
 }
 
+/// Stops a process the test started and waits until it is gone — so that a daemon still shutting down (logging
+/// off, closing its store) does not write into its workspace while the workspace is being removed, which left
+/// `trackwatch-test-*` directories behind. SIGKILL after 10 s.
+func stopAndWait(_ process: Process) {
+    guard process.isRunning else { return }
+    process.terminate()
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
 /// A compass-sim process on a free loopback port, stopped when the value is released.
 final class Simulator {
     let process = Process()

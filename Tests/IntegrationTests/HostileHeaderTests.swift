@@ -97,6 +97,16 @@ final class WrongServerSettingsTests: XCTestCase {
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0, "no failed login counted against the account")
     }
 
+    func test_aURLWhereEverythingIsMissing_isNotTakenForAMissingRepository() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url + "/elsewhere")
+        try workspace.writeConfig()
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertFalse(result.stderr.contains("Repository or database not found"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)
+    }
+
     func test_wrongDatabase_withAPersonalAccessToken_isFoundOnTheWorkspaceToo() throws {
         let sim = try Simulator(["--pat", "engineer=pat-1"])
         let workspace = try Workspace(serverURL: sim.url)

@@ -65,6 +65,9 @@ final class HostileTextTests: XCTestCase {
         let changes = try workspace.trackwatch(["check", "-v"])
         XCTAssertEqual(changes.status, 0, changes.stderr)
         XCTAssertTrue(changes.stdout.contains("SAMPL00000021") && changes.stdout.contains("FAKE8"), changes.stdout)
+        XCTAssertTrue(
+            changes.stderr.contains("endpoint=ad-hoc query") && changes.stderr.contains("status=200"),
+            "check -v shows each request (the README says so): \(changes.stderr)")
         outputs.append(("check -v", changes))
         for arguments in [["log"], ["log", "--json"]] {
             outputs.append((arguments.joined(separator: " "), try workspace.trackwatch(arguments)))

@@ -6,9 +6,13 @@ import XCTest
 /// lose nothing, and the change is reported once when the disk is usable again.
 final class LocalFaultTests: XCTestCase {
     private var mountPoint: String?
+    /// Kept until the tmpfs is unmounted: removing the workspace while its state directory is a mount point
+    /// fails half-way and left the directory behind.
+    private var workspace: Workspace?
 
     override func tearDown() {
         if let mountPoint { _ = try? shell("umount", mountPoint) }
+        workspace = nil
         super.tearDown()
     }
 
@@ -32,6 +36,7 @@ final class LocalFaultTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         XCTAssertEqual(try shell("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state), 0, "mount a tmpfs")
         mountPoint = state
+        self.workspace = workspace
         return (workspace, state)
     }
 

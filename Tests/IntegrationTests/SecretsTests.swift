@@ -17,7 +17,7 @@ final class SecretsTests: XCTestCase {
         try workspace.writeConfig()
         let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
             .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "token_file = \"\(tokenFile.path)\"")
-        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try config.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
 
         let seen = try everythingTrackwatchWrote(sim, workspace)
         for (index, text) in seen.enumerated() {
@@ -38,7 +38,7 @@ final class SecretsTests: XCTestCase {
         chmod(command.path, 0o700)
         let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
             .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "password_command = \"\(command.path)\"")
-        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try config.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
 
         var seen = try everythingTrackwatchWrote(sim, workspace)
         seen.append(try String(contentsOf: record, encoding: .utf8))
@@ -107,7 +107,7 @@ final class SecretsTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
             .replacingOccurrences(of: "password_file = \"\(workspace.directory.path)/password\"", with: "keyring = true")
-        try config.write(toFile: workspace.configPath, atomically: true, encoding: .utf8)
+        try config.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
         let home = workspace.directory.appendingPathComponent("home").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let trackwatch = productsDirectory.appendingPathComponent("trackwatch").path

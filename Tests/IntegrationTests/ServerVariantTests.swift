@@ -55,6 +55,24 @@ final class ServerVariantTests: XCTestCase {
         return runs
     }
 
+    /// Logging in with another name than the one Compass keeps (an e-mail or directory login): my own edit is
+    /// still mine, and a colleague's is still reported by name.
+    func test_loginNameOtherThanTheUserName_myOwnEditStaysSilent() throws {
+        let alias = "engineer@example.com"
+        let sim = try Simulator(["--login-alias", "\(alias)=engineer"])
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.user = alias
+        try workspace.writeConfig()
+        try Data("engineer\n".utf8).write(to: URL(fileURLWithPath: workspace.passwordFile))  // the account's password
+        let baseline = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(baseline.status, 0, baseline.stderr)
+        try sim.act("engineer", first, "Modify", set: ["Priority=1-Resolve Immediately"])
+        try sim.act("lead", second, "Modify", set: ["Severity=1-Critical"])
+        let after = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertEqual(after.objects.map(describe), ["modified \(second) by lead"], after.stderr)
+    }
+
     private func describe(_ object: [String: Any]) -> String {
         "\(object["kind"] as? String ?? "?") \(object["record"] as? String ?? "?") by \(object["by"] as? String ?? "nobody")"
     }

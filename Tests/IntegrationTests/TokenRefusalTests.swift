@@ -59,6 +59,21 @@ final class TokenRefusalTests: XCTestCase {
             try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
     }
 
+    func test_aRealRefusalEarlier_doesNotStopTheSessionRecoveringFromARestartLater() throws {
+        let sim = try Simulator(["--refused-token-status", "403"])
+        let client = try client(sim)
+        let expected = try assigned(client)
+        try sim.inject("status", on: "GET /query/{id}", count: 2, status: 403)  // the answer and its replay
+        XCTAssertThrowsError(try assigned(client))
+        XCTAssertEqual(try logins(sim), 2)
+        try sim.restart()
+        XCTAssertEqual(
+            try assigned(client), expected, "the token the restart lost is replaced, though 403 once meant what it said")
+        XCTAssertEqual(try logins(sim), 3, "one login for the restart, no loop")
+        XCTAssertEqual(
+            try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
+    }
+
     func test_aPassing500FromQuery_fallsBackForThatQueryOnly() throws {
         let sim = try Simulator()
         let client = try client(sim)

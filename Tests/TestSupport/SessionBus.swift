@@ -2,6 +2,8 @@ import Foundation
 
 /// The bus daemon outlives the static `SessionBus`; it is stopped when the test process exits.
 nonisolated(unsafe) private var busDaemonPID: pid_t = 0
+/// Its directory (the socket), removed at exit too: tests leave nothing behind.
+nonisolated(unsafe) private var busDirectory = ""
 
 /// A private D-Bus session bus with python-dbusmock's notification server on it: a real notification
 /// server process for libnotify to talk to. GDBus caches its session connection per process, so one bus
@@ -27,7 +29,14 @@ public final class SessionBus: @unchecked Sendable {
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         busDaemonPID = daemon.processIdentifier
-        atexit { if busDaemonPID > 0 { kill(busDaemonPID, SIGTERM) } }
+        busDirectory = directory.path
+        atexit {
+            if busDaemonPID > 0 { kill(busDaemonPID, SIGTERM) }
+            if !busDirectory.isEmpty {
+                for file in ["bus", "bus.conf"] { unlink(busDirectory + "/" + file) }
+                rmdir(busDirectory)
+            }
+        }
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
         unsetenv("DISPLAY")  // never autolaunch another bus
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory.path + "/bus") { usleep(20_000) }

@@ -31,6 +31,15 @@ final class OutageMessageTests: XCTestCase {
 
         XCTAssertEqual(OutageMessage(CompassError.invalidResponse(endpoint: "query", detail: "HTML"), nextTry: "at 10:35", server: nil).summary,
                        "Compass sent an answer trackwatch cannot use")
+        // The answer says the configuration does not fit the server: no "keeps retrying", but what to do.
+        let notTLS = OutageMessage(CompassError.unreachable(TransportError(.notTLS, "plain HTTP")), nextTry: "at 10:35", server: nil)
+        XCTAssertEqual(notTLS.summary, "Compass does not speak TLS on this port")
+        XCTAssertEqual(notTLS.next, "Fix the configuration, then: systemctl --user reload trackwatch")
+        let noDatabase = OutageMessage(
+            CompassError.repositoryOrDatabaseNotFound(repo: "2.0.0", database: "SAMP", missingRepository: false, known: ["SAMPL"]),
+            nextTry: "at 10:35", server: nil)
+        XCTAssertEqual(noDatabase.summary, "Compass has no such repository or database")
+        XCTAssertFalse(noDatabase.next.contains("retrying"), noDatabase.next)
         XCTAssertEqual(OutageMessage.recovered(server: nil).summary, "Connected to Compass again")
         XCTAssertEqual(OutageMessage.recovered(server: "prod").summary, "Connected to Compass prod again")
     }

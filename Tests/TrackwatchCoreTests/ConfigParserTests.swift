@@ -74,6 +74,16 @@ final class ConfigParserTests: XCTestCase {
             (minimal + "[poll]\ninterval = \"5m\n", 7, nil, "not closed"),
             (minimal + "[poll]\ninterval = 5m\n", 7, nil, "is not a value"),
             (minimal + "[poll]\nwhen = 2026-11-22T10:00:00\n", 7, nil, "dates and times are not supported"),
+            (minimal + "[poll]\nwhen = 10:00\n", 7, nil, "dates and times are not supported"),
+            // An unquoted string: the fix, not a remark about dates (the URL has colons).
+            (minimal.replacingOccurrences(of: "\"https://compass.example.com:8190\"", with: "https://compass.example.com:8190  # c"),
+             2, nil, #"quote the value, as in "https://compass.example.com:8190""#),
+            (minimal + "[[watch]]\nquery = Public Queries/Team P1s\n", 7, nil, #"as in "Public Queries/Team P1s""#),
+            // Another format altogether: said as such.
+            (#"{"server": {"url": "https://compass.example.com:8190"}}"#, nil, nil, "this looks like JSON, but the configuration is TOML"),
+            ("\n[\n  {\"server\": 1}\n]\n", nil, nil, "this looks like JSON"),
+            ("# mine\nserver:\n  url: https://compass.example.com:8190\n", nil, nil, "this looks like YAML, but the configuration is TOML"),
+            ("---\nserver: {}\n", nil, nil, "this looks like YAML"),
         ]
         for (text, line, key, says) in cases {
             XCTAssertThrowsError(try Config.parse(text, file: "/home/e/.config/trackwatch/config.toml")) { error in

@@ -103,6 +103,14 @@ final class ChangeTextTests: XCTestCase {
 }
 
 final class WatchQueriesTests: XCTestCase {
+    func test_currentUser_isTheOwnerEveryAssignedRecordNames() {
+        func record(_ id: String, owner: String) -> Record { Record(id: RecordID(id), fields: ["Owner": owner]) }
+        XCTAssertEqual(WatchQueries.currentUser(in: [record("A", owner: "jdoe"), record("B", owner: "jdoe")]), "jdoe")
+        XCTAssertNil(WatchQueries.currentUser(in: []), "no record says")
+        XCTAssertNil(WatchQueries.currentUser(in: [record("A", owner: "")]))
+        XCTAssertNil(WatchQueries.currentUser(in: [record("A", owner: "jdoe"), record("B", owner: "lead")]), "disagree")
+    }
+
     func test_assignedQuery_filtersOnCurrentUserAndListsTheColumns() {
         let query = WatchQueries.assignedToMe
         XCTAssertEqual(query.filterNode.fieldFilters, [FieldFilter("Owner", .equal, ["[CURRENT_USER]"])])
