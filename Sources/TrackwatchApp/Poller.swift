@@ -95,8 +95,9 @@ public final class Poller {
             if let first = outcome.implausible.first {
                 // Once: the entry is remembered as seen, so a later window does not log it again.
                 logger.warning(
-                    Logger.Message(stringLiteral: "history entry dated later than any time zone allows; it does not "
-                        + "move the checkpoint (ask the Compass administrator to check the server's clock and this entry)"),
+                    Logger.Message(stringLiteral: "history entry dated later than any time zone allows; it does "
+                        + "not move the checkpoint (ask the Compass administrator to check the server's clock and "
+                        + "this entry)"),
                     metadata: Self.describe(first, count: outcome.implausible.count, latest: latest))
             }
             if outcome.unexplained > 0 {

@@ -20,7 +20,7 @@ struct Act: ParsableCommand {
     var fileFields: [String] = []
     @Option(help: ArgumentHelp(
         "Date the history entry at this UTC time (yyyy-MM-dd HH:mm:ss) instead of the server's clock.",
-        discussion: "A hand-edited entry, or one from a database server whose clock is wrong (e.g. 2099-01-01 00:00:00)."))
+        discussion: "A hand-edited entry, or one from a database server whose clock is wrong (2099-01-01 00:00:00)."))
     var at: String?
     @Option var repo = "2.0.0"
     @Option var db = "SAMPL"

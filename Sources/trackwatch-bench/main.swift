@@ -82,8 +82,8 @@ let rounds = 20
 started = clock.now
 for _ in 0..<rounds {
     let polled = SnapshotDiff.compare(
-        previous: windowSnapshot, seen: windowSeen, observation: PollObservation(records: windowRecords, history: window),
-        previousCheckpoint: nil, me: "engineer")
+        previous: windowSnapshot, seen: windowSeen,
+        observation: PollObservation(records: windowRecords, history: window), previousCheckpoint: nil, me: "engineer")
     guard polled.changes.isEmpty, polled.newlySeen.isEmpty else { fatalError("the window's entries were all seen") }
 }
 let windowTime = clock.now - started

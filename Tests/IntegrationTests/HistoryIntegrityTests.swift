@@ -9,7 +9,8 @@ final class HistoryIntegrityTests: XCTestCase {
     private let first = "SAMPL00000001", second = "SAMPL00000005", third = "SAMPL00000021"
 
     private func describe(_ object: [String: Any]) -> String {
-        "\(object["kind"] as? String ?? "?") \(object["record"] as? String ?? "?") by \(object["by"] as? String ?? "nobody")"
+        let by = object["by"] as? String ?? "nobody"
+        return "\(object["kind"] as? String ?? "?") \(object["record"] as? String ?? "?") by \(by)"
     }
 
     private func fields(_ run: RunResult) -> [String] {
@@ -122,9 +123,10 @@ final class HistoryIntegrityTests: XCTestCase {
         let recovered = try check(workspace)
         XCTAssertEqual(recovered.objects.map(describe), ["modified \(third) by alice"], recovered.stderr)
         XCTAssertTrue(recovered.stderr.contains("stored history checkpoint is later"), recovered.stderr)
-        let read = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT checkpoint FROM watch_state\").fetchone()[0])"
+        let read = "import sqlite3, sys; "
+            + "print(sqlite3.connect(sys.argv[1]).execute(\"SELECT checkpoint FROM watch_state\").fetchone()[0])"
         let stored = try runProduct("/usr/bin/python3", ["-c", read, database])
-        XCTAssertFalse(stored.stdout.hasPrefix("2099"), "the checkpoint is back with the plausible entries: \(stored.stdout)")
+        XCTAssertFalse(stored.stdout.hasPrefix("2099"), "back with the plausible entries: \(stored.stdout)")
         XCTAssertEqual(try check(workspace).stdout, "", "nothing twice")
     }
 }

@@ -15,7 +15,7 @@ final class SnapshotDiffTests: XCTestCase {
     private func entry(_ n: Int, _ action: String, by user: String, at time: String, from: String = "", to: String = "")
         -> HistoryEntry
     {
-        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: action,
+        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: "Modify",
                      timestamp: CompassTimestamp("2026-11-22 \(time)"), user: user, oldState: from, newState: to)
     }
 
@@ -238,8 +238,8 @@ final class SnapshotDiffTests: XCTestCase {
 
     // MARK: - Entries dated later than any zone allows
 
-    private func dated(_ n: Int, _ timestamp: String, by user: String = "lead", action: String = "Modify") -> HistoryEntry {
-        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: action,
+    private func dated(_ n: Int, _ timestamp: String, by user: String = "lead") -> HistoryEntry {
+        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: "Modify",
                      timestamp: CompassTimestamp(timestamp), user: user, oldState: "", newState: "")
     }
 
@@ -282,7 +282,8 @@ final class SnapshotDiffTests: XCTestCase {
     func test_entryWithinTheBound_movesTheCheckpoint() {
         let ahead = dated(1, "2026-11-23 02:59:59")
         let outcome = SnapshotDiff.compare(
-            previous: Snapshot([record(1)]), seen: [], observation: PollObservation(records: [record(1)], history: [ahead]),
+            previous: Snapshot([record(1)]), seen: [],
+            observation: PollObservation(records: [record(1)], history: [ahead]),
             previousCheckpoint: nil, me: "engineer", latestPlausible: CompassTimestamp("2026-11-23 03:00:00"))
         XCTAssertEqual(outcome.checkpoint, ahead.timestamp)
         XCTAssertEqual(outcome.implausible, [])
