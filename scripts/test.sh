@@ -41,7 +41,7 @@ bin=$(swift build --show-bin-path)
 build generate-manual swift build --product generate-manual
 mkdir "$logs/man"
 "$bin/generate-manual" "$bin/trackwatch" --output-directory "$logs/man"
-for command in check run status log mute unmute doctor notify-test; do
+for command in check run status log mute unmute doctor probe notify-test; do
     grep -q "^\.It Em $command\$" "$logs/man/trackwatch.1" || { echo "man page lacks $command"; exit 1; }
 done
 echo "man page: every command documented"

@@ -34,7 +34,8 @@ public final class CompassClient {
     let logger: Logger
     let requestTimeout: Int
     let now: () -> Double
-    private var token: AccessToken?
+    /// The session's token (internal: `probe` reuses a logged-off one, see Probing.swift).
+    var token: AccessToken?
     /// The most rows one query may return; larger results are refused rather than read.
     public var maxResultRows = 500_000
     /// Successful logins since this client was made (for status and tests).

@@ -43,6 +43,8 @@ public enum ResultRoute: String, Sendable {
 public struct ResultTraits: Equatable, Sendable {
     /// The last row limit the server reported (`resultSetIsLimited`).
     public var rowLimit: Int?
+    /// The `recordCount` announced with that limit: above the limit when the server counts the rows before the cut.
+    public var limitedRecordCount: Int?
     /// Query paths on which the server ignored `pageNumber` (page 2 repeated page 1, or ids went backwards).
     public var pagingIgnored: Set<QueryPath> = []
     /// Whether the CSV file route gave a usable result (`nil`: not tried).
@@ -163,6 +165,7 @@ extension CompassClient {
                 ])
             }
             resultTraits.rowLimit = limit
+            resultTraits.limitedRecordCount = count
             throw ReadingFallback.limited(limit)
         }
         // Cut by our own maxResultSetRows: the count may be the one before the cut.

@@ -29,18 +29,6 @@ public struct SimClock: Sendable {
         }
     }
 
-    /// `seconds` as an HTTP date (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`), for the `Date` header.
-    public static func httpDate(_ seconds: Int) -> String {
-        var value = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&value, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let clock = format(seconds).split(separator: " ")[1]
-        let day = parts.tm_mday < 10 ? "0\(parts.tm_mday)" : "\(parts.tm_mday)"
-        return "\(days[Int(parts.tm_wday)]), \(day) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(clock) GMT"
-    }
-
     public static func format(_ seconds: Int) -> String {
         var value = time_t(seconds)
         var parts = tm()
@@ -51,6 +39,18 @@ public struct SimClock: Sendable {
         }
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2)) "
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
+    }
+
+    /// The HTTP `Date` form (IMF-fixdate), e.g. `Tue, 24 Nov 2026 02:40:00 GMT`.
+    public static func httpDate(_ seconds: Int) -> String {
+        var value = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let day = parts.tm_mday < 10 ? "0\(parts.tm_mday)" : "\(parts.tm_mday)"
+        let time = format(seconds).split(separator: " ")[1]
+        return "\(days[Int(parts.tm_wday)]), \(day) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(time) GMT"
     }
 
     /// `yyyy-MM-dd HH:mm:ss` as seconds on the zone-less scale, or `nil`.

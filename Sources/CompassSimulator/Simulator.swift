@@ -79,7 +79,8 @@ public final class Simulator: Sendable {
             state.requestsByRoute[router.routeName, default: 0] += 1
             state.applyFault(to: &response, route: router.routeName)
             if let cookie { response.headers.append(("Set-Cookie", cookie)) }
-            // As every HTTP server does: the server's clock, which bounds the history timestamps a client believes.
+            // Every origin server with a clock sends one (RFC 9110 §6.6.1); `probe` compares history
+            // entries with it, and trackwatch bounds their timestamps by it.
             if !response.headers.contains(where: { $0.0.lowercased() == "date" }) {
                 response.headers.append(("Date", SimClock.httpDate(state.clock.now)))
             }

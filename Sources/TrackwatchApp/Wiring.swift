@@ -79,11 +79,12 @@ public struct ServerSession {
         server.name.map { "\(root)/servers/\($0)" } ?? root
     }
 
-    /// A Compass client for `server` (also used alone by `trackwatch doctor`), reaching it through the proxy
-    /// `proxyChoice` picks; the proxy in use is logged (never its credentials).
+    /// A Compass client for `server` (also used alone by `trackwatch doctor` and `probe`), reaching it through the
+    /// proxy `proxyChoice` picks; the proxy in use is logged (never its credentials). `wrap` puts a transport
+    /// around the HTTP one (`probe` records the exchange with it).
     public static func makeClient(
         server config: ServerConfig, credential: Credential, environment: [String: String], logger: Logger,
-        heartbeat: Heartbeat? = nil
+        heartbeat: Heartbeat? = nil, wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) throws -> CompassClient {
         let choice = try proxyChoice(for: config, environment: environment)
         if let proxy = choice.proxy {
@@ -104,7 +105,7 @@ public struct ServerSession {
                     host: $0.host, port: $0.port, username: $0.username, password: $0.password?.value)
             },
             connectTimeout: min(config.requestTimeout, 10))
-        let transport: any HTTPTransport = heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http
+        let transport = wrap(heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http)
         let server = try CompassServer(
             baseURL: config.url, repo: config.repo, database: config.database, username: config.username)
         return CompassClient(

@@ -21,7 +21,7 @@ struct Trackwatch: ParsableCommand {
             78 configuration invalid; 1 internal error.
             """,
         version: trackwatchVersion,
-        subcommands: [Check.self, Run.self, Status.self, Log.self, Mute.self, Unmute.self, Doctor.self, NotifyTest.self]
+        subcommands: [Check.self, Run.self, Status.self, Log.self, Mute.self, Unmute.self, Doctor.self, Probe.self, NotifyTest.self]
     )
 }
 

@@ -77,6 +77,29 @@ final class ProxyTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("TLS handshake"), refused.stderr)
     }
 
+    func test_probe_namesTheProxy_neverItsPassword_notInTheTranscriptEither() throws {
+        let sim = try Simulator()
+        let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"))
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.extraServerLines = [
+            "proxy = \"\(proxy.url.replacingOccurrences(of: "http://", with: "http://me:s3cr3t-pr0xy@"))\""
+        ]
+        try workspace.writeConfig()
+        let transcript = directory.appendingPathComponent("transcript.json").path
+        let result = try runProduct(
+            "trackwatch", ["probe", "--config", workspace.configPath, "--save", transcript, "-v"],
+            environment: environment(workspace, [:]))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertFalse(proxy.tunnels.isEmpty, "the probe went through the proxy")
+        XCTAssertTrue(
+            result.lines.contains("✔ through the proxy \(proxy.url) (from proxy in [server])"), result.stdout)
+        let saved = try String(contentsOfFile: transcript, encoding: .utf8)
+        for text in [result.stdout, result.stderr, saved] {
+            let encoded = Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()
+            XCTAssertFalse(text.contains("s3cr3t") || text.contains(encoded), "the proxy's credentials show: \(text)")
+        }
+    }
+
     func test_proxyKeyWithCredentials_sendsBasicProxyAuthorization_andNeverShowsThePassword() throws {
         let sim = try Simulator()
         let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"))

@@ -23,6 +23,27 @@ final class TLSTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: directory) }
 
+    func test_probe_namesHowTheConnectionIsProtected() throws {
+        let sim = try Simulator(["--tls-certificate", certificate, "--tls-key", directory.appendingPathComponent("key.pem").path])
+        let workspace = try Workspace(serverURL: sim.url)
+        let refused = try workspace.trackwatch(["probe"])
+        XCTAssertEqual(refused.status, 69, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.lines.contains { $0.hasPrefix("✘") && $0.contains("set ca_file") }, refused.stdout)
+        XCTAssertFalse(refused.stdout.contains("certificate verified"), refused.stdout)
+
+        workspace.extraServerLines = ["ca_file = \"\(certificate)\""]
+        try workspace.writeConfig()
+        let trusted = try workspace.trackwatch(["probe"])
+        XCTAssertEqual(trusted.status, 0, trusted.stdout + trusted.stderr)
+        XCTAssertTrue(trusted.lines.contains("✔ TLS, the server's certificate verified against ca_file \(certificate)"), trusted.stdout)
+
+        workspace.extraServerLines = ["insecure = true"]
+        try workspace.writeConfig()
+        let insecure = try workspace.trackwatch(["probe"])
+        XCTAssertEqual(insecure.status, 0, insecure.stdout + insecure.stderr)
+        XCTAssertTrue(insecure.lines.contains("⚠ TLS without certificate verification (insecure = true)"), insecure.stdout)
+    }
+
     func test_selfSignedServer_refusedByDefault_acceptedWithCAFileOrInsecure() throws {
         let sim = try Simulator(["--tls-certificate", certificate, "--tls-key", directory.appendingPathComponent("key.pem").path])
         XCTAssertTrue(sim.url.hasPrefix("https://"), sim.url)
