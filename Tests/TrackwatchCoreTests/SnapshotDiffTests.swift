@@ -15,7 +15,7 @@ final class SnapshotDiffTests: XCTestCase {
     private func entry(_ n: Int, _ action: String, by user: String, at time: String, from: String = "", to: String = "")
         -> HistoryEntry
     {
-        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: "Modify",
+        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: action,
                      timestamp: CompassTimestamp("2026-11-22 \(time)"), user: user, oldState: from, newState: to)
     }
 
