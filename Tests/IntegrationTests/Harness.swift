@@ -205,6 +205,22 @@ final class Workspace {
 
     var passwordFile: String { directory.appendingPathComponent("password").path }
 
+    /// A configuration that signs in with a personal access token (`token_file`) instead of a password.
+    func usePersonalAccessToken(_ secret: String, database: String = "SAMPL") throws {
+        let token = directory.appendingPathComponent("token")
+        try Data("\(secret)\n".utf8).write(to: token)
+        chmod(token.path, 0o600)
+        customConfig = """
+            [server]
+            url = "\(serverURL)"
+            repo = "2.0.0"
+            database = "\(database)"
+            username = "engineer"
+            token_file = "\(token.path)"
+            """
+        try writeConfig()
+    }
+
     func writeConfig() throws {
         let passwordFile = directory.appendingPathComponent("password")
         try Data("\(user)\n".utf8).write(to: passwordFile)

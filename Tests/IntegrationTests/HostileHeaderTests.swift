@@ -110,18 +110,7 @@ final class WrongServerSettingsTests: XCTestCase {
     func test_wrongDatabase_withAPersonalAccessToken_isFoundOnTheWorkspaceToo() throws {
         let sim = try Simulator(["--pat", "engineer=pat-1"])
         let workspace = try Workspace(serverURL: sim.url)
-        let token = workspace.directory.appendingPathComponent("token")
-        try Data("pat-1\n".utf8).write(to: token)
-        chmod(token.path, 0o600)
-        workspace.customConfig = """
-            [server]
-            url = "\(sim.url)"
-            repo = "2.0.0"
-            database = "NOPE"
-            username = "engineer"
-            token_file = "\(token.path)"
-            """
-        try workspace.writeConfig()
+        try workspace.usePersonalAccessToken("pat-1", database: "NOPE")
         let result = try workspace.trackwatch(["check"])
         XCTAssertEqual(result.status, 78, result.stderr)
         XCTAssertTrue(result.stderr.contains("has no database \"NOPE\" (it has SAMPL)"), result.stderr)

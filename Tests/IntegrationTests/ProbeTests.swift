@@ -186,18 +186,7 @@ final class ProbeTests: XCTestCase {
         let secret = "pat-for-the-probe-7f3a9c"
         let sim = try Simulator(["--pat", "engineer=\(secret)"])
         let workspace = try Workspace(serverURL: sim.url)
-        let token = workspace.directory.appendingPathComponent("token")
-        try Data("\(secret)\n".utf8).write(to: token)
-        chmod(token.path, 0o600)
-        workspace.customConfig = """
-            [server]
-            url = "\(sim.url)"
-            repo = "2.0.0"
-            database = "SAMPL"
-            username = "engineer"
-            token_file = "\(token.path)"
-            """
-        try workspace.writeConfig()
+        try workspace.usePersonalAccessToken(secret)
         let path = workspace.directory.appendingPathComponent("pat.json").path
         let result = try workspace.trackwatch(["probe", "--save", path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
