@@ -52,6 +52,9 @@ public final class CompassClient {
     public private(set) var tokenRefusalStatuses: Set<Int> = []
     /// The session's cookies (see CookieJar.swift).
     var cookies = CookieJar()
+    /// The server's clock as its latest answer's `Date` header gave it (seconds since 1970), if it sent one in a
+    /// form read (`RetryAfter.httpDate`: years 1970…9999 only). What bounds history timestamps (`HistoryWindow`).
+    public private(set) var serverDate: Double?
 
     // Query-path memory (see QueryRunner.swift).
     var queryPathMemory = QueryPathMemory()
@@ -178,6 +181,7 @@ public final class CompassClient {
             throw CompassError.unreachable(error)
         }
         cookies.store(response.headers, from: scope, now: now())
+        if let date = response.header("date").flatMap(RetryAfter.httpDate) { serverDate = date }
         // The endpoint's kind, not its path: ids in the path come from the server.
         logger.debug(
             "request",

@@ -1,4 +1,8 @@
 extension Router {
+    /// A simulator-only request header on a Commit (`compass-sim act --at`): the history entry's time, UTC
+    /// `yyyy-MM-dd HH:mm:ss`, instead of the clock's.
+    static let timestampHeader = "x-compass-sim-timestamp"
+
     mutating func recordRoute(_ path: [String], user: String, token: String) throws -> SimResponse {
         defer { routeName = routeName.replacing(" /", with: " /records/Defect/") }
         guard let type = path.first, type.lowercased() == "defect" else {
@@ -83,7 +87,9 @@ extension Router {
             let oldState = defect.fields["State"] ?? ""
             updated.fields.merge(edit.fields) { _, new in new }
             updated.fields["State"] = edit.action.destination ?? oldState
-            updated.history.append(HistoryRow(action: edit.action.name, timestamp: state.clock.now,
+            // `compass-sim act --at`: an entry dated otherwise, as a hand-edited one or a broken clock's.
+            let at = request.headers[Self.timestampHeader].flatMap(SimClock.parse) ?? state.clock.now
+            updated.history.append(HistoryRow(action: edit.action.name, timestamp: at,
                                               user: user, oldState: oldState, newState: updated.fields["State"] ?? ""))
             state.defects[defect.number] = updated
             state.edits[defect.number] = nil

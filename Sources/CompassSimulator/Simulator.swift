@@ -79,7 +79,8 @@ public final class Simulator: Sendable {
             state.requestsByRoute[router.routeName, default: 0] += 1
             state.applyFault(to: &response, route: router.routeName)
             if let cookie { response.headers.append(("Set-Cookie", cookie)) }
-            // Every origin server with a clock sends one (RFC 9110 §6.6.1); `probe` compares history entries with it.
+            // Every origin server with a clock sends one (RFC 9110 §6.6.1); `probe` compares history
+            // entries with it, and trackwatch bounds their timestamps by it.
             if !response.headers.contains(where: { $0.0.lowercased() == "date" }) {
                 response.headers.append(("Date", SimClock.httpDate(state.clock.now)))
             }
@@ -348,10 +349,12 @@ struct Router {
         }
         if match("POST", "clock", path) != nil {
             // {"advance": seconds}: moves the server's clock (a DST change, a day later) without waiting.
-            guard let body = try? decode([String: Int].self), let seconds = body["advance"] else {
-                return error(400, "expected {\"advance\": seconds}")
+            // {"hold": 1}: stops it, so that entries written meanwhile share their second; {"hold": 0} lets it run.
+            guard let body = try? decode([String: Int].self), body["advance"] != nil || body["hold"] != nil else {
+                return error(400, "expected {\"advance\": seconds} or {\"hold\": 1 or 0}")
             }
-            state.clock.offset += seconds
+            if let seconds = body["advance"] { state.clock.advance(seconds) }
+            if let hold = body["hold"] { state.clock.hold(hold != 0) }
             return json(200, ["now": SimClock.format(state.clock.now)])
         }
         if match("POST", "expire-tokens", path) != nil {

@@ -2,7 +2,7 @@
 ///
 /// `migrations[n]` takes a database from version `n` to `n + 1`. Append new steps; never edit a shipped one.
 enum Schema {
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
@@ -38,6 +38,26 @@ enum Schema {
     //   changes along (foreign keys are switched on per connection).
     // Version 2: muted records (`trackwatch mute`, the bubble's "Mute" button), and changes whose bubble waits
     // for the end of quiet hours (journaled and delivered, `held` until the summary bubble is shown).
+    // Version 3: `seen_history.occurrence` tells identical history entries apart (the same person doing the same
+    // action on one record within a second: `HistoryEntry.keys(of:)`). SQLite cannot change a primary key, so the
+    // table is copied; every key stored before counts as the first of its kind, so nothing seen is seen anew.
+    private static let version3 = """
+        CREATE TABLE seen_history_numbered (
+            watch TEXT NOT NULL,
+            record_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            timestamp TEXT NOT NULL,
+            user TEXT NOT NULL,
+            occurrence INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (watch, record_id, action, timestamp, user, occurrence)
+        ) WITHOUT ROWID;
+        INSERT INTO seen_history_numbered (watch, record_id, action, timestamp, user, occurrence)
+            SELECT watch, record_id, action, timestamp, user, 1 FROM seen_history;
+        DROP TABLE seen_history;
+        ALTER TABLE seen_history_numbered RENAME TO seen_history;
+        CREATE INDEX seen_history_by_time ON seen_history (watch, timestamp);
+        """
+
     private static let version2 = """
         CREATE TABLE mutes (
             record_id TEXT PRIMARY KEY NOT NULL,

@@ -31,12 +31,13 @@ extension StateStore {
     public func seenHistoryKeys(watch: String) throws -> Set<HistoryKey> {
         try withDatabase("read the seen history of watch \"\(watch)\"") { database in
             var keys = Set<HistoryKey>()
-            let sql = "SELECT record_id, action, timestamp, user FROM seen_history WHERE watch = ?"
+            let sql = "SELECT record_id, action, timestamp, user, occurrence FROM seen_history WHERE watch = ?"
             try database.forEachRow(sql, [.text(watch)]) { row in
                 keys.insert(
                     HistoryKey(
                         record: RecordID(row.string(at: 0) ?? ""), action: row.string(at: 1) ?? "",
-                        timestamp: CompassTimestamp(row.string(at: 2) ?? ""), user: row.string(at: 3) ?? ""
+                        timestamp: CompassTimestamp(row.string(at: 2) ?? ""), user: row.string(at: 3) ?? "",
+                        occurrence: row.int(at: 4)
                     )
                 )
             }

@@ -112,13 +112,16 @@ extension StateStore {
 
     private static func recordSeen(_ poll: PollCommit, _ database: Database) throws {
         let insert = try database.cached(
-            "INSERT OR IGNORE INTO seen_history (watch, record_id, action, timestamp, user) VALUES (?, ?, ?, ?, ?)"
+            """
+            INSERT OR IGNORE INTO seen_history (watch, record_id, action, timestamp, user, occurrence)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """
         )
         for key in poll.newlySeen {
             defer { insert.reset() }
             try insert.bind([
                 .text(poll.watch), .text(key.record.rawValue), .text(key.action), .text(key.timestamp.rawValue),
-                .text(key.user),
+                .text(key.user), .integer(Int64(key.occurrence)),
             ])
             _ = try insert.step()
         }

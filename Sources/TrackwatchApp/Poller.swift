@@ -46,6 +46,8 @@ public final class Poller {
 
     /// The forms of history timestamps the server printed last (logged when they change; for `probe`).
     public private(set) var timestampFormats: Set<TimestampFormat> = []
+    /// A stored checkpoint later than any zone allows was logged (once per process).
+    private var reportedStoredCheckpoint = false
 
     private let client: CompassClient
     private let state: any PollState
@@ -73,10 +75,11 @@ public final class Poller {
         let start = clock.now
         let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow
         let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
-            let checkpoint = try state.checkpoint(watch: Self.assignedWatch)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
-            var observation = try observe(since: HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap))
+            let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch))
+            let checkpoint = observed.checkpoint, latest = observed.latest
+            var observation = observed.observation
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
             // both at once is what sets the poll's peak memory.
             let previous = try state.snapshot(watch: Self.assignedWatch)
@@ -88,7 +91,15 @@ public final class Poller {
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
                 me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,
-                seenUpTo: wideWindow ? nil : checkpoint)
+                seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest)
+            if let first = outcome.implausible.first {
+                // Once: the entry is remembered as seen, so a later window does not log it again.
+                logger.warning(
+                    Logger.Message(stringLiteral: "history entry dated later than any time zone allows; it does "
+                        + "not move the checkpoint (ask the Compass administrator to check the server's clock and "
+                        + "this entry)"),
+                    metadata: Self.describe(first, count: outcome.implausible.count, latest: latest))
+            }
             if outcome.unexplained > 0 {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])
@@ -181,29 +192,58 @@ public final class Poller {
         }
     }
 
-    private func observe(since: CompassTimestamp?) throws -> PollObservation {
+    /// Reads *assigned to me*, then the history window measured from the `stored` checkpoint. Returns what it saw,
+    /// the checkpoint the window was measured from (`nil` for a stored one later than any zone allows) and the
+    /// latest plausible history timestamp.
+    private func observe(
+        stored: CompassTimestamp?
+    ) throws -> (observation: PollObservation, checkpoint: CompassTimestamp?, latest: CompassTimestamp?) {
         do {
             // Rows become records page by page: the raw rows of a large result are never all held at once.
             let records = try client.run(
                 WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                 pageSize: settings.pageSize, transform: WatchQueries.records(fromRows:))
-            return PollObservation(records: records, history: try history(since: since))
+            // Only now: the answers so far carry the server's `Date`.
+            let latest = HistoryWindow.latestPlausible(now: client.serverDate ?? wallClock())
+            let checkpoint = HistoryWindow.plausible(stored, latest: latest)
+            if let stored, checkpoint == nil, !reportedStoredCheckpoint {
+                // An earlier version took it from a future-dated entry: every window since has been empty.
+                reportedStoredCheckpoint = true
+                logger.warning(
+                    Logger.Message(stringLiteral: "stored history checkpoint is later than any time zone allows; "
+                        + "measuring the window again from the newest plausible entry"),
+                    metadata: ["checkpoint": "\(stored)", "latest_plausible": "\(latest.map(\.rawValue) ?? "")"])
+            }
+            let since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
+            let history = try history(since: since, latest: latest)
+            return (PollObservation(records: records, history: history), checkpoint, latest)
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
         }
     }
 
     /// The history window's entries. Without a checkpoint (the first poll, or none of my records had history)
-    /// the newest entry is read first and the window is measured back from it: the baseline then marks as seen
-    /// exactly what the next poll's window returns again, however much older history there is.
-    private func history(since: CompassTimestamp?) throws -> [HistoryEntry] {
+    /// the newest plausible entry (not later than `latest`) is read first and the window is measured back from
+    /// it: the baseline then marks as seen exactly what the next poll's window returns again, however much older
+    /// history there is.
+    private func history(since: CompassTimestamp?, latest: CompassTimestamp?) throws -> [HistoryEntry] {
         var since = since
         if since == nil {
-            let newest = try historyRows(WatchQueries.historyOfMyRecords(since: nil), maxRows: 1)
+            let newest = try historyRows(WatchQueries.historyOfMyRecords(since: nil, until: latest), maxRows: 1)
             guard let checkpoint = newest.first?.timestamp else { return [] }
             since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
         }
         return try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+    }
+
+    /// Log metadata for a future-dated entry: its values quoted (server text), and how many there were.
+    static func describe(_ entry: HistoryEntry, count: Int, latest: CompassTimestamp?) -> Logger.Metadata {
+        let quote = WatchQueries.RowError.quote
+        return [
+            "record": "\(quote(entry.record.rawValue))", "action": "\(quote(entry.action))",
+            "user": "\(quote(entry.user))", "timestamp": "\(entry.timestamp)",
+            "latest_plausible": "\(latest.map(\.rawValue) ?? "")", "count": "\(count)",
+        ]
     }
 
     private func historyRows(_ query: QueryDefinition, maxRows: Int?) throws -> [HistoryEntry] {

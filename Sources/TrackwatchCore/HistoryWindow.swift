@@ -30,4 +30,28 @@ public enum HistoryWindow {
     public static func pruneBoundary(checkpoint: CompassTimestamp?, overlap: Int) -> CompassTimestamp? {
         checkpoint?.adding(seconds: -(reach(overlap: overlap) + zoneMargin))
     }
+
+    /// The zone furthest ahead of UTC (UTC+14, the Line Islands).
+    public static let furthestZoneAhead = 14 * 3_600
+    /// Slack for the clocks involved: the database server's, which stamps history, and the web server's `Date`
+    /// header (or, without one, this computer's clock) need not agree to the second.
+    public static let clockSlack = 3_600
+
+    /// The latest timestamp a history entry written by `now` (seconds since 1970, UTC: the server's `Date` header,
+    /// else the local clock) can honestly carry in any zone: `now` + 14 h + 1 h. A later entry (a broken server
+    /// clock, a hand-edited entry, a hostile answer dated 2099) must not move the checkpoint: every later window
+    /// would start after every real entry, and colleagues' changes would lose their names, history-only actions
+    /// vanish, for good. `nil` for a `now` that is not a time.
+    public static func latestPlausible(now: Double) -> CompassTimestamp? {
+        guard now.isFinite, now > 0, now < 253_402_300_800 else { return nil }  // before year 10000
+        return CompassTimestamp(secondsSinceEpoch: Int(now) + furthestZoneAhead + clockSlack)
+    }
+
+    /// `checkpoint` if it is not later than `latest`, else `nil`: a checkpoint stored from an implausible entry
+    /// (by a version without this bound) is dropped, and the window is measured again from the newest plausible
+    /// entry.
+    public static func plausible(_ checkpoint: CompassTimestamp?, latest: CompassTimestamp?) -> CompassTimestamp? {
+        guard let checkpoint, let latest else { return checkpoint }
+        return checkpoint <= latest ? checkpoint : nil
+    }
 }

@@ -21,6 +21,9 @@ public struct DiffOutcome: Equatable, Sendable {
     /// Changes that no history entry explains (reported without a name; logged, as the server's history should
     /// have had an entry).
     public var unexplained = 0
+    /// Entries seen for the first time that are dated later than any zone allows (`HistoryWindow.latestPlausible`):
+    /// diffed and remembered like any other, but they did not move the checkpoint (logged, for the administrator).
+    public var implausible: [HistoryEntry] = []
 }
 
 /// Compares one poll with the previous snapshot and the history already seen.
@@ -37,30 +40,39 @@ public enum SnapshotDiff {
     ///   - me: my login name; history entries by this user (in any letter case) are my own.
     ///   - seenUpTo: entries up to this timestamp count as seen even without a stored key (the first poll of state
     ///     written by a version with a narrower window, whose keys were pruned sooner).
+    ///   - latestPlausible: entries dated later than this never move the checkpoint (`HistoryWindow.latestPlausible`).
     public static func compare(
         previous: Snapshot?, seen: Set<HistoryKey>, observation: PollObservation,
-        previousCheckpoint: CompassTimestamp?, me: String, seenUpTo: CompassTimestamp? = nil
+        previousCheckpoint: CompassTimestamp?, me: String, seenUpTo: CompassTimestamp? = nil,
+        latestPlausible: CompassTimestamp? = nil
     ) -> DiffOutcome {
         let current = Snapshot(observation.records)
-        // History rows for records outside the set raced with a reassignment: leave them for the next poll.
-        let accepted = observation.history.filter { current.record($0.record) != nil }
-        let checkpoint = ([previousCheckpoint].compactMap { $0 } + accepted.map(\.timestamp)).max()
+        var checkpoint = previousCheckpoint
         var unseenByRecord: [RecordID: [HistoryEntry]] = [:]
         var newlySeen: [HistoryKey] = []
-        var keys = Set<HistoryKey>()
-        for entry in accepted where !seen.contains(entry.key) && keys.insert(entry.key).inserted {
-            newlySeen.append(entry.key)
+        var implausible: [HistoryEntry] = []
+        // Identical entries are numbered over the whole window, as the server returned it, so that their keys do
+        // not depend on which records are in the set.
+        for (entry, key) in zip(observation.history, HistoryEntry.keys(of: observation.history)) {
+            // History rows for records outside the set raced with a reassignment: leave them for the next poll.
+            guard current.record(entry.record) != nil else { continue }
+            let isPlausible = latestPlausible.map { entry.timestamp <= $0 } ?? true
+            if isPlausible, checkpoint.map({ entry.timestamp > $0 }) ?? true { checkpoint = entry.timestamp }
+            guard !seen.contains(key) else { continue }
+            newlySeen.append(key)
+            if !isPlausible { implausible.append(entry) }
             if let seenUpTo, entry.timestamp <= seenUpTo { continue }
             unseenByRecord[entry.record, default: []].append(entry)
         }
         guard let previous else {
             return DiffOutcome(
                 changes: [], delta: SnapshotDelta(upserts: current.sortedRecords),
-                isBaseline: true, newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0)
+                isBaseline: true, newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0,
+                implausible: implausible)
         }
         var outcome = DiffOutcome(
             changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: newlySeen, checkpoint: checkpoint,
-            silentUpdates: 0)
+            silentUpdates: 0, implausible: implausible)
         let mine = me.lowercased()
         // Both snapshots are in id order: walk them side by side. Records that stay the same, nearly all of
         // them, cost one comparison of their canonical bytes.
@@ -98,7 +110,8 @@ public enum SnapshotDiff {
         guard let previous else { return [] }
         let current = Snapshot(observation.records)
         var ids = Set<RecordID>()
-        for entry in observation.history where !seen.contains(entry.key) && !ids.contains(entry.record) {
+        let keys = HistoryEntry.keys(of: observation.history)
+        for (entry, key) in zip(observation.history, keys) where !seen.contains(key) && !ids.contains(entry.record) {
             guard let now = current.record(entry.record), let before = previous.record(entry.record),
                 now.hasSameFields(as: before)
             else { continue }

@@ -48,10 +48,12 @@ public enum WatchQueries {
     /// Every history entry of the records I own: `Owner EQ [CURRENT_USER]` AND `history.action_timestamp GT since`,
     /// every action by anyone, newest first (`since` comes from `HistoryWindow`). My own entries come too: a
     /// change with neither my entry nor a colleague's behind it is then known to be unexplained and is reported,
-    /// never taken for my own edit.
-    public static func historyOfMyRecords(since: CompassTimestamp?) -> QueryDefinition {
+    /// never taken for my own edit. `until` (`history.action_timestamp LTE until`) leaves out entries dated later
+    /// than any zone allows, when the newest entry is looked for.
+    public static func historyOfMyRecords(since: CompassTimestamp?, until: CompassTimestamp? = nil) -> QueryDefinition {
         var filters = [FieldFilter("Owner", .equal, [currentUser])]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
+        if let until { filters.append(FieldFilter("history.action_timestamp", .lessOrEqual, [until.rawValue])) }
         return QueryDefinition(
             primaryEntityDefName: entity,
             queryFieldDefs: historyColumns.map {

@@ -18,10 +18,15 @@ struct Act: ParsableCommand {
     @Option(name: .customLong("set"), help: "Field=Value to set (repeatable).") var fields: [String] = []
     @Option(name: .customLong("set-file"), help: "Field=PATH: set the field to the file's contents (for values too long for a command line).")
     var fileFields: [String] = []
+    @Option(help: ArgumentHelp(
+        "Date the history entry at this UTC time (yyyy-MM-dd HH:mm:ss) instead of the server's clock.",
+        discussion: "A hand-edited entry, or one from a database server whose clock is wrong (2099-01-01 00:00:00)."))
+    var at: String?
     @Option var repo = "2.0.0"
     @Option var db = "SAMPL"
 
     func run() throws {
+        if let at, !Self.isTimestamp(at) { throw failure("--at must be yyyy-MM-dd HH:mm:ss, got \(at)") }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { try? client.syncShutdown() }
         let root = url.hasSuffix("/ccmweb/rest") ? url : url.trimmingCharacters(in: ["/"]) + "/ccmweb/rest"
@@ -43,9 +48,19 @@ struct Act: ParsableCommand {
             guard parts.count == 2, let data = FileManager.default.contents(atPath: parts[1]) else { throw failure("cannot read \(item)") }
             pairs.append([parts[0], String(decoding: data, as: UTF8.self)])
         }
-        let committed = try call(client, .PATCH, records + "?operation=Commit", token: token, body: [
+        // compass-sim reads this header (and only compass-sim): the entry's time instead of its clock's.
+        let dated = at.map { ["X-Compass-Sim-Timestamp": $0] } ?? [:]
+        let committed = try call(client, .PATCH, records + "?operation=Commit", token: token, headers: dated, body: [
             "fields": pairs.map { ["name": $0[0], "value": $0.count > 1 ? $0[1] : ""] }])
         print("\(record): \(action) by \(user) (\(state(before)) → \(state(committed)))")
+    }
+
+    private static func isTimestamp(_ text: String) -> Bool {
+        let digits = text.utf8.enumerated().allSatisfy { index, byte in
+            [4, 7].contains(index) ? byte == UInt8(ascii: "-") : index == 10 ? byte == UInt8(ascii: " ")
+                : [13, 16].contains(index) ? byte == UInt8(ascii: ":") : (48...57).contains(byte)
+        }
+        return text.utf8.count == 19 && digits
     }
 
     private func state(_ record: [String: Any]) -> String {
@@ -53,9 +68,11 @@ struct Act: ParsableCommand {
         return fields.first { $0["name"] as? String == "State" }?["value"] as? String ?? "?"
     }
 
-    private func call(_ client: HTTPClient, _ method: HTTPMethod, _ url: String, token: String?, body: Any?) throws -> [String: Any] {
+    private func call(_ client: HTTPClient, _ method: HTTPMethod, _ url: String, token: String?,
+                      headers: [String: String] = [:], body: Any?) throws -> [String: Any] {
         var request = try HTTPClient.Request(url: url, method: method)
         request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let body { request.body = .data(try JSONSerialization.data(withJSONObject: body)) }
         let response = try client.execute(request: request, deadline: .now() + .seconds(30)).wait()

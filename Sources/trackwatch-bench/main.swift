@@ -66,3 +66,27 @@ let stored = try store.commit(PollCommit(
 let persisted = clock.now - started
 guard stored.count == history.count else { fatalError("expected \(history.count) changes, found \(stored.count)") }
 print("\(count) records, 1% changed (\(stored.count) changes): load snapshot \(milliseconds(loaded)) ms, diff \(milliseconds(diffed)) ms, persist \(milliseconds(persisted)) ms, total \(milliseconds(loaded + diffed + persisted)) ms")
+
+// The history window's in-process cost (docs/performance.md): a poll whose window returns `rows` entries it has
+// all seen before — the steady state — numbering identical entries and looking each key up.
+let windowRows = 3_000
+let windowRecords = Array(baseline.prefix(1_000))
+let window = (0..<windowRows).map { index in
+    HistoryEntry(record: windowRecords[index % windowRecords.count].id, headline: "", action: "Modify",
+                 timestamp: CompassTimestamp(secondsSinceEpoch: 1_795_000_000 + index * 17), user: "lead",
+                 oldState: "Opened", newState: "Opened")
+}
+let windowSeen = Set(window.map(\.key))  // every entry distinct: each the first of its kind
+let windowSnapshot = Snapshot(windowRecords)
+let rounds = 20
+started = clock.now
+for _ in 0..<rounds {
+    let polled = SnapshotDiff.compare(
+        previous: windowSnapshot, seen: windowSeen,
+        observation: PollObservation(records: windowRecords, history: window), previousCheckpoint: nil, me: "engineer")
+    guard polled.changes.isEmpty, polled.newlySeen.isEmpty else { fatalError("the window's entries were all seen") }
+}
+let windowTime = clock.now - started
+let microseconds = Double(windowTime.components.seconds) * 1e6 + Double(windowTime.components.attoseconds) / 1e12
+let perRow = (microseconds / Double(rounds * windowRows) * 100).rounded() / 100
+print("history window of \(windowRows) seen entries over \(windowRecords.count) records, diff: \(perRow) µs per row")

@@ -109,9 +109,10 @@ final class Simulator {
     /// `compass-sim act`: a colleague acting through the real API.
     @discardableResult
     func act(_ user: String, _ record: String, _ action: String, set fields: [String] = [],
-             setFile fileFields: [String] = []) throws -> RunResult {
+             setFile fileFields: [String] = [], at: String? = nil) throws -> RunResult {
         let result = try runProduct("compass-sim", ["act", "--url", url, "--user", user, "--record", record, "--action", action]
-                             + fields.flatMap { ["--set", $0] } + fileFields.flatMap { ["--set-file", $0] })
+                             + fields.flatMap { ["--set", $0] } + fileFields.flatMap { ["--set-file", $0] }
+                             + (at.map { ["--at", $0] } ?? []))
         XCTAssertEqual(result.status, 0, "act failed: \(result.stderr)")
         return result
     }

@@ -72,6 +72,15 @@ final class CommitTests: StoreTestCase {
         XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), keys)
     }
 
+    func test_seenKeys_identicalButForTheirOccurrence_areDistinct() throws {
+        let store = try makeStore()
+        try store.commit(baseline([record(1)]))
+        let first = key(1, at: "2025-03-01 09:00:00")
+        try store.commit(poll(seen: [first]))
+        try store.commit(poll(seen: [first, first.occurrence(2)]))
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [first, first.occurrence(2)])
+    }
+
     func test_checkpoint_movesOnlyWhenProvided() throws {
         let store = try makeStore()
         try store.commit(baseline([], checkpoint: nil))

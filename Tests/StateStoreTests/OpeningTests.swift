@@ -33,6 +33,36 @@ final class OpeningTests: StoreTestCase {
         XCTAssertEqual(try store.withDatabase("test") { try $0.queryFirst("PRAGMA foreign_keys") { $0.int(at: 0) } }, 1)
     }
 
+    /// A database of schema version 2 (seen keys without an occurrence): every key it had seen is still seen, as
+    /// the first of its kind, and a second identical entry can be stored beside it.
+    func test_openingVersion2_keepsEverySeenKeyAsTheFirstOfItsKind() throws {
+        let first = key(1, at: "2025-03-01 08:00:00"), other = key(2, at: "2025-03-01 08:30:00", user: "lead")
+        do {
+            let store = try makeStore()
+            try store.commit(baseline([record(1), record(2)]))
+        }
+        // Back to version 2's shape, with its keys.
+        let database = try Database(path: databasePath)
+        try database.exec("""
+            DROP TABLE seen_history;
+            CREATE TABLE seen_history (
+                watch TEXT NOT NULL, record_id TEXT NOT NULL, action TEXT NOT NULL, timestamp TEXT NOT NULL,
+                user TEXT NOT NULL, PRIMARY KEY (watch, record_id, action, timestamp, user)
+            ) WITHOUT ROWID;
+            CREATE INDEX seen_history_by_time ON seen_history (watch, timestamp);
+            INSERT INTO seen_history VALUES ('assigned', 'SAMPL00000001', 'Modify', '2025-03-01 08:00:00', 'alice');
+            INSERT INTO seen_history VALUES ('assigned', 'SAMPL00000002', 'Modify', '2025-03-01 08:30:00', 'lead');
+            PRAGMA user_version = 2;
+            """)
+        let store = try makeStore()
+        XCTAssertEqual(try Schema.version(of: database), 3)
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [first, other])
+        try store.commit(poll(seen: [first, first.occurrence(2)], pruneBefore: "2025-03-01 08:10:00"))
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [other], "pruned by time, every occurrence")
+        try store.commit(poll(seen: [other.occurrence(2)]))
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [other, other.occurrence(2)])
+    }
+
     func test_open_createsDirectory0700AndFiles0600() throws {
         let nested = directory + "/state/trackwatch"
         let store = try StateStore(directory: nested)

@@ -182,11 +182,111 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.newlySeen, [])
     }
 
-    func test_duplicateHistoryRows_countOnce() {
+    /// Two identical rows in one window are two real actions (a script's Modify + Modify within a second; a page
+    /// the server repeated is caught by the client's paging check): one change for the record, both remembered.
+    func test_identicalHistoryRowsInOnePoll_areOneChange_andBothRemembered() {
         let row = entry(1, "Modify", by: "lead", at: "11:00:00")
         let outcome = compare([record(1)], now: [record(1)], history: [row, row])
         XCTAssertEqual(outcome.changes.count, 1)
-        XCTAssertEqual(outcome.newlySeen.count, 1)
+        XCTAssertEqual(outcome.newlySeen, [row.key, row.key.occurrence(2)])
+    }
+
+    func test_keys_numberIdenticalEntries_inTheOrderGiven() {
+        let a = entry(1, "Modify", by: "lead", at: "11:00:00"), b = entry(1, "Modify", by: "alice", at: "11:00:00")
+        XCTAssertEqual(HistoryEntry.keys(of: [a, b, a, a]).map(\.occurrence), [1, 1, 2, 3])
+        XCTAssertEqual(HistoryEntry.keys(of: [a, b, a, a])[2], a.key.occurrence(2))
+        XCTAssertNotEqual(a.key, a.key.occurrence(2))
+    }
+
+    /// The same colleague acting twice on a record within one second, the second entry arriving a poll later (it
+    /// was committed after the first poll read the history): it is a new action, reported with its name — before,
+    /// its key equalled the first's, so a note vanished and a field change came without a name.
+    func test_identicalEntryArrivingInALaterPoll_isReportedWithItsName() {
+        let row = entry(1, "Modify", by: "lead", at: "11:00:00")
+        let first = SnapshotDiff.compare(
+            previous: Snapshot([record(1)]), seen: [],
+            observation: PollObservation(records: [record(1, priority: "2-High")], history: [row]),
+            previousCheckpoint: nil, me: "engineer")
+        XCTAssertEqual(first.changes.map(\.by), ["lead"])
+        for later in [record(1, priority: "2-High"), record(1, priority: "1-Resolve Immediately")] {
+            let second = SnapshotDiff.compare(
+                previous: Snapshot([record(1, priority: "2-High")]), seen: Set(first.newlySeen),
+                observation: PollObservation(records: [later], history: [row, row]),
+                previousCheckpoint: first.checkpoint, me: "engineer")
+            XCTAssertEqual(second.changes.map(\.by), ["lead"], "\(later.fields)")
+            XCTAssertEqual(second.changes.map(\.action), ["Modify"])
+            XCTAssertEqual(second.unexplained, 0)
+            XCTAssertEqual(second.newlySeen, [row.key.occurrence(2)])
+            // And once remembered, neither comes back.
+            let third = SnapshotDiff.compare(
+                previous: Snapshot([later]), seen: Set(first.newlySeen + second.newlySeen),
+                observation: PollObservation(records: [later], history: [row, row]),
+                previousCheckpoint: second.checkpoint, me: "engineer")
+            XCTAssertEqual(third.changes, [])
+            XCTAssertEqual(third.newlySeen, [])
+        }
+    }
+
+    /// The second look (an action with no visible field change) sees the second identical entry as unseen too.
+    func test_secondLook_includesARecordWhoseIdenticalEntryIsNew() {
+        let row = entry(1, "Modify", by: "lead", at: "11:00:00")
+        let ids = SnapshotDiff.secondLook(
+            previous: Snapshot([record(1)]), seen: [row.key],
+            observation: PollObservation(records: [record(1)], history: [row, row]))
+        XCTAssertEqual(ids, [RecordID("SAMPL00000001")])
+    }
+
+    // MARK: - Entries dated later than any zone allows
+
+    private func dated(_ n: Int, _ timestamp: String, by user: String = "lead") -> HistoryEntry {
+        HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: "Modify",
+                     timestamp: CompassTimestamp(timestamp), user: user, oldState: "", newState: "")
+    }
+
+    func test_latestPlausible_isNowPlusTheZoneFurthestAheadAndAnHour() throws {
+        let now = try XCTUnwrap(CompassTimestamp("2026-11-22 12:00:00").secondsSinceEpoch)
+        XCTAssertEqual(HistoryWindow.latestPlausible(now: Double(now) + 0.9), CompassTimestamp("2026-11-23 03:00:00"))
+        for bad in [Double.nan, .infinity, -1, 1e300] { XCTAssertNil(HistoryWindow.latestPlausible(now: bad)) }
+        let latest = CompassTimestamp("2026-11-23 03:00:00")
+        XCTAssertEqual(HistoryWindow.plausible(latest, latest: latest), latest)
+        XCTAssertNil(HistoryWindow.plausible(CompassTimestamp("2099-01-01 00:00:00"), latest: latest))
+        XCTAssertNil(HistoryWindow.plausible(nil, latest: latest))
+        XCTAssertEqual(HistoryWindow.plausible(CompassTimestamp("2099-01-01 00:00:00"), latest: nil),
+                       CompassTimestamp("2099-01-01 00:00:00"), "no clock to judge by: kept")
+    }
+
+    /// An entry dated 2099 is a change like any other, remembered like any other, but the checkpoint stays with the
+    /// plausible entries: before, it went to 2099 and every later window was empty.
+    func test_entryDatedLaterThanAnyZone_isDiffedAndRemembered_butDoesNotMoveTheCheckpoint() {
+        let latest = CompassTimestamp("2026-11-23 03:00:00")
+        let future = dated(1, "2099-01-01 00:00:00"), real = dated(2, "2026-11-22 11:30:00", by: "alice")
+        let outcome = SnapshotDiff.compare(
+            previous: Snapshot([record(1), record(2)]), seen: [],
+            observation: PollObservation(records: [record(1), record(2, state: "Resolved")], history: [future, real]),
+            previousCheckpoint: CompassTimestamp("2026-11-22 11:00:00"), me: "engineer", latestPlausible: latest)
+        XCTAssertEqual(outcome.changes.map(\.by), ["lead", "alice"])
+        XCTAssertEqual(Set(outcome.newlySeen), [future.key, real.key])
+        XCTAssertEqual(outcome.checkpoint, CompassTimestamp("2026-11-22 11:30:00"))
+        XCTAssertEqual(outcome.implausible, [future])
+        // Seen: not reported, nor logged, again.
+        let again = SnapshotDiff.compare(
+            previous: Snapshot([record(1), record(2, state: "Resolved")]), seen: Set(outcome.newlySeen),
+            observation: PollObservation(records: [record(1), record(2, state: "Resolved")], history: [future, real]),
+            previousCheckpoint: outcome.checkpoint, me: "engineer", latestPlausible: latest)
+        XCTAssertEqual(again.changes, [])
+        XCTAssertEqual(again.implausible, [])
+        XCTAssertEqual(again.checkpoint, CompassTimestamp("2026-11-22 11:30:00"))
+    }
+
+    /// Within the bound is plausible (a server at UTC+14 whose clock is a little fast): the checkpoint moves.
+    func test_entryWithinTheBound_movesTheCheckpoint() {
+        let ahead = dated(1, "2026-11-23 02:59:59")
+        let outcome = SnapshotDiff.compare(
+            previous: Snapshot([record(1)]), seen: [],
+            observation: PollObservation(records: [record(1)], history: [ahead]),
+            previousCheckpoint: nil, me: "engineer", latestPlausible: CompassTimestamp("2026-11-23 03:00:00"))
+        XCTAssertEqual(outcome.checkpoint, ahead.timestamp)
+        XCTAssertEqual(outcome.implausible, [])
     }
 
     func test_historyForRecordOutsideTheSet_isLeftForTheNextPoll() {
