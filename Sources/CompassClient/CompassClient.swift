@@ -38,6 +38,10 @@ public final class CompassClient {
     var token: AccessToken?
     /// The most rows one query may return; larger results are refused rather than read.
     public var maxResultRows = 500_000
+    /// A probe's client (`trackwatch probe`): it logs in once — a refused token is reported as it came, not cured
+    /// by a second login (which would leave the first session open) — and leaves alone every stored query it did
+    /// not store itself, earlier versions' included.
+    public var probing = false
     /// Successful logins since this client was made (for status and tests).
     public private(set) var loginCount = 0
     /// Logins that replaced an earlier session (expired or refused token): server-side state of the old
@@ -105,6 +109,7 @@ public final class CompassClient {
         try ensureSession()
         let response = try rawSend(endpoint, method: method, body: encoded)
         guard Self.mayRefuseToken(response.status) else { return response }
+        if probing { return response }
         if case .personalAccessToken = credential {
             guard response.status == 401 else { return response }
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))

@@ -223,7 +223,7 @@ extension CompassClient {
     /// Earlier versions stored their queries under names with a colon, which some servers' `ValidateQueryDefName`
     /// refuses; where a server took them, they are deleted once per process, so that an upgrade leaves nothing.
     private func deleteLegacyQueries(in queries: [StoredQuery]) {
-        guard !legacyQueriesChecked else { return }
+        guard !legacyQueriesChecked, !probing else { return }
         legacyQueriesChecked = true
         for query in queries {
             guard let name = query.name, WatchQueries.legacyQueryNames.contains(name) else { continue }

@@ -198,19 +198,23 @@ struct ResultPageParser {
         case UInt8(ascii: "r"): text.append(0x0D)
         case UInt8(ascii: "t"): text.append(0x09)
         case UInt8(ascii: "u"):
-            // A lone surrogate is text that is not Unicode, like bytes that are not UTF-8: the page fails rather
-            // than be repaired, since repaired text would take part in history keys and make a change up.
+            // A lone surrogate (a server cutting UTF-16 text in the middle of a pair) becomes U+FFFD, the same
+            // way every time: unlike bytes that are not UTF-8, it is the server's text as sent, and failing the
+            // page would hold back every change for as long as that record keeps it.
             var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw failure("a lone surrogate in a \\u escape") }
+            if (0xD800..<0xDC00).contains(scalar), bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u")
+            {
                 index += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate in a \\u escape") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                if (0xDC00..<0xE000).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    text.append(contentsOf: Array("\u{FFFD}".utf8))
+                    scalar = low
+                }
             }
-            guard let unicode = Unicode.Scalar(scalar) else { throw failure("a lone surrogate in a \\u escape") }
-            text.append(contentsOf: Array(String(Character(unicode)).utf8))
+            text.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8))
         default: throw failure("an invalid escape")
         }
     }

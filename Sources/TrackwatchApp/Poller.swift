@@ -39,8 +39,11 @@ public struct PollReport {
 public final class Poller {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
-    /// Marks state kept with the zone-independent history window (`HistoryWindow`).
-    static let windowKey = "history_window", wideWindow = "zone-independent"
+    /// Marks state kept with the zone-independent history window (`HistoryWindow`) and numbered keys for identical
+    /// entries (`HistoryEntry.keys(of:)`). State without the mark — from the 10-minute window, which kept fewer
+    /// keys, or from before numbering, which kept one key for two identical entries — has its first poll count
+    /// every entry at or before the checkpoint as seen.
+    static let windowKey = "history_window", wideWindow = "zone-independent, numbered"
     /// The most records one second look reads again; others keep their first reading.
     static let secondLookLimit = 200
 
@@ -86,8 +89,8 @@ public final class Poller {
             let seen = try state.seenHistoryKeys(watch: Self.assignedWatch)
             try lookAgain(at: SnapshotDiff.secondLook(previous: previous, seen: seen, observation: observation),
                           in: &observation)
-            // State from a version with the 10-minute window kept fewer keys: what it had seen lies at or before
-            // its checkpoint, and must not come back as new.
+            // State without the mark (see `wideWindow`): what it had seen lies at or before its checkpoint, and
+            // must not come back as new.
             let outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
                 me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,

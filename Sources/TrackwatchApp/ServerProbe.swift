@@ -83,6 +83,7 @@ public struct ServerProbe {
             recorder = recording
             return recording
         }
+        client.probing = true
         self.recorder = recorder!
         self.server = server
         self.poll = poll

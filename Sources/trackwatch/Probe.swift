@@ -77,7 +77,9 @@ struct Probe: ParsableCommand {
             report.lines.forEach(Console.line)
             failed = failed || report.failed
             stoppedBy = stoppedBy ?? report.stoppedBy
-            if save != nil { transcripts.append((try? probe.transcript()) ?? []) }
+            if save != nil, let transcript = try? probe.transcript(), !transcript.isEmpty {
+                transcripts.append(transcript)
+            }
         }
         if let save { try write(transcripts, to: save) }
         if let stoppedBy { throw ExitCode(ExitStatus.forError(stoppedBy).rawValue) }

@@ -101,6 +101,33 @@ final class HistoryIntegrityTests: XCTestCase {
 
     /// A future entry already there at the first poll does not set the window either; and a checkpoint an earlier
     /// version stored in 2099 is dropped: the window is measured again from the newest plausible entry.
+    /// State kept before identical entries were numbered held one key for two identical entries, both reported
+    /// then: after the upgrade the second is not reported again.
+    func test_upgradeFromStateWithoutNumberedKeys_reportsNoIdenticalEntryAgain() throws {
+        let sim = try Simulator(["--records", "80"])
+        let workspace = try Workspace(serverURL: sim.url)
+        XCTAssertEqual(try check(workspace).stdout, "", "the baseline is silent")
+        try sim.post("/ccmweb/sim/clock", body: #"{"hold": 1}"#)
+        try sim.act("lead", first, "Modify")
+        try sim.act("lead", first, "Modify")
+        XCTAssertEqual(try check(workspace).objects.map(describe), ["modified \(first) by lead"])
+        try sim.post("/ccmweb/sim/clock", body: #"{"hold": 0}"#)
+
+        // As the version before numbering left it: one key for both, and its mark.
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("DELETE FROM seen_history WHERE occurrence > 1")
+            db.execute("UPDATE meta SET value = 'zone-independent' WHERE key = 'history_window'")
+            db.commit()
+            """
+        let downgraded = try runProduct("/usr/bin/python3", ["-c", script, stateDatabase(workspace)])
+        XCTAssertEqual(downgraded.status, 0, downgraded.stderr)
+        XCTAssertEqual(try check(workspace).stdout, "", "the second identical entry was reported already")
+        try sim.act("alice", second, "Modify", set: ["Priority=1-Resolve Immediately"])
+        XCTAssertEqual(try check(workspace).objects.map(describe), ["modified \(second) by alice"])
+    }
+
     func test_futureEntryBeforeTheBaseline_andAStoredFutureCheckpoint_areRecoveredFrom() throws {
         let sim = try Simulator(["--records", "80"])
         let workspace = try Workspace(serverURL: sim.url)

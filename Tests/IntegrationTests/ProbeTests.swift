@@ -62,6 +62,12 @@ final class ProbeTests: XCTestCase {
         )
         assertLine(definitive, "✔", "paging: 6 records on pages of 2")
 
+        // A refusal with 500 looks like a refused token too: the probe reports it and never logs in again (the
+        // helper asserts one login), which would leave its first session open.
+        let (failing, _) = try probe(["--no-adhoc-query", "--adhoc-refusal", "500"])
+        XCTAssertEqual(failing.status, 0, failing.stdout + failing.stderr)
+        assertLine(failing, "⚠", "POST …/query refused with HTTP 500")
+
         let (html, _) = try probe(["--no-adhoc-query", "--adhoc-refusal", "html"])
         XCTAssertEqual(html.status, 0, html.stdout + html.stderr)
         assertLine(
