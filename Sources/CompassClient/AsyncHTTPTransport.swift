@@ -187,7 +187,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 return TransportError(.connectionFailed, "the server closed the connection (\(url))")
             case .proxyAuthenticationRequired:
                 return TransportError(
-                    .proxy, "it asks for credentials (HTTP 407); put them in the proxy URL, "
+                    .proxyCredentials, "it asks for credentials (HTTP 407); put them in the proxy URL, "
                         + "http://user:password@host:port")
             case .invalidProxyResponse:
                 return TransportError(.proxy, "it did not open a tunnel to \(url)")

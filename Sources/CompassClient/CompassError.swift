@@ -31,6 +31,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             case .proxy:
                 return "The proxy refused the connection to Compass: \(error.detail). "
                     + "Check proxy in [server] or the proxy environment variables."
+            case .proxyCredentials:
+                return "The proxy refused the connection to Compass: \(error.detail). "
+                    + "trackwatch tries again only at the next poll (a proxy may lock the account after failures)."
             case .timedOut:
                 return "Compass did not answer in time: \(error.detail). The next poll retries."
             case .responseTooLarge:

@@ -56,8 +56,11 @@ public struct TransportError: Error, Equatable, CustomStringConvertible {
         case connectionFailed, timedOut, tls, responseTooLarge, invalidURL, other
         /// An `https://` URL on a port that answers in plain HTTP.
         case notTLS
-        /// The HTTP proxy refused the tunnel (CONNECT answered with an error, or it wants credentials).
+        /// The HTTP proxy refused the tunnel (CONNECT answered with an error).
         case proxy
+        /// The HTTP proxy wants credentials, or refused the ones given (407): a person must fix them, and
+        /// trying again soon could lock the account a corporate proxy checks them against.
+        case proxyCredentials
     }
 
     public let kind: Kind

@@ -32,6 +32,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             case .unreachable(let transport) where transport.kind == .responseTooLarge: return .protocolError
             // https:// on a plain-HTTP port: the URL is wrong, and waiting will not fix it.
             case .unreachable(let transport) where transport.kind == .notTLS: return .configuration
+            // The proxy refused its credentials: like a refused login, never retried soon.
+            case .unreachable(let transport) where transport.kind == .proxyCredentials: return .credentials
             case .unreachable: return .unavailable
             case .loginRejected, .tokenRejected: return .credentials
             case .server(let status, _, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError

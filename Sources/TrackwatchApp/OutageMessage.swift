@@ -23,6 +23,8 @@ struct OutageMessage: Equatable {
         // Answers that say the configuration does not match the server: waiting will not fix them.
         case CompassError.unreachable(let transport) where transport.kind == .notTLS:
             (what, next) = ("Compass does not speak TLS on this port", fixConfiguration)
+        case CompassError.unreachable(let transport) where transport.kind == .proxyCredentials:
+            (what, next) = ("The proxy refused its credentials", regularPoll)
         case CompassError.repositoryOrDatabaseNotFound:
             (what, next) = ("Compass has no such repository or database", fixConfiguration)
         case CompassError.unreachable(let transport) where transport.kind == .timedOut:

@@ -119,7 +119,7 @@ final class ProxyTests: XCTestCase {
         workspace.extraServerLines = ["proxy = \"\(url.replacingOccurrences(of: "s3cr3t-pr0xy", with: "wrong-pw"))\""]
         try workspace.writeConfig()
         let denied = try check(workspace, [:])
-        XCTAssertEqual(denied.status, 69, denied.stderr)
+        XCTAssertEqual(denied.status, 77, "a credentials error, not 'retry later': \(denied.stderr)")
         XCTAssertTrue(
             denied.stderr.contains("The proxy refused the connection to Compass: it asks for credentials (HTTP 407)"),
             denied.stderr)

@@ -40,6 +40,11 @@ final class OutageMessageTests: XCTestCase {
             nextTry: "at 10:35", server: nil)
         XCTAssertEqual(noDatabase.summary, "Compass has no such repository or database")
         XCTAssertFalse(noDatabase.next.contains("retrying"), noDatabase.next)
+        let proxy = OutageMessage(
+            CompassError.unreachable(TransportError(.proxyCredentials, "it asks for credentials (HTTP 407)")),
+            nextTry: "at 10:40", server: nil)
+        XCTAssertEqual(proxy.summary, "The proxy refused its credentials")
+        XCTAssertTrue(proxy.next.hasPrefix("trackwatch tries again at the next regular poll (at 10:40)"), proxy.next)
         XCTAssertEqual(OutageMessage.recovered(server: nil).summary, "Connected to Compass again")
         XCTAssertEqual(OutageMessage.recovered(server: "prod").summary, "Connected to Compass prod again")
     }
