@@ -19,19 +19,9 @@ final class BubbleTests: XCTestCase {
 
     /// - Parameter stderr: a `Pipe` the test reads after the daemon ends, or a `FileHandle`.
     private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any, timeZone: String? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var env = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
-        env["NOTIFY_SOCKET"] = notify.path
-        env["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        env["JOURNAL_STREAM"] = nil
-        if let timeZone { env["TZ"] = timeZone }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        return process
+        var environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        if let timeZone { environment["TZ"] = timeZone }
+        return try workspace.startDaemon(notify: notify, stderr: stderr, environment: environment)
     }
 
     /// Polls now and waits for the poll's STATUS line; bubbles are handed over before a poll finishes.

@@ -3,22 +3,9 @@ import XCTest
 
 /// `trackwatch run` against compass-sim: scheduling, signals, sd_notify and exactly-once reporting.
 final class DaemonTests: XCTestCase {
+    /// With a watchdog of 2 s, and no notification server: polls go on.
     private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var env = ProcessInfo.processInfo.environment
-        env.merge(workspace.environment) { _, new in new }
-        env["NOTIFY_SOCKET"] = notify.path
-        env["WATCHDOG_USEC"] = "2000000"
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"  // no notification server: polls go on
-        env["JOURNAL_STREAM"] = nil
-        env["INVOCATION_ID"] = nil
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        return process
+        try workspace.startDaemon(notify: notify, stderr: stderr, environment: ["WATCHDOG_USEC": "2000000"])
     }
 
     func test_daemon_pollsOnScheduleAndOnSignals_reportsEachChangeOnce_andStopsCleanly() throws {

@@ -54,17 +54,7 @@ final class FirstHourTests: XCTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var env = ProcessInfo.processInfo.environment.merging(workspace.environment) { $1 }
-        env["NOTIFY_SOCKET"] = notify.path
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        env["JOURNAL_STREAM"] = nil
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
+        let process = try workspace.startDaemon(notify: notify, stderr: stderr)
         defer { stopAndWait(process) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "\(notify.messages)")
         try sim.act("lead", "SAMPL00000001", "Resolve")

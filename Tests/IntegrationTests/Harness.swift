@@ -262,9 +262,15 @@ final class Workspace {
 }
 
 extension Workspace {
-    /// `trackwatch run` on this workspace outside systemd, reporting to `notify`, without a notification
-    /// server (polls go on without one) and with its output discarded; the caller stops it.
-    func startDaemon(notify: NotifySocket) throws -> Process {
+    /// `trackwatch run` on this workspace outside systemd, reporting to `notify`, by default without a
+    /// notification server (polls go on without one) and with its output discarded; the caller stops it.
+    /// - Parameters:
+    ///   - stdout, stderr: a `Pipe` the test reads, or a `FileHandle`.
+    ///   - environment: set on top (a notification server's bus, `TZ`, `WATCHDOG_USEC`, …).
+    func startDaemon(
+        notify: NotifySocket, stdout: Any = FileHandle.nullDevice, stderr: Any = FileHandle.nullDevice,
+        environment overrides: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
         process.arguments = ["run", "--config", configPath]
@@ -273,9 +279,10 @@ extension Workspace {
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
         environment["JOURNAL_STREAM"] = nil
         environment["INVOCATION_ID"] = nil
+        environment.merge(overrides) { _, new in new }
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
         try process.run()
         return process
     }

@@ -37,7 +37,7 @@ final class HostileTextTests: XCTestCase {
                        message: "denied\nWATCHDOG=trigger\nSTATUS=spoofed")
         let workspace = try Workspace(serverURL: sim.url)
         let notify = try NotifySocket()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        let daemon = try workspace.startDaemon(notify: notify)
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
         let status = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
         XCTAssertTrue(status?.contains("rejected the login") == true, "\(notify.messages)")
@@ -94,7 +94,7 @@ final class HostileTextTests: XCTestCase {
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Headline=\(Self.hostile)"])
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        let daemon = try workspace.startDaemon(notify: notify, stdout: stderr, stderr: stderr)
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change") }, "\(notify.messages)")
         try sim.inject("status", on: "POST /query", count: 1, status: 502, message: Self.hostile)
         kill(daemon.processIdentifier, SIGUSR1)
@@ -129,19 +129,4 @@ final class HostileTextTests: XCTestCase {
         XCTAssertEqual(fake, [], "\(what): a fake line", file: file, line: line)
     }
 
-    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any) throws -> Process {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("trackwatch")
-        process.arguments = ["run", "--config", workspace.configPath]
-        var env = ProcessInfo.processInfo.environment.merging(workspace.environment) { _, new in new }
-        env["NOTIFY_SOCKET"] = notify.path
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-        env["JOURNAL_STREAM"] = nil
-        env["INVOCATION_ID"] = nil
-        process.environment = env
-        process.standardOutput = stderr
-        process.standardError = stderr
-        try process.run()
-        return process
-    }
 }
