@@ -74,9 +74,9 @@ let package = Package(
         // `trackwatch --version` from the VERSION file, the one place a release's version is written.
         .plugin(name: "VersionFile", capability: .buildTool()),
 
-        // The local Compass server used for development, tests and the demo.
+        // What every local tracker server shares: the HTTP(S) server and the request and response shapes.
         .target(
-            name: "CompassSimulator",
+            name: "SimulatorKit",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,10 +84,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+
+        // The local Compass server used for development, tests and the demo.
+        .target(
+            name: "CompassSimulator",
+            dependencies: ["SimulatorKit"]
+        ),
         .executableTarget(
             name: "compass-sim",
             dependencies: [
-                "CompassSimulator",
+                "CompassSimulator", "SimulatorKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `compass-sim act` plays a colleague through the real API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -108,7 +114,7 @@ let package = Package(
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
-        .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator"]),
+        .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

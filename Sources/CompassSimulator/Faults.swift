@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SimulatorKit
 
 /// Faults tests inject into compass-sim (`POST /ccmweb/sim/faults`): the next `count` responses to `route`
 /// (a route name as in the stats, e.g. `GET /query/{id}`; empty for any API route) go wrong this way, after
@@ -60,12 +61,6 @@ private struct FaultBody: Encodable {
     let message: String
 }
 
-/// How a response leaves the server.
-public enum Delivery: Sendable {
-    case normal
-    case truncated
-    case never
-}
 
 extension SimulatorState {
     /// True (consuming one use) when a short-page fault is armed for `route`.

@@ -1,3 +1,5 @@
+import SimulatorKit
+
 extension Router {
     /// A simulator-only request header on a Commit (`compass-sim act --at`): the history entry's time, UTC
     /// `yyyy-MM-dd HH:mm:ss`, instead of the clock's.

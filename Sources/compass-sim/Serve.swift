@@ -4,6 +4,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import SimulatorKit
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(

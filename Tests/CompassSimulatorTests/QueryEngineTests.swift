@@ -1,6 +1,7 @@
 @testable import CompassSimulator
 import Foundation
 import XCTest
+import SimulatorKit
 
 final class QueryEngineTests: XCTestCase {
     private let defects = SampleSchema.seed(count: 20, seed: 7, now: 2_000_000_000)

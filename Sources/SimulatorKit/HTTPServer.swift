@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// Serves a `Simulator` over HTTP/1.1 (or HTTPS, like a real Compass with its self-signed certificate) with
+/// Serves a simulator (`SimHandler`) over HTTP/1.1 (or HTTPS, like a real server with its self-signed certificate) with
 /// keep-alive, on one event-loop thread.
 public final class SimulatorServer: Sendable {
     /// A PEM certificate chain and private key to serve HTTPS with.
@@ -21,7 +21,7 @@ public final class SimulatorServer: Sendable {
     private let channel: any Channel
     public let port: Int
 
-    public init(simulator: Simulator, host: String, port: Int, tls: TLSFiles? = nil) throws {
+    public init(simulator: any SimHandler, host: String, port: Int, tls: TLSFiles? = nil) throws {
         let context = try tls.map { files in
             try NIOSSLContext(configuration: .makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(files.certificate).map { .certificate($0) },
@@ -61,11 +61,11 @@ private final class RequestHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let simulator: Simulator
+    private let simulator: any SimHandler
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(simulator: Simulator) { self.simulator = simulator }
+    init(simulator: any SimHandler) { self.simulator = simulator }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
