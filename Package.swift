@@ -35,10 +35,17 @@ let package = Package(
             ]
         ),
 
-        // The Compass REST client behind the transport protocol.
+        // The seam every tracker plugs into: a source polls, diffs and commits; its failures have a kind; its
+        // HTTP connection, doctor checks and state are wired the same way for all.
+        .target(
+            name: "SourceKit",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // The Compass source: its REST client, its queries and diff rules, its configuration tables.
         .target(
             name: "CompassClient",
-            dependencies: ["TrackwatchCore", "TrackerHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
         // State adapter: SQLite through the system library.
@@ -64,7 +71,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "StateStore", "DesktopNotifier",
+                "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -107,18 +115,19 @@ let package = Package(
         ),
 
         // The in-process part of a poll at scale (scripts/bench.sh).
-        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "StateStore"]),
+        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
         // libFuzzer targets for the config reader and the response decoding (scripts/fuzz.sh); an ordinary
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "TrackwatchApp",
+                           .product(name: "Logging", package: "swift-log")]
         ),
 
-        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP"]),
+        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.

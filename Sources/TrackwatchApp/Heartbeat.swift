@@ -1,4 +1,3 @@
-import CompassClient
 import Synchronization
 import TrackerHTTP
 
