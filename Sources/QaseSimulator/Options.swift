@@ -67,6 +67,8 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
     /// Seconds a token stays refused once over the limit. Qase documents 60.
     public var rateLimitTimeout = 60
     public var authorSearch = AuthorSearch.nameOrEmail
+    /// true: a defect's `severity` and `status` arrive as integer codes, where the spec has strings.
+    public var defectEnumsAsInts = false
 
     public init() {}
 
@@ -83,6 +85,7 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
         rateLimit = patch.rateLimit ?? rateLimit
         rateLimitTimeout = patch.rateLimitTimeout ?? rateLimitTimeout
         authorSearch = patch.authorSearch ?? authorSearch
+        defectEnumsAsInts = patch.defectEnumsAsInts ?? defectEnumsAsInts
     }
 
     /// The same keys, each optional.
@@ -98,6 +101,7 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
         var rateLimit: Int?
         var rateLimitTimeout: Int?
         var authorSearch: AuthorSearch?
+        var defectEnumsAsInts: Bool?
     }
 
     /// A sentence naming what is wrong, or nil.

@@ -79,7 +79,7 @@ extension QaseState {
             }
             defects = defects.filter { $0.status == status }
         }
-        return try list(call, defects, total: all.count) { $0.rest }
+        return try list(call, defects, total: all.count) { $0.rest(enumsAsInts: switches.defectEnumsAsInts) }
     }
 
     func getDefect(_ index: Int, _ id: String) throws -> JSON {
@@ -87,7 +87,7 @@ extension QaseState {
         guard let found = projects[index].defects.first(where: { $0.id == id }) else {
             throw APIError(404, "Defect not found")
         }
-        return ok(found.rest)
+        return ok(found.rest(enumsAsInts: switches.defectEnumsAsInts))
     }
 
     func listPlans(_ call: Call, _ index: Int) throws -> JSON {

@@ -36,9 +36,11 @@ extension Defect {
         CaseEnums.severity.indices.contains(severity) ? CaseEnums.severity[severity] : "undefined"
     }
 
-    var rest: JSON {
+    /// `enumsAsInts`: `severity` and `status` as integer codes (severity as on create, status by
+    /// [open, in_progress, resolved, invalid]), the "int where a string is expected" of a server variant.
+    func rest(enumsAsInts: Bool = false) -> JSON {
         .object(
-            common(idKey: nil, resolvedKey: "resolved_at") + [
+            common(idKey: nil, resolvedKey: "resolved_at", enumsAsInts: enumsAsInts) + [
                 ("external_data", ""), ("runs", []), ("results", []), ("tags", Render.tags(tags)),
                 ("created_at", .string(QaseClock.iso(createdAt))), ("updated_at", .string(QaseClock.iso(updatedAt))),
                 ("created", .string(QaseClock.zoneless(createdAt))),
@@ -47,20 +49,23 @@ extension Defect {
     }
 
     /// DefectQuery: `defect_id`, and `resolved` in place of `resolved_at`.
-    var qql: JSON {
+    func qql(enumsAsInts: Bool = false) -> JSON {
         .object(
-            common(idKey: "defect_id", resolvedKey: "resolved") + [
+            common(idKey: "defect_id", resolvedKey: "resolved", enumsAsInts: enumsAsInts) + [
                 ("external_data", ""), ("tags", Render.tags(tags)), ("created_at", .string(QaseClock.iso(createdAt))),
                 ("updated_at", .string(QaseClock.iso(updatedAt))),
             ])
     }
 
-    private func common(idKey: String?, resolvedKey: String) -> [(key: String, value: JSON)] {
+    private func common(idKey: String?, resolvedKey: String, enumsAsInts: Bool) -> [(key: String, value: JSON)] {
         var head: [(key: String, value: JSON)] = [("id", .int(id))]
         if let idKey { head.append((idKey, .int(id))) }
+        let statusCode = DefectStatus.allCases.firstIndex(of: status) ?? 0
         return head + [
-            ("title", .string(title)), ("actual_result", .string(actualResult)), ("severity", .string(severityName)),
-            ("status", .string(status.rawValue)), ("milestone_id", JSON(milestoneID)), ("custom_fields", []),
+            ("title", .string(title)), ("actual_result", .string(actualResult)),
+            ("severity", enumsAsInts ? .int(severity) : .string(severityName)),
+            ("status", enumsAsInts ? .int(statusCode) : .string(status.rawValue)), ("milestone_id", JSON(milestoneID)),
+            ("custom_fields", []),
             ("attachments", []), (resolvedKey, JSON(resolvedAt.map(QaseClock.iso))), ("member_id", .int(authorID)),
             ("author_id", .int(authorID)),
         ]

@@ -12,7 +12,7 @@ extension QaseState {
         let (limit, offset) = try paging(call)
         let search = try QQLSearch.compile(try QQLParser.parse(text), defectAssignee: switches.qqlDefectAssignee)
         var rows = projects.enumerated().filter { canSee($0.element, actor) }
-            .flatMap { order, project in Self.rows(of: search.entity, in: project, order: order) }
+            .flatMap { order, project in searchRows(of: search.entity, in: project, order: order) }
             .filter { search.matches($0, actor: actor, now: clock.now) }
         rows.sort { ($0.id, $0.projectOrder) < ($1.id, $1.projectOrder) }
         if search.descending { rows.reverse() }
@@ -21,7 +21,8 @@ extension QaseState {
     }
 
     /// The project's items of one QQL entity, with the values conditions ask for.
-    static func rows(of entity: String, in project: Project, order: Int) -> [QQLRow] {
+    func searchRows(of entity: String, in project: Project, order: Int) -> [QQLRow] {
+        let enumsAsInts = switches.defectEnumsAsInts
         func row(_ id: Int, _ values: [String: QQLItemValue], _ render: @escaping () -> JSON) -> QQLRow {
             QQLRow(project: project.code, projectOrder: order, id: id, values: values, render: render)
         }
@@ -50,7 +51,7 @@ extension QaseState {
                         "status": .text(item.status.rawValue), "severity": .text(item.severityName),
                         "isresolved": .flag(item.status == .resolved),
                     ]
-                ) { item.qql }
+                ) { item.qql(enumsAsInts: enumsAsInts) }
             }
         case "plan":
             return project.plans.map { item in

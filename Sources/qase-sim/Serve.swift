@@ -47,6 +47,8 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a token stays refused (429, Retry-After) once over the limit.") var rateLimitTimeout = 60
     @Option(help: "What GET /author?search= matches: name-or-email, or name.")
     var authorSearch = QaseSwitches.AuthorSearch.nameOrEmail
+    @Flag(help: "A defect's severity and status arrive as integer codes, where the spec has strings.")
+    var defectEnumsAsInts = false
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
     @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
@@ -87,6 +89,7 @@ struct Serve: ParsableCommand {
         switches.rateLimit = rateLimit
         switches.rateLimitTimeout = rateLimitTimeout
         switches.authorSearch = authorSearch
+        switches.defectEnumsAsInts = defectEnumsAsInts
         options.switches = switches
         return options
     }

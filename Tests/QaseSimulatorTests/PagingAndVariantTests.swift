@@ -84,6 +84,17 @@ final class PagingAndVariantTests: XCTestCase {
         XCTAssertEqual(sim.get("/defect/DEMO?limit=1").entities[0]["id"] as? Int, 1)
     }
 
+    func test_defectEnumsAsInts_anIntWhereTheSpecHasAString() {
+        let sim = SimHarness { $0.switches.defectEnumsAsInts = true }
+        let defect = sim.get("/defect/DEMO/6").result
+        XCTAssertEqual(defect["severity"] as? Int, 6, "trivial")
+        XCTAssertEqual(defect["status"] as? Int, 1, "in_progress")
+        let found = sim.search(#"entity = "defect" and project = "DEMO" and id = 9"#).entities.first
+        XCTAssertEqual(found?["status"] as? Int, 2, "resolved")
+        XCTAssertEqual(
+            sim.get("/defect/DEMO?status=resolved&limit=100").ids, [9, 10, 11, 12], "filters still take names")
+    }
+
     func test_extraFields_inEveryObject_butNotInMaps() {
         let sim = SimHarness { $0.switches.extraFields = true }
         let answer = sim.get("/run/DEMO?limit=1")
