@@ -106,9 +106,11 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
 
     /// A sentence naming what is wrong, or nil.
     public var problem: String? {
-        if ![0, 402, 403].contains(searchRefusal) { return "searchRefusal must be 0, 402 or 403" }
-        if ![0, 402, 404].contains(reviewRefusal) { return "reviewRefusal must be 0, 402 or 404" }
-        if rateLimit < 0 || rateLimitTimeout < 1 { return "rateLimit must be ≥ 0 and rateLimitTimeout ≥ 1" }
+        if ![0, 402, 403].contains(searchRefusal) { return "searchRefusal (--search-refusal) must be 0, 402 or 403" }
+        if ![0, 402, 404].contains(reviewRefusal) { return "reviewRefusal (--review-refusal) must be 0, 402 or 404" }
+        if rateLimit < 0 || rateLimitTimeout < 1 {
+            return "rateLimit (--rate-limit) must be ≥ 0 and rateLimitTimeout (--rate-limit-timeout) ≥ 1"
+        }
         return nil
     }
 }

@@ -43,6 +43,7 @@ extension QaseState {
             return clockJSON
         case ("GET", 1, "switches"): return try encoded(switches)
         case ("POST", 1, "switches"):
+            try checkSwitchNames(call)
             var changed = switches
             changed.apply(try simDecode(QaseSwitches.Patch.self, call))
             if let problem = changed.problem { throw APIError(400, problem) }
@@ -60,6 +61,14 @@ extension QaseState {
 
     private var clockJSON: JSON {
         ["now": .string(QaseClock.iso(clock.now)), "epochMs": .int(clock.now * 1_000), "offset": .int(clock.offset)]
+    }
+
+    /// A misspelt switch would change nothing silently: 400 naming it instead.
+    private func checkSwitchNames(_ call: Call) throws {
+        let known = Set(try JSONDecoder().decode([String: AnyJSON].self, from: JSONEncoder().encode(switches)).keys)
+        for name in try simDecode([String: AnyJSON].self, call).keys where !known.contains(name) {
+            throw APIError(400, "Unknown switch \(name); known: \(known.sorted().joined(separator: ", "))")
+        }
     }
 
     func encoded<T: Encodable>(_ value: T) throws -> JSON {

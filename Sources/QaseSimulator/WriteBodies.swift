@@ -69,11 +69,12 @@ struct PlanBody: Decodable {
 }
 
 struct ReviewBody: Decodable {
-    /// Any JSON: the simulator keeps no proposal, only that one was sent.
-    struct AnyValue: Decodable {
-        init(from decoder: any Decoder) throws {}
-    }
-
     var reviewers: [String]?
-    var proposedCase: AnyValue?
+    /// The simulator keeps no proposal, only that one was sent.
+    var proposedCase: AnyJSON?
+}
+
+/// Any JSON value, read and dropped.
+struct AnyJSON: Decodable {
+    init(from decoder: any Decoder) throws {}
 }

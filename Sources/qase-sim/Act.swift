@@ -10,35 +10,44 @@ struct Act: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Act as a colleague on the server: edit a case, resolve a defect, approve a review, …",
         discussion: """
-            VERBS (CODE is a project code; HANDLE is lead, engineer, alice or bob; FIELD=VALUE as in the API, \
-            numbers for severity, priority, type, behavior, status, suite_id, milestone_id, tags=a,b):
-              edit-case CODE ID FIELD=VALUE...        PATCH /case/CODE/ID (updated_by becomes the actor)
-              create-case CODE TITLE [FIELD=VALUE...] POST /case/CODE
-              delete-case CODE ID                     DELETE /case/CODE/ID
-              create-defect CODE TITLE [FIELD=VALUE...] POST /defect/CODE
-              edit-defect CODE ID FIELD=VALUE...      PATCH /defect/CODE/ID
-              resolve-defect CODE ID                  PATCH /defect/CODE/resolve/ID
-              defect-status CODE ID STATUS            PATCH /defect/CODE/status/ID (in_progress|resolved|invalid)
-              plan-cases CODE PLAN CASE...            PATCH /plan/CODE/PLAN {"cases": [...]}
-              add-reviewer CODE REVIEW HANDLE         GET, then PATCH /review/CODE/REVIEW {"reviewers": [...]}
-              remove-reviewer CODE REVIEW HANDLE      likewise
-            Web UI only (control routes under /sim/):
+            CODE is a project code, HANDLE lead, engineer, alice or bob. FIELD=VALUE takes the API's field \
+            names; severity, priority, type, behavior, status (of a case), suite_id and milestone_id are \
+            numbers, tags=a,b a list. docs/qase-sim.md gives each verb's request.
+
+            Through the API, with the actor's own token:
+              edit-case CODE ID FIELD=VALUE...
+              create-case CODE TITLE [FIELD=VALUE...]
+              delete-case CODE ID
+              create-defect CODE TITLE [FIELD=VALUE...]
+              edit-defect CODE ID FIELD=VALUE...
+              resolve-defect CODE ID
+              defect-status CODE ID in_progress|resolved|invalid
+              plan-cases CODE PLAN CASE...
+              add-reviewer CODE REVIEW HANDLE
+              remove-reviewer CODE REVIEW HANDLE
+            What only Qase's web UI can do (control routes under /sim/):
               assign-defect CODE ID HANDLE|none
               assign-plan-case CODE PLAN CASE HANDLE|none
-              approve CODE REVIEW | request-changes CODE REVIEW | unapprove CODE REVIEW   (the actor's verdict)
+              approve CODE REVIEW
+              request-changes CODE REVIEW
+              unapprove CODE REVIEW
               review-status CODE REVIEW open|merged|declined
               rename-project CODE NEWCODE
 
-            Example: qase-sim act --url http://127.0.0.1:8191 --as alice edit-case DEMO 1 title="Login works"
+            Example:
+              qase-sim act --url http://127.0.0.1:8191 --as alice \\
+                edit-case DEMO 4 title="Checkout totals"
             """)
 
     @Option(help: "Server URL as printed by serve (the base path is appended unless present).") var url: String
-    @Option(name: .customLong("as"), help: "Who acts: lead, engineer, alice, bob, or jenkins (the reporter app).")
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp("Who acts: lead, engineer, alice, bob, or jenkins (the reporter app).", valueName: "handle"))
     var handle: String
     @Option(help: "The actor's API token (default: the fixture token qase-sim-HANDLE-token).") var token: String?
     @Option(help: "The API's base path on the server.") var basePath = "/v1"
     @Flag(help: "Accept any TLS certificate (a self-signed --tls-certificate).") var insecure = false
-    @Argument(help: "The verb (see below).") var verb: String
+    @Argument(help: "One of the verbs above.") var verb: String
     @Argument(help: "The verb's arguments.") var arguments: [String] = []
 
     func run() throws {

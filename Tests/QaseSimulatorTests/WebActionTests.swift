@@ -109,5 +109,9 @@ final class WebActionTests: XCTestCase {
         sim.sim("POST", "switches", #"{"reviewRefusal": 0}"#)
         XCTAssertEqual(sim.get("/review/DEMO").status, 200)
         XCTAssertEqual(sim.raw("POST", "/sim/switches", token: nil, body: #"{"reviewRefusal": 500}"#).status, 400)
+        let misspelt = sim.raw("POST", "/sim/switches", token: nil, body: #"{"reviewsRefusal": 402}"#)
+        XCTAssertEqual(misspelt.status, 400)
+        XCTAssertTrue(misspelt.errorMessage?.hasPrefix("Unknown switch reviewsRefusal") == true)
+        XCTAssertEqual(sim.sim("GET", "switches").json["rateLimit"] as? Int, 600)
     }
 }
