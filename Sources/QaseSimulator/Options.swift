@@ -108,8 +108,8 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
     public var problem: String? {
         if ![0, 402, 403].contains(searchRefusal) { return "searchRefusal (--search-refusal) must be 0, 402 or 403" }
         if ![0, 402, 404].contains(reviewRefusal) { return "reviewRefusal (--review-refusal) must be 0, 402 or 404" }
-        if rateLimit < 0 || rateLimitTimeout < 1 {
-            return "rateLimit (--rate-limit) must be ≥ 0 and rateLimitTimeout (--rate-limit-timeout) ≥ 1"
+        if rateLimit < 0 || !(1...86_400).contains(rateLimitTimeout) {
+            return "rateLimit (--rate-limit) must be ≥ 0 and rateLimitTimeout (--rate-limit-timeout) 1…86400"
         }
         return nil
     }

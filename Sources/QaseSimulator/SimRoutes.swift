@@ -36,8 +36,8 @@ extension QaseState {
             return ["status": true]
         case ("GET", 1, "clock"): return clockJSON
         case ("POST", 1, "clock"):
-            guard let seconds = try simDecode([String: Int].self, call)["advance"] else {
-                throw APIError(400, "expected {\"advance\": SECONDS}")
+            guard let seconds = try simDecode([String: Int].self, call)["advance"], abs(seconds) <= 3_153_600_000 else {
+                throw APIError(400, "expected {\"advance\": SECONDS}, at most a century either way")
             }
             clock.advance(seconds)
             return clockJSON

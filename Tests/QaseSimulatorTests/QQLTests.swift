@@ -35,6 +35,7 @@ final class QQLTests: XCTestCase {
             #"SELECT (COUNT(id)) entity = "defect""#, #"entity = "case" and id = "#,
             #"entity = "case" and updated >= "yesterday""#,
             #"entity = "case" and cf["Team"] = "a""#, #"entity = "case" and milestone is empty"#,
+            #"entity = "case" and updated >= now("-9999999999999d")"#,
         ]
         for query in refused {
             let answer = sim.search(query)

@@ -112,9 +112,9 @@ struct QQLParser {
         }
     }
 
-    /// "-1d" → −86400; "2w" → 1209600. Days and weeks only.
+    /// "-1d" → −86400; "2w" → 1209600. Days and weeks only, up to 100000 of them.
     static func offset(_ text: String) -> Int? {
-        guard let unit = text.last, let count = Int(text.dropLast()) else { return nil }
+        guard let unit = text.last, let count = Int(text.dropLast()), abs(count) <= 100_000 else { return nil }
         switch unit {
         case "d": return count * 86_400
         case "w": return count * 7 * 86_400
