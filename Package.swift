@@ -22,11 +22,11 @@ let package = Package(
         // The tracker's world: records, snapshots, diff, query definitions, config, formatting. No I/O.
         .target(name: "TrackwatchCore"),
 
-        // HTTP adapter: the Compass REST client behind a one-method transport protocol.
+        // HTTP for every tracker client: a one-method transport protocol over async-http-client, with bounded
+        // answers, timeouts, TLS with a private CA, proxies, and Retry-After.
         .target(
-            name: "CompassClient",
+            name: "TrackerHTTP",
             dependencies: [
-                "TrackwatchCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -34,6 +34,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The Compass REST client behind the transport protocol.
+        .target(
+            name: "CompassClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", .product(name: "Logging", package: "swift-log")]
         ),
 
         // State adapter: SQLite through the system library.
@@ -59,7 +65,7 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
+                "TrackwatchCore", "TrackerHTTP", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -120,12 +126,12 @@ let package = Package(
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "CompassClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", .product(name: "Logging", package: "swift-log")]
         ),
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
@@ -138,7 +144,7 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

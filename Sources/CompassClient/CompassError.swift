@@ -1,3 +1,4 @@
+import TrackerHTTP
 /// Why talking to Compass failed, in words that say what to do next. The poll that meets one of these
 /// fails as a whole: no partial result is ever diffed.
 public enum CompassError: Error, Equatable, CustomStringConvertible {

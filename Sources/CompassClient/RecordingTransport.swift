@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import Synchronization
+import TrackerHTTP
 import TrackwatchCore
 
 /// A transport that passes every exchange on unchanged and keeps a redacted copy of it, for `trackwatch probe

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Logging
 import StateStore
+import TrackerHTTP
 import TrackwatchCore
 
 extension StateStore: PollState {}

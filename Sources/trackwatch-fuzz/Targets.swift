@@ -1,5 +1,6 @@
 import CompassClient
 import Logging
+import TrackerHTTP
 import TrackwatchCore
 
 /// The fuzz targets, by name: each takes one input and must not crash, hang or allocate without bound.

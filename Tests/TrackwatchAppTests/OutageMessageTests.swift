@@ -1,4 +1,5 @@
 import CompassClient
+import TrackerHTTP
 @testable import TrackwatchApp
 import TrackwatchCore
 import XCTest
