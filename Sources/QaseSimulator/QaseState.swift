@@ -70,7 +70,8 @@ struct QaseStats: Encodable {
     var unauthorized = 0
 }
 
-/// Requests per token over the last minute; over the limit, a token is refused for the timeout period.
+/// Requests per token over the last minute; over the limit, a token is refused for the timeout period, then starts
+/// afresh.
 struct RateLimiter {
     private var recent: [String: [Int]] = [:]
     private var blockedUntil: [String: Int] = [:]
@@ -81,8 +82,9 @@ struct RateLimiter {
         if let until = blockedUntil[token], until > now { return until - now }
         var times = recent[token, default: []].filter { $0 > now - 60 }
         if times.count >= limit {
+            // The timeout is the penalty: once it is over, the token starts a fresh minute.
             blockedUntil[token] = now + timeout
-            recent[token] = times
+            recent[token] = []
             return timeout
         }
         times.append(now)

@@ -24,6 +24,19 @@ final class RateLimitAndFaultTests: XCTestCase {
         XCTAssertEqual(sim.stats["requests"] as? Int, 7, "refused requests count too")
     }
 
+    func test_aTimeoutShorterThanTheWindow_startsAFreshMinute() {
+        let sim = SimHarness {
+            $0.switches.rateLimit = 2
+            $0.switches.rateLimitTimeout = 10
+        }
+        for _ in 1...2 { XCTAssertEqual(sim.get("/project").status, 200) }
+        XCTAssertEqual(sim.get("/project").status, 429)
+        sim.sim("POST", "clock", #"{"advance": 10}"#)
+        XCTAssertEqual(sim.get("/project").status, 200)
+        XCTAssertEqual(sim.get("/project").status, 200)
+        XCTAssertEqual(sim.get("/project").header("Retry-After"), "10", "over again")
+    }
+
     func test_rateLimitZero_isUnlimited_andDefaultIs600() {
         XCTAssertEqual(QaseSwitches().rateLimit, 600)
         let sim = SimHarness { $0.switches.rateLimit = 0 }
