@@ -1,6 +1,7 @@
 /// What only Qase's web UI does, as control routes (paths under `/sim/`, handles such as `engineer`):
 ///
 ///     PUT    defect/{code}/{id}/assignee/{handle}          assign a defect        DELETE …/assignee  unassign
+///     POST   defect/{code}/{id}/reopen                     reopen (the API's status route cannot)
 ///     PUT    plan/{code}/{id}/case/{case}/assignee/{handle} assign a plan's case  DELETE …/assignee  unassign
 ///     POST   review/{code}/{id}/reviewer/{handle}  {"status": "approved|changes_requested|unapproved"}
 ///     PUT    review/{code}/{id}/reviewer/{handle}          add a reviewer          DELETE  remove one
@@ -19,6 +20,9 @@ extension QaseState {
             try rename(index, to: try simDecode([String: String].self, call)["code"] ?? "")
         case (_, let rest) where path[0] == "defect" && rest.count >= 2 && rest[1] == "assignee":
             try assignDefect(index, rest, method)
+        case ("POST", let rest) where path[0] == "defect" && rest.count == 2 && rest[1] == "reopen":
+            let position = try defectPosition(index, rest[0])
+            projects[index].defects[position].setStatus(.open, now: clock.now)
         case (_, let rest) where path[0] == "plan" && rest.count >= 4 && rest[1] == "case" && rest[3] == "assignee":
             try assignPlanCase(index, rest, method)
         case (_, let rest) where path[0] == "review" && rest.count >= 2:

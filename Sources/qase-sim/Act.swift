@@ -27,6 +27,7 @@ struct Act: ParsableCommand {
               remove-reviewer CODE REVIEW HANDLE
             What only Qase's web UI can do (control routes under /sim/):
               assign-defect CODE ID HANDLE|none
+              reopen-defect CODE ID
               assign-plan-case CODE PLAN CASE HANDLE|none
               approve CODE REVIEW
               request-changes CODE REVIEW
@@ -116,6 +117,9 @@ struct Act: ParsableCommand {
             guard a.count == count else { throw ValidationError("usage: \(verb) \(usage)") }
         }
         switch verb {
+        case "reopen-defect":
+            try need(2, "CODE ID")
+            return (.POST, "/sim/defect/\(a[0])/\(a[1])/reopen", [String: Any]())
         case "assign-defect":
             try need(3, "CODE ID HANDLE|none")
             let path = "/sim/defect/\(a[0])/\(a[1])/assignee"

@@ -16,6 +16,9 @@ final class WebActionTests: XCTestCase {
         XCTAssertNotEqual(sim.get("/defect/DEMO/3").result["updated_at"] as? String, before)
         sim.sim("DELETE", "defect/DEMO/1/assignee")
         XCTAssertEqual(sim.search(assigned).ids, [3, 5, 13])
+        sim.sim("POST", "defect/DEMO/9/reopen")
+        XCTAssertEqual(sim.search(assigned).ids, [3, 5, 9, 13], "resolved 9 reopened")
+        XCTAssertTrue(sim.get("/defect/DEMO/9").result["resolved_at"] is NSNull)
         XCTAssertEqual(sim.raw("PUT", "/sim/defect/DEMO/3/assignee/nobody", token: nil).status, 404)
         XCTAssertEqual(sim.raw("PUT", "/sim/defect/DEMO/99/assignee/alice", token: nil).status, 404)
     }
