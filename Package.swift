@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "trackwatch", targets: ["trackwatch"]),
         .executable(name: "compass-sim", targets: ["compass-sim"]),
+        .executable(name: "qase-sim", targets: ["qase-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -114,6 +115,18 @@ let package = Package(
             ]
         ),
 
+        // The local Qase TestOps server used for development, tests and the demo.
+        .target(name: "QaseSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "qase-sim",
+            dependencies: [
+                "QaseSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `qase-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -130,6 +143,7 @@ let package = Package(
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
+        .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
