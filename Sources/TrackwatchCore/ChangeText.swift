@@ -41,7 +41,8 @@ extension Change {
         changes.map { "\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")" }.joined(separator: ", ")
     }
 
-    /// `Resolve` → `resolved`, `Re_open` → `reopened`; unknown actions read as `<action> applied`.
+    /// `Resolve` → `resolved`, `Re_open` → `reopened`, `request_changes` → `sent back for changes`; unknown actions
+    /// read as `<action> applied`.
     public static func pastTense(ofAction action: String) -> String {
         switch action.lowercased() {
         case "assign": return "assigned"
@@ -57,6 +58,15 @@ extension Change {
         case "submit": return "submitted"
         case "delete": return "deleted"
         case "import": return "imported"
+        case "edit": return "edited"
+        case "approve": return "approved"
+        case "unapprove": return "no longer approved"
+        case "request_changes": return "sent back for changes"
+        case "merge": return "merged"
+        case "decline": return "declined"
+        case "invalidate": return "marked invalid"
+        case "start": return "put in progress"
+        case "deprecate": return "deprecated"
         default: return "\(action) applied"
         }
     }
