@@ -49,6 +49,12 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // The Qase TestOps source: its REST client, its questions and diff rules, its `[[qase]]` tables.
+        .target(
+            name: "QaseClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -72,7 +78,7 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "StateStore", "DesktopNotifier",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -140,6 +146,7 @@ let package = Package(
 
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
@@ -153,7 +160,8 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
+                           "qase-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

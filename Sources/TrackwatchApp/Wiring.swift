@@ -3,6 +3,7 @@ import CompassClient
 import Glibc
 #endif
 import Logging
+import QaseClient
 import SourceKit
 import StateStore
 import TrackerHTTP
@@ -15,7 +16,7 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Every kind of source trackwatch knows, in the order their tables are read. A new tracker is one more
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
-    public static let factories: [any SourceFactory] = [CompassFactory()]
+    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory()]
 
     /// Their configuration tables (`Config.parse`).
     public static var kinds: [any SourceKind] { factories.map(\.kind) }

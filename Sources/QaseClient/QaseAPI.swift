@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import TrackerHTTP
+import TrackwatchCore
+
+/// Qase's REST API v1 over one `HTTPTransport`: every request a `GET` with the `Token` header, every answer read
+/// whole (or the request fails), lists read page by page until every item has arrived.
+///
+/// Not thread-safe: a source polls from one queue.
+final class QaseAPI {
+    /// The most items per page Qase allows (qase-api.md §1); larger `page_size`s are cut to it.
+    static let largestPage = 100
+    /// The largest offset Qase accepts: a list longer than that cannot be read whole.
+    static let largestOffset = 100_000
+
+    /// How list filters are named: `status=` (the spec) or `filters[status]=` (older servers, Qase's MCP server).
+    enum FilterStyle: Sendable { case flat, bracketed }
+
+    let base: String
+    private let token: Secret
+    let transport: any HTTPTransport
+    private let timeout: Int
+    private let logger: Logger
+    let pageSize: Int
+    /// Learned when an answer shows that flat filter names were ignored; kept for the process.
+    var filterStyle = FilterStyle.flat
+    /// Requests sent (for `probe` and the logs).
+    private(set) var requestCount = 0
+
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger) {
+        self.base = base
+        self.token = token
+        self.transport = transport
+        self.timeout = timeout
+        self.pageSize = min(max(pageSize, 1), Self.largestPage)
+        self.logger = logger
+    }
+
+    // MARK: Requests
+
+    /// `GET base/path?query`, decoded from the envelope's `result`.
+    func get<Result: Decodable>(_ path: [String], _ query: [(String, String)] = [], endpoint: String) throws -> Result {
+        let response = try send(path, query, endpoint: endpoint)
+        do {
+            return try JSONDecoder().decode(Envelope<Result>.self, from: Data(response.body)).result
+        } catch {
+            throw QaseError.invalidResponse(endpoint: endpoint, detail: Self.describe(response, decodingError: error))
+        }
+    }
+
+    /// Every item of a list, page by page, with `filters` named as this server takes them.
+    func list<Entity: Decodable>(
+        _ path: [String], filters: [(String, String)] = [], endpoint: String
+    ) throws -> [Entity] {
+        let named = filters.map { (filterStyle == .flat ? $0.0 : "filters[\($0.0)]", $0.1) }
+        return try pages(endpoint: endpoint) { limit, offset in
+            try self.get(path, named + [("limit", String(limit)), ("offset", String(offset))], endpoint: endpoint)
+        }
+    }
+
+    /// Every item a QQL query finds (`GET /search`), page by page.
+    func search<Entity: Decodable>(_ query: String, endpoint: String) throws -> [Entity] {
+        try pages(endpoint: endpoint) { limit, offset in
+            try self.get(["search"], [("query", query), ("limit", String(limit)), ("offset", String(offset))],
+                         endpoint: endpoint)
+        }
+    }
+
+    /// Pages until the count the server announced has arrived and a page came back short, or a page is empty. A
+    /// server may clamp `limit` (a page shorter than asked is not the last one then) or count wrongly (a full
+    /// page is followed by one more request); one that repeats a page, or would need an offset beyond Qase's
+    /// limit, makes the read fail rather than be diffed incomplete.
+    func pages<Entity: Decodable>(
+        endpoint: String, _ page: (_ limit: Int, _ offset: Int) throws -> EntityPage<Entity>
+    ) throws -> [Entity] {
+        var items: [Entity] = [], offset = 0, previousFirst: String?
+        while true {
+            let answer = try page(pageSize, offset)
+            if answer.entities.isEmpty { return items }
+            let first = String(describing: answer.entities[0])
+            if first == previousFirst {
+                throw QaseError.invalidResponse(endpoint: endpoint, detail: "the page at offset \(offset) repeats the "
+                                                    + "previous one (the server ignores offset)")
+            }
+            previousFirst = first
+            items += answer.entities
+            offset += answer.entities.count
+            let announced = (answer.filtered ?? answer.total)?.value ?? 0
+            if offset >= announced && answer.entities.count < pageSize { return items }
+            guard offset <= Self.largestOffset else {
+                throw QaseError.invalidResponse(endpoint: endpoint, detail: "more than \(Self.largestOffset) items, "
+                                                    + "beyond what Qase's paging can read")
+            }
+        }
+    }
+
+    /// Sends one request; an error status becomes a `QaseError` (429: `rateLimited`, with jitter on its wait).
+    func send(_ path: [String], _ query: [(String, String)], endpoint: String) throws -> HTTPResponse {
+        let request = HTTPRequest(
+            method: .get, url: url(path, query),
+            headers: [("Token", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch")],
+            timeout: timeout)
+        requestCount += 1
+        let response: HTTPResponse
+        do {
+            response = try transport.send(request)
+        } catch let error as TransportError {
+            throw QaseError.unreachable(error)
+        }
+        guard !(200..<300).contains(response.status) else { return response }
+        let message = Self.message(response)
+        let retryAfter = RetryAfter.seconds(response.header("Retry-After"), now: 0)
+        switch response.status {
+        case 401: throw QaseError.tokenRejected(message: message)
+        // Qase's own reporter waits the whole Retry-After plus 10–30 %, so that clients do not return in step.
+        case 429: throw QaseError.rateLimited(retryAfter: retryAfter.map { $0 * Double.random(in: 1.1...1.3) })
+        default: throw QaseError.server(status: response.status, message: message, endpoint: endpoint,
+                                        retryAfter: retryAfter)
+        }
+    }
+
+    func url(_ path: [String], _ query: [(String, String)]) -> String {
+        var url = base + path.map { "/" + Self.encode($0) }.joined()
+        if !query.isEmpty {
+            url += "?" + query.map { Self.encode($0.0, keepBrackets: true) + "=" + Self.encode($0.1) }.joined(separator: "&")
+        }
+        return url
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters (and, in filter names, `[` and `]`).
+    static func encode(_ text: String, keepBrackets: Bool = false) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for byte in text.utf8 {
+            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "-._~".utf8.contains(byte) || (keepBrackets && (byte == 0x5B || byte == 0x5D))
+            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+
+    // MARK: Describing answers
+
+    /// The server's error message (`errorMessage`, `error` or `message`), one line, bounded.
+    static func message(_ response: HTTPResponse) -> String {
+        guard let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)), let text = body.text else {
+            return ""
+        }
+        return SafeText.oneLine(String(text.prefix(200)))
+    }
+
+    /// What a 2xx answer that does not decode is: an HTML page, a cut body, or JSON of another shape.
+    static func describe(_ response: HTTPResponse, decodingError: any Error) -> String {
+        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
+            return "an HTML page instead of JSON (a proxy's or a login page?)"
+        }
+        if response.body.isEmpty { return "an empty body" }
+        if first != UInt8(ascii: "{") { return "not a JSON object" }
+        switch decodingError {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not valid JSON (cut short?)"
+        case DecodingError.keyNotFound(let key, let context):
+            return "no \(Self.path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            return "an unexpected value at \(Self.path(context.codingPath))"
+        default:
+            return "JSON of an unexpected shape"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+    }
+}

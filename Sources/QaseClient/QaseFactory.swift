@@ -1,0 +1,107 @@
+import Logging
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+
+/// Qase as the application wires it: `[[qase]]` tables become `QaseSource`s; `doctor` and `probe` survey them.
+public struct QaseFactory: SourceFactory {
+    /// The largest answer accepted: a page is at most 100 items, and 16 MB leaves each 160 kB of text. A larger
+    /// one is refused before it is parsed.
+    public static let maximumBodySize = 16 * 1024 * 1024
+
+    public init() {}
+
+    public var kind: any SourceKind { QaseSourceKind() }
+
+    public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
+        guard let qase = settings as? QaseSettings else { return nil }
+        let logger = Self.logger(context.logger, qase)
+        qase.connection.warnings(logger: logger)
+        let api = try Self.api(qase, secret: context.secret, environment: context.environment, poll: context.poll,
+                               logger: logger, wrap: context.wrap)
+        return QaseSource(settings: qase, api: api, context: context, logger: logger)
+    }
+
+    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
+        guard let qase = settings as? QaseSettings else { return nil }
+        var report = DoctorReport()
+        if ServerURL.isCleartextToAnotherHost(qase.url) { report.warn("\(qase.url): \(Connection.cleartextWarning)") }
+        let what = "API token of [[qase]] \(qase.name) (\(Self.summary(qase.credential)))"
+        guard let token = report.check(what, { try Self.token(qase.credential, secret: context.secret) },
+                                       fix: "the message above says what to change")
+        else {
+            report.skip("Qase at \(qase.url) (needs the token)")
+            return report
+        }
+        guard let api = report.check("Qase at \(qase.url)", {
+            try Self.api(qase, token: token, environment: context.environment, poll: context.poll,
+                         logger: Self.logger(context.logger, qase))
+        }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)") else { return report }
+        defer { api.transport.closeIdleConnections() }
+        let survey = QaseSurvey(settings: qase, api: api, logger: context.logger).run()
+        for finding in survey.findings {
+            switch finding.mark {
+            case .pass: report.pass(finding.text)
+            case .warn: report.warn(finding.then.map { "\(finding.text); \($0)" } ?? finding.text)
+            case .fail: report.fail(finding.text, fix: finding.then ?? "the message above says what to do")
+            case .unknown: report.skip(finding.text)
+            }
+        }
+        if qase.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+        return report
+    }
+
+    public func probe(_ settings: any SourceSettings, context: DiagnosisContext,
+                      transcript: Bool) throws -> (any SourceProbe)? {
+        guard let qase = settings as? QaseSettings else { return nil }
+        let recorder = QaseTranscript(recording: transcript)
+        let api = try Self.api(qase, secret: context.secret, environment: context.environment, poll: context.poll,
+                               logger: Self.logger(context.logger, qase), wrap: { recorder.wrapping($0) })
+        return QaseProbe(survey: QaseSurvey(settings: qase, api: api, logger: context.logger), recorder: recorder)
+    }
+
+    // MARK: Parts
+
+    static func logger(_ base: Logger, _ qase: QaseSettings) -> Logger {
+        var logger = base
+        logger[metadataKey: "source"] = "\(qase.name)"
+        return logger
+    }
+
+    /// The token, checked: it goes into a header, so it must be one line of visible ASCII.
+    static func token(_ credential: CredentialSource, secret: (CredentialSource) throws -> Secret) throws -> Secret {
+        let token = try secret(credential)
+        guard !token.value.isEmpty, token.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ConfigurationProblem("the Qase API token is empty or holds spaces or other characters no token has; "
+                                           + "put the token alone in \(summary(credential))")
+        }
+        return token
+    }
+
+    static func api(
+        _ qase: QaseSettings, secret: (CredentialSource) throws -> Secret, environment: [String: String],
+        poll: PollConfig, logger: Logger, wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
+    ) throws -> QaseAPI {
+        try api(qase, token: try token(qase.credential, secret: secret), environment: environment, poll: poll,
+                logger: logger, wrap: wrap)
+    }
+
+    static func api(
+        _ qase: QaseSettings, token: Secret, environment: [String: String], poll: PollConfig, logger: Logger,
+        wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
+    ) throws -> QaseAPI {
+        let http = try qase.connection.transport(
+            environment: environment, table: "[[qase]] \(qase.name)", label: qase.name, logger: logger,
+            maximumBodySize: maximumBodySize)
+        return QaseAPI(base: qase.url, token: token, transport: wrap(http), timeout: qase.requestTimeout,
+                       pageSize: poll.pageSize, logger: logger)
+    }
+
+    /// How a person names the token's source.
+    static func summary(_ credential: CredentialSource) -> String {
+        switch credential {
+        case .passwordCommand: "token_command"
+        default: credential.summary
+        }
+    }
+}
