@@ -94,9 +94,10 @@ public struct QaseSourceKind: SourceKind {
         for (table, line) in try reader.tables(value, "qase") {
             let settings = try reader.qase(table, line: line)
             if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
-                throw reader.error(table["name"], "qase.name",
-                                   "\"\(settings.name)\" also names the [[qase]] at line \(other.line.map(String.init) ?? "?"); "
-                                       + "give each [[qase]] a name of its own (it names its state folder)")
+                throw ConfigError(
+                    file: reader.file, line: table["name"]?.line ?? line, key: "qase.name",
+                    message: "\"\(settings.name)\" also names the [[qase]] at line \(other.line.map(String.init) ?? "?"); "
+                        + "give each [[qase]] a name of its own (it names its state folder)")
             }
             sources.append(ConfiguredSource(settings, nameKey: "qase.name", line: line))
         }

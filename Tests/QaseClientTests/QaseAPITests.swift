@@ -1,0 +1,134 @@
+@testable import QaseClient
+import Logging
+import Synchronization
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+/// A server scripted per request: answers a list of `count` items, paged as `page` says.
+private final class ScriptedServer: HTTPTransport {
+    let answer: @Sendable (HTTPRequest) -> HTTPResponse
+    let requests = Mutex<[String]>([])
+
+    init(_ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.answer = answer }
+
+    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        requests.withLock { $0.append(request.url) }
+        return answer(request)
+    }
+
+    /// A list of items 1…`count`, cut to `clamp` items per page, announcing `announced` (default `count`).
+    static func list(count: Int, clamp: Int = 100, announced: Int? = nil, ignoreOffset: Bool = false) -> ScriptedServer {
+        ScriptedServer { request in
+            let limit = min(Int(parameter("limit", request.url) ?? "10") ?? 10, clamp)
+            let offset = ignoreOffset ? 0 : Int(parameter("offset", request.url) ?? "0") ?? 0
+            let ids = offset < count ? Array((offset + 1)...min(count, offset + limit)) : []
+            let entities = ids.map { #"{"id": \#($0), "title": "Defect \#($0)"}"# }.joined(separator: ",")
+            let body = #"{"status": true, "result": {"total": \#(count), "filtered": \#(announced ?? count), "count": \#(ids.count), "entities": [\#(entities)]}}"#
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        }
+    }
+
+    static func parameter(_ name: String, _ url: String) -> String? {
+        url.split(separator: "?").last?.split(separator: "&").first { $0.hasPrefix(name + "=") }
+            .map { String($0.dropFirst(name.count + 1)) }
+    }
+}
+
+final class QaseAPITests: XCTestCase {
+    private func api(_ server: ScriptedServer, pageSize: Int = 1000) -> QaseAPI {
+        QaseAPI(base: "https://api.qase.io/v1", token: Secret("tok-123"), transport: server, timeout: 5,
+                pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    private func ids(_ api: QaseAPI) throws -> [Int] {
+        let defects: [WireDefect] = try api.list(["defect", "DEMO"], endpoint: "defect list")
+        return defects.map(\.id.value)
+    }
+
+    func test_paging_readsEveryItemOnce_askingAtMost100() throws {
+        let server = ScriptedServer.list(count: 250)
+        XCTAssertEqual(try ids(api(server)), Array(1...250))
+        XCTAssertEqual(server.requests.withLock { $0.compactMap { ScriptedServer.parameter("limit", $0) } },
+                       ["100", "100", "100"], "page_size 1000 is cut to Qase's 100")
+        XCTAssertTrue(server.requests.withLock { $0[0] }.hasPrefix("https://api.qase.io/v1/defect/DEMO?"))
+    }
+
+    /// A server that gives fewer items than asked is read on until the announced count has arrived.
+    func test_paging_throughAServerThatClampsTheLimit() throws {
+        let server = ScriptedServer.list(count: 95, clamp: 30)
+        XCTAssertEqual(try ids(api(server)), Array(1...95))
+        XCTAssertEqual(server.requests.withLock { $0.count }, 4)
+    }
+
+    /// A full page is never taken for the last one, whatever the count says.
+    func test_paging_pastACountThatIsTooLow() throws {
+        XCTAssertEqual(try ids(api(ScriptedServer.list(count: 230, announced: 100))), Array(1...230))
+    }
+
+    func test_paging_aServerIgnoringOffset_failsTheRead() {
+        XCTAssertThrowsError(try ids(api(ScriptedServer.list(count: 250, ignoreOffset: true)))) { error in
+            XCTAssertTrue("\(error)".contains("repeats the previous one"), "\(error)")
+        }
+    }
+
+    func test_paging_stopsAtQasesLargestOffset() {
+        XCTAssertThrowsError(try ids(api(ScriptedServer.list(count: 200_000)))) { error in
+            XCTAssertTrue("\(error)".contains("more than 100000 items"), "\(error)")
+        }
+    }
+
+    func test_tooManyRequests_waitsAtLeastRetryAfter_withJitter() {
+        let server = ScriptedServer { _ in HTTPResponse(status: 429, headers: [("Retry-After", "60")]) }
+        var waits: Set<Double> = []
+        for _ in 0..<20 {
+            XCTAssertThrowsError(try ids(api(server))) { error in
+                guard case QaseError.rateLimited(let seconds?) = error else { return XCTFail("\(error)") }
+                XCTAssertTrue((66...78).contains(seconds), "\(seconds)")
+                waits.insert(seconds)
+                XCTAssertTrue((error as? QaseError)?.isRateLimited == true)
+            }
+        }
+        XCTAssertGreaterThan(waits.count, 1, "jittered")
+        let hostile = ScriptedServer { _ in HTTPResponse(status: 429, headers: [("Retry-After", "99999999999999999")]) }
+        XCTAssertThrowsError(try ids(api(hostile))) { error in
+            XCTAssertLessThanOrEqual((error as? QaseError)?.retryAfter ?? .infinity, RetryAfter.longest * 1.3)
+        }
+    }
+
+    func test_errorAnswers_sayWhatWentWrong() {
+        let cases: [(HTTPResponse, String)] = [
+            (HTTPResponse(status: 401, body: Array(#"{"status":false,"errorMessage":"API token is invalid"}"#.utf8)),
+             "rejected the API token (HTTP 401: API token is invalid)"),
+            (HTTPResponse(status: 500, body: Array(#"{"status":false,"message":"boom\nfake line"}"#.utf8)),
+             "HTTP 500 to the defect list request: boom fake line"),
+            (HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)), "an HTML page"),
+            (HTTPResponse(status: 200, body: Array(#"{"status": true, "result": {"entities": [{"id"#.utf8)), "not valid JSON"),
+            (HTTPResponse(status: 200, body: Array(#"{"status": true, "result": {"entities": [{"title": "x"}]}}"#.utf8)),
+             "no result.entities[0].id"),
+        ]
+        for (response, words) in cases {
+            XCTAssertThrowsError(try ids(api(ScriptedServer { _ in response }))) { error in
+                XCTAssertTrue("\(error)".contains(words), "\(error)")
+            }
+        }
+    }
+
+    func test_urls_encodeQueriesAndKeepFilterBrackets() {
+        let url = api(ScriptedServer.list(count: 0)).url(
+            ["search"], [("query", #"entity = "case" and project = "DEMO""#), ("filters[status]", "open")])
+        XCTAssertEqual(url, "https://api.qase.io/v1/search?query=entity%20%3D%20%22case%22%20and%20project%20%3D%20"
+                           + "%22DEMO%22&filters[status]=open")
+    }
+
+    func test_theTokenIsSentAsTheTokenHeader_only() throws {
+        let seen = Mutex<[(String, String)]>([])
+        let server = ScriptedServer { request in
+            seen.withLock { $0 = request.headers }
+            return HTTPResponse(status: 200, body: Array(#"{"status":true,"result":{"total":0,"entities":[]}}"#.utf8))
+        }
+        _ = try ids(api(server))
+        XCTAssertEqual(seen.withLock { $0.first { $0.0 == "Token" }?.1 }, "tok-123")
+        XCTAssertFalse(server.requests.withLock { $0.joined() }.contains("tok-123"), "never in a URL")
+    }
+}
