@@ -45,7 +45,9 @@ public struct QaseProjectPlan: Equatable, Sendable {
     ///   - configured: the `projects` key, or `nil` for every visible project.
     ///   - visible: what `GET /project` lists now.
     ///   - known: the projects the last polls asked (their markers).
-    public init(configured: [String]?, visible: [QaseProject], known: [QaseProject]) {
+    public init(configured: [String]?, visible: [QaseProject], known listed: [QaseProject]) {
+        var known: [QaseProject] = []  // each code once: every watch keeps its own markers
+        for project in listed where !known.contains(where: { $0.code == project.code }) { known.append(project) }
         let visibleCodes = Set(visible.map(\.code)), knownCodes = Set(known.map(\.code))
         for old in known where !visibleCodes.contains(old.code) {
             let sameTitle = visible.filter { $0.title == old.title && !knownCodes.contains($0.code) }

@@ -14,7 +14,7 @@ final class QaseProjectPlanTests: XCTestCase {
     }
 
     func test_aGoneCode_andANewOneWithItsTitle_areARename() {
-        let plan = QaseProjectPlan(configured: nil, visible: [shop, web], known: [demo, web])
+        let plan = QaseProjectPlan(configured: nil, visible: [shop, web], known: [demo, web, demo, web])
         XCTAssertEqual(plan.renames, ["DEMO": "SHOP"])
         XCTAssertEqual(plan.targets.first { $0.code == "SHOP" }?.was, ["DEMO"])
     }

@@ -1,0 +1,116 @@
+import Foundation
+import TrackerHTTP
+import XCTest
+
+/// A qase-sim process on a free loopback port (docs/qase-sim.md), stopped when the value is released.
+final class QaseSim {
+    let process = Process()
+    /// The server as it printed itself, without the API's base path.
+    let root: String
+    /// The API base trackwatch is configured with.
+    let apiURL: String
+    private let output = Pipe()
+    private let http = try! AsyncHTTPTransport()
+
+    init(_ arguments: [String] = [], basePath: String = "/v1") throws {
+        process.executableURL = productsDirectory.appendingPathComponent("qase-sim")
+        process.arguments = ["--port", "0", "--base-path", basePath] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on ") else {
+            process.terminate()
+            throw NSError(domain: "QaseSim", code: 1, userInfo: [NSLocalizedDescriptionKey: "qase-sim said: \(text)"])
+        }
+        root = String(text.dropFirst("listening on ".count))
+        apiURL = root + basePath
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// `qase-sim act`: a colleague acting through the API (or the web UI's control routes).
+    @discardableResult
+    func act(_ handle: String, _ verb: String, _ arguments: String...) throws -> RunResult {
+        let result = try runProduct("qase-sim", ["act", "--url", apiURL, "--as", handle, verb] + arguments)
+        XCTAssertEqual(result.status, 0, "act \(verb) \(arguments) failed: \(result.stderr)")
+        return result
+    }
+
+    /// A control route under `/sim/`, expected to succeed; its JSON answer.
+    @discardableResult
+    func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
+        let response = try http.send(HTTPRequest(
+            method: method, url: root + "/sim/" + path, headers: body == nil ? [] : [("Content-Type", "application/json")],
+            body: body.map { Array($0.utf8) }, timeout: 10))
+        XCTAssertTrue((200..<300).contains(response.status),
+                      "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+    }
+
+    /// Changes server variants between polls (`POST /sim/switches`).
+    func switches(_ json: String) throws { try control(.post, "switches", json) }
+
+    /// Arms a fault: the next `count` answers to `route` go wrong as `kind` says (docs/qase-sim.md, Faults).
+    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil,
+               size: Int? = nil) throws {
+        var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
+        fault["status"] = status
+        fault["after"] = after
+        fault["size"] = size
+        let body = try JSONSerialization.data(withJSONObject: fault)
+        try control(.post, "faults", String(decoding: body, as: UTF8.self))
+    }
+
+    func stats() throws -> [String: Any] { try control(.get, "stats") }
+
+    func resetStats() throws { try control(.delete, "stats") }
+
+    /// API requests so far (`requests` of the stats).
+    func requestCount() throws -> Int { try stats()["requests"] as? Int ?? -1 }
+}
+
+extension Workspace {
+    /// A configuration with one `[[qase]]` table for `sim`, as `engineer` (its fixture token in a 0600 file), and
+    /// `lines` added to the table; `[poll]` as the workspace has it.
+    func useQase(_ sim: QaseSim, token: String = "qase-sim-engineer-token", _ lines: [String] = []) throws {
+        let file = directory.appendingPathComponent("qase-token")
+        try Data("\(token)\n".utf8).write(to: file)
+        chmod(file.path, 0o600)
+        customConfig = """
+            [[qase]]
+            url = "\(sim.apiURL)"
+            web_url = "https://app.qase.example"
+            email = "engineer@example.com"
+            token_file = "\(file.path)"
+            timeout = "\(timeout)"
+            \(lines.joined(separator: "\n"))
+            [poll]
+            interval = "\(interval)"
+            \(extraPollLines.joined(separator: "\n"))
+            """
+        try writeConfig()
+    }
+
+    /// `trackwatch check --json`, expected to succeed: its change objects.
+    func checkQase(_ file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let result = try trackwatch(["check", "--json"])
+        XCTAssertEqual(result.status, 0, "check failed: \(result.stderr)", file: file, line: line)
+        return result.objects
+    }
+}
+
+/// `record kind` of each change, e.g. `DEMO-4 modified`.
+func qaseSummaries(_ changes: [[String: Any]]) -> [String] {
+    changes.map { "\($0["record"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }
+}
