@@ -82,7 +82,7 @@ final class QaseSim {
 
 extension Workspace {
     /// A configuration with one `[[qase]]` table for `sim`, as `engineer` (its fixture token in a 0600 file), and
-    /// `lines` added to the table; `[poll]` as the workspace has it.
+    /// `lines` added to the table; `[poll]` and the `trailer` as the workspace has them.
     func useQase(_ sim: QaseSim, token: String = "qase-sim-engineer-token", _ lines: [String] = []) throws {
         let file = directory.appendingPathComponent("qase-token")
         try Data("\(token)\n".utf8).write(to: file)
@@ -98,6 +98,7 @@ extension Workspace {
             [poll]
             interval = "\(interval)"
             \(extraPollLines.joined(separator: "\n"))
+            \(trailer)
             """
         try writeConfig()
     }
