@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The demo (`make demo`): compass-sim, the built-in Compass server, with its sample database; trackwatch as
-# the engineer `engineer`, watching the two built-in queries and the saved query "Public Queries/Team P1s".
+# The demo (`make demo`): compass-sim, the built-in Compass server, with its sample database, and qase-sim, the
+# built-in Qase TestOps server; trackwatch as the engineer `engineer`, watching the two built-in queries, the saved
+# query "Public Queries/Team P1s", and the Qase workspace's items assigned to engineer or engineer's own.
 # Part 1 runs `trackwatch check` around three colleagues' actions; part 2 runs the daemon (`trackwatch run`)
 # while five more actions happen, one at a time, each followed by a poll and what it produced: the terminal
 # line, the bubble (or why there is none) and the journal entry (or why there is none). It ends with what to
 # do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
 #
-#   BIN         directory with trackwatch and compass-sim (default: `swift build --show-bin-path`)
+#   BIN         directory with trackwatch, compass-sim and qase-sim (default: `swift build --show-bin-path`)
 #   DEMO_PACE   seconds to pause between steps, for reading (default 1; 0 in tests)
 #
 # Exit status: 0 every scripted action was reported; 1 otherwise.
@@ -14,10 +15,11 @@ set -euo pipefail
 bin=${BIN:-$(swift build --show-bin-path)}
 pace=${DEMO_PACE:-1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/trackwatch-demo.XXXXXX")
-sim_pid="" daemon_pid=""
+sim_pid="" qase_pid="" daemon_pid=""
 cleanup() {
     [ -z "$daemon_pid" ] || kill "$daemon_pid" 2> /dev/null || true
     [ -z "$sim_pid" ] || kill "$sim_pid" 2> /dev/null || true
+    [ -z "$qase_pid" ] || kill "$qase_pid" 2> /dev/null || true
     wait 2> /dev/null || true
     rm -rf "$work"
 }
@@ -34,9 +36,15 @@ sim_pid=$!
 for _ in $(seq 100); do grep -q '^listening on ' "$work/sim.out" 2> /dev/null && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$work/sim.out")
 [ -n "$url" ] || { echo "compass-sim did not start:"; cat "$work/sim.err"; exit 1; }
+"$bin/qase-sim" --port 0 > "$work/qase.out" 2> "$work/qase.err" &
+qase_pid=$!
+for _ in $(seq 100); do grep -q '^listening on ' "$work/qase.out" 2> /dev/null && break; sleep 0.1; done
+qase_url=$(sed -n 's/^listening on //p' "$work/qase.out")
+[ -n "$qase_url" ] || { echo "qase-sim did not start:"; cat "$work/qase.err"; exit 1; }
 
 printf 'engineer\n' > "$work/password"
-chmod 600 "$work/password"
+printf 'qase-sim-engineer-token\n' > "$work/qase-token"
+chmod 600 "$work/password" "$work/qase-token"
 cat > "$work/config.toml" << TOML
 [server]
 url = "$url"
@@ -48,6 +56,12 @@ password_file = "$work/password"
 [[watch]]
 query = "Public Queries/Team P1s"
 notify = "changes"
+
+[[qase]]
+url = "$qase_url/v1"
+web_url = "https://app.qase.io"
+email = "engineer@example.com"
+token_file = "$work/qase-token"
 TOML
 export XDG_STATE_HOME=$work/state
 tw() { "$bin/trackwatch" "$@" --config "$work/config.toml"; }
@@ -57,12 +71,17 @@ act() {   # act USER RECORD ACTION [FIELD=VALUE…]: a colleague, through Compas
     for field in "$@"; do sets+=(--set "$field"); done
     "$bin/compass-sim" act --url "$url" --user "$user" --record "$record" --action "$action" "${sets[@]}" > /dev/null
 }
+qase_act() {   # qase_act HANDLE VERB ARGS…: a colleague in Qase, through its API (or the web UI's control routes)
+    "$bin/qase-sim" act --url "$qase_url" --as "$@" > /dev/null
+}
 
-title "compass-sim: a Compass server on $url"
-say "It is $bin/compass-sim, built by make (docs/compass-sim.md), serving the sample database SAMPL. You are \
-'engineer'; your colleagues 'lead' and 'alice' act through the same REST API. trackwatch watches your records \
-(assigned to you, and yours that others change) and the saved query Public Queries/Team P1s (every priority-1 \
-defect); the configuration is $work/config.toml."
+title "compass-sim: a Compass server on $url; qase-sim: a Qase TestOps server on $qase_url"
+say "They are $bin/compass-sim and $bin/qase-sim, built by make (docs/compass-sim.md, docs/qase-sim.md), serving \
+the sample database SAMPL and the Qase projects DEMO and WEB. You are 'engineer'; your colleagues 'lead' and \
+'alice' act through the same REST APIs. trackwatch watches your Compass records (assigned to you, and yours that \
+others change), the saved query Public Queries/Team P1s (every priority-1 defect), and in Qase the defects, plan \
+cases and reviews assigned to you and your own test cases, defects and reviews; the configuration is \
+$work/config.toml."
 pause
 
 title "trackwatch check   # the first poll: a silent baseline"
@@ -77,12 +96,15 @@ echo "  lead gives SAMPL00000002 to you, at priority 1-Resolve Immediately"
 act lead SAMPL00000002 Modify Owner=engineer "Priority=1-Resolve Immediately"
 echo "  lead gives SAMPL00000005, yours, to alice"
 act lead SAMPL00000005 Modify Owner=alice
+echo "  in Qase, alice retitles your test case DEMO-4"
+qase_act alice edit-case DEMO 4 "title=Checkout totals include tax and shipping"
 pause
 
 title "trackwatch check   # one line per change, each reported once"
 tw check
 say "SAMPL00000002 gives two lines, and that is not a duplicate: it was assigned to you (your built-in query) and, \
-at priority 1, it entered Team P1s (a watched query). Each query you watch reports its own view of a record."
+at priority 1, it entered Team P1s (a watched query). Each query you watch reports its own view of a record. \
+DEMO-4 comes from Qase: your test case, edited by Alice Example (Qase names a test case's last editor)."
 pause
 title "trackwatch check --json   # again: nothing new, every change was reported once"
 tw check --json
@@ -139,13 +161,17 @@ steps=(
     "lead|SAMPL00000013|Re_open||lead reopens SAMPL00000013, which you had resolved: at priority 1, Team P1s shows it too"
     "lead|SAMPL00000025|Modify|Priority=1-Resolve Immediately|lead raises SAMPL00000025, yours, to priority 1: a field change, and it enters Team P1s"
     "lead|SAMPL00000002|Modify|Owner=alice|lead gives SAMPL00000002 to alice: it leaves your records; in Team P1s its Owner changed"
+    "qase:lead|DEMO/defect/3|assign-defect|DEMO 3 engineer|in Qase, lead gives you the defect DEMO/defect/3, of severity critical: a critical bubble, and Open goes to Qase's web app"
 )
 for step in "${steps[@]}"; do
     IFS='|' read -r user record action set explanation <<< "$step"
     title "$explanation"
     before=$(last_poll)
     sleep 1.1   # whole seconds, as above: the next poll's time must differ from this one
-    if [ -n "$set" ]; then act "$user" "$record" "$action" "$set"; else act "$user" "$record" "$action"; fi
+    if [[ $user == qase:* ]]; then
+        read -r -a arguments <<< "$set"   # a Qase step: VERB ARGS… of qase-sim act
+        qase_act "${user#qase:}" "$action" "${arguments[@]}"
+    elif [ -n "$set" ]; then act "$user" "$record" "$action" "$set"; else act "$user" "$record" "$action"; fi
     kill -USR1 "$daemon_pid"
     for _ in $(seq 300); do poll_over "$before" && break; sleep 0.1; done
     expected=$((expected + 1))
