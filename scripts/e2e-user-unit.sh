@@ -11,13 +11,14 @@
 #   without DEB: scripts/install.sh for the lab user (~/.local), as `make install` does.
 #
 # Covers: systemd-analyze verify, READY=1, STATUS=, doctor, notify-test, a colleague's change reaching the
-# desktop and the journal (and every `journalctl` example of README.md and docs/ printing it), the journal
-# catalog, reload, sandboxing in effect, the Open button, crash safety, watchdog kill + restart,
+# desktop and the journal (and every `journalctl` example of README.md and docs/ printing it), a [[qase]] source
+# beside it (qase-sim: TRACKWATCH_SOURCE=qase), the journal catalog, reload, sandboxing in effect, the Open
+# button, crash safety, watchdog kill + restart,
 # LoadCredential=, secrets, clean stop, uninstall or purge.
 #
 # Run as root after `swift build` (a debug build is fine):
 #     scripts/e2e-user-unit.sh
-#   BIN        directory with compass-sim (and trackwatch, without DEB) (default: `swift build --show-bin-path`)
+#   BIN        directory with compass-sim and qase-sim (and trackwatch, without DEB) (default: `swift build --show-bin-path`)
 #   DEB        the package to test instead of the build tree's binary
 #   KEEP_LAB=1 leave the lab running afterwards for a look around (scripts/userenv-exec.sh …)
 #
@@ -59,11 +60,12 @@ fail() {
     exit 1
 }
 
-sim_pid=""
+sim_pid="" qase_pid=""
 package_installed=""
 apt() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -y -q "$@"; }
 cleanup() {
     [ -z "$sim_pid" ] || { kill "$sim_pid" 2>/dev/null; wait "$sim_pid" 2>/dev/null; }
+    [ -z "$qase_pid" ] || { kill "$qase_pid" 2>/dev/null; wait "$qase_pid" 2>/dev/null; }
     # Still holding the lab lock: the next run finds the machine as it was.
     [ -z "$package_installed" ] || [ "${KEEP_LAB:-}" = 1 ] || apt purge trackwatch > /dev/null 2>&1 || true
     if [ "${KEEP_LAB:-}" = 1 ]; then
@@ -79,7 +81,7 @@ trap 'exit 130' INT TERM
 # --- Binaries and the lab ---
 bin=${BIN:-$(cd "$src" && swift build --show-bin-path)}
 deb=${DEB:-}
-for b in compass-sim ${deb:+-}trackwatch; do
+for b in compass-sim qase-sim ${deb:+-}trackwatch; do
     [ "$b" = -trackwatch ] && continue
     [ -x "$bin/$b" ] || { echo "$bin/$b not found: run swift build first" >&2; exit 2; }
 done
@@ -333,6 +335,41 @@ X systemctl --user status --no-pager "$unit" > "$work/status.out" 2>&1
 grep -q '^ *Status: "Last poll' "$work/status.out" || { cat "$work/status.out"; fail "no Status: line in systemctl status"; }
 ok "systemctl --user status shows $(grep -m1 '^ *Status:' "$work/status.out" | sed 's/^ *//')"
 
+# 9b. A Qase TestOps source beside Compass, added by a reload: qase-sim on loopback, a [[qase]] table whose token
+#     (recognisable, for step 15) is in ~/.config/trackwatch, what the sandbox shows. A colleague's edit of
+#     engineer's test case is a bubble and a journal entry with TRACKWATCH_SOURCE=qase and the editor's name.
+qase_token=e2e-Qase-7c2e91
+"$bin/qase-sim" --port 0 --token "engineer=$qase_token" > "$work/qase.out" 2> "$work/qase.err" &
+qase_pid=$!
+lab_wait_for 20 grep -q '^listening on ' "$work/qase.out" || fail "qase-sim did not start"
+qase_url=$(sed -n '1s/^listening on //p' "$work/qase.out")
+X sh -c "umask 077 && printf '%s\n' '$qase_token' > ~/.config/trackwatch/qase-token"
+X sh -c "printf '\n[[qase]]\nurl = \"%s/v1\"\nemail = \"engineer@example.com\"\ntoken_file = \"%s\"\n' '$qase_url' \
+    '$home/.config/trackwatch/qase-token' >> ~/.config/trackwatch/config.toml"
+X systemctl --user reload "$unit" || fail "reload with a [[qase]] table"
+X systemctl --user kill -s USR1 "$unit"
+qase_polled() { local s; s=$(prop StatusText); [[ $s == *"qase: "* && $s != *failed* ]]; }
+lab_wait_for 30 qase_polled || fail "no successful poll of the [[qase]] source (StatusText=$(prop StatusText))"
+"$bin/qase-sim" act --url "$qase_url" --as alice edit-case DEMO 4 "title=Checkout totals" > "$work/act.out" 2>&1 ||
+    { cat "$work/act.out"; fail "qase-sim act"; }
+X systemctl --user kill -s USR1 "$unit"
+lab_wait_for 30 grep -q 'Notify .*DEMO-4 edited by Alice Example' "$work/notifications.log" ||
+    fail "no Notify call for DEMO-4 reached the notification server"
+qase_entry() {
+    XR journalctl --no-pager -o json _SYSTEMD_USER_UNIT="$unit" TRACKWATCH_SOURCE=qase TRACKWATCH_RECORD=DEMO-4 \
+        > "$work/entry.json" 2>&1 && [ -s "$work/entry.json" ]
+}
+lab_wait_for 10 qase_entry || fail "no journal entry with TRACKWATCH_SOURCE=qase TRACKWATCH_RECORD=DEMO-4"
+/usr/bin/python3 - "$work/entry.json" "$qase_url/v1" <<'PY' || fail "the Qase change's journal fields"
+import json, sys
+entry = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert entry["TRACKWATCH_SOURCE"] == "qase", entry
+assert entry["TRACKWATCH_CHANGE"] == "modified" and entry["TRACKWATCH_BY"] == "Alice Example", entry
+assert entry["TRACKWATCH_SERVER"] == sys.argv[2], entry
+assert entry["MESSAGE"].startswith("DEMO-4 edited by Alice Example: Checkout totals"), entry
+PY
+ok "a [[qase]] source beside Compass: DEMO-4 edited by Alice Example, a bubble and a journal entry with TRACKWATCH_SOURCE=qase"
+
 # 10. Reload (SIGHUP: RELOADING=1 … READY=1) keeps the same process running.
 #     `systemctl reload` returns when `kill -HUP` has run; the unit is "reloading" until the daemon's READY=1.
 X systemctl --user reload "$unit" || fail "systemctl --user reload"
@@ -539,11 +576,13 @@ X sh -c 'cat ~/.local/state/trackwatch/* 2>/dev/null' > "$work/state.dump"
 XR sh -c 'tr "\0" "\n" < /proc/'"$(prop MainPID)"'/cmdline && tr "\0" "\n" < /proc/'"$(prop MainPID)"'/environ' >> "$work/state.dump" ||
     fail "cannot read the daemon's /proc/PID/cmdline and environ as root"
 grep -q '^INVOCATION_ID=' "$work/state.dump" || fail "the daemon's environment was not read"
+X sh -c 'cat ~/.local/state/trackwatch/sources/qase/* 2>/dev/null' >> "$work/state.dump"
 for where in "$work/journal.export" "$work/state.dump"; do
     grep -aqF "$password" "$where" && fail "the password is in $where"
+    grep -aqF "$qase_token" "$where" && fail "the Qase token is in $where"
     printf '%s\n' "$signatures" | grep -aqF -f - "$where" && fail "a session token is in $where"
 done
-ok "no password or session token in the journal ($(wc -l < "$work/journal.export") lines), the state or the daemon's /proc"
+ok "no password, session token or Qase token in the journal ($(wc -l < "$work/journal.export") lines), the state or the daemon's /proc"
 
 # 15b. Every `journalctl` example in README.md and docs/*.md, run as the user, prints entries: the change to
 #      SAMPL00000001 of step 7 (the examples that filter on a record use it for that reason), or with -p the
