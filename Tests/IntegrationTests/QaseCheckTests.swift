@@ -73,6 +73,16 @@ final class QaseCheckTests: XCTestCase {
         XCTAssertEqual(result.lines.count, 3, result.stdout)
     }
 
+    /// After the baseline only recently updated items of mine are read: one that is not in that window is
+    /// unchanged, not gone, and its later change is reported.
+    func test_aCaseChangedAfterSeveralQuietPolls_isReported() throws {
+        _ = try workspace.checkQase()
+        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkQase().count, 0)
+        try sim.act("lead", "edit-case", "WEB", "10", "title=Edited later")
+        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["WEB-10 modified"])
+    }
+
     /// A defect assigned to me that is also mine is one change, not two.
     func test_aDefectBothAssignedToMeAndMine_isOneChange() throws {
         _ = try workspace.checkQase()
