@@ -30,8 +30,11 @@ final class QaseAPI {
     var filterStyle = FilterStyle.flat
     /// Requests sent (for `probe` and the logs).
     private(set) var requestCount = 0
+    private var pacer: RequestPacer
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger) {
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger,
+         pacer: RequestPacer = RequestPacer()) {
+        self.pacer = pacer
         self.base = base
         self.token = token
         self.transport = transport
@@ -105,6 +108,7 @@ final class QaseAPI {
             headers: [("Token", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch")],
             timeout: timeout)
         requestCount += 1
+        pacer.take()
         let response: HTTPResponse
         do {
             response = try transport.send(request)

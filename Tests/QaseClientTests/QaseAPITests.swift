@@ -38,7 +38,8 @@ private final class ScriptedServer: HTTPTransport {
 final class QaseAPITests: XCTestCase {
     private func api(_ server: ScriptedServer, pageSize: Int = 1000) -> QaseAPI {
         QaseAPI(base: "https://api.qase.io/v1", token: Secret("tok-123"), transport: server, timeout: 5,
-                pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+                pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                pacer: RequestPacer(now: { 0 }, sleep: { _ in }))
     }
 
     private func ids(_ api: QaseAPI) throws -> [Int] {
@@ -130,5 +131,26 @@ final class QaseAPITests: XCTestCase {
         _ = try ids(api(server))
         XCTAssertEqual(seen.withLock { $0.first { $0.0 == "Token" }?.1 }, "tok-123")
         XCTAssertFalse(server.requests.withLock { $0.joined() }.contains("tok-123"), "never in a URL")
+    }
+}
+
+/// The pacer that keeps a token's requests under Qase's limit, on a clock of its own.
+final class RequestPacerTests: XCTestCase {
+    func test_aSteadyPollNeverWaits_aLargeOneIsSpreadOut_underTheLimitInAnyMinute() {
+        final class Clock: @unchecked Sendable { var time = 0.0, waits: [Double] = [], sent: [Double] = [] }
+        let clock = Clock()
+        var pacer = RequestPacer(now: { clock.time }, sleep: { clock.waits.append($0); clock.time += $0 })
+        for _ in 0..<15 { pacer.take(); clock.sent.append(clock.time) }
+        XCTAssertEqual(clock.waits, [], "a steady poll")
+        clock.time += 300  // the next poll
+        for _ in 0..<400 {
+            pacer.take()
+            clock.sent.append(clock.time)
+            clock.time += 0.01
+        }
+        XCTAssertLessThanOrEqual(clock.waits.max() ?? 0, 0.5, "each wait short: the watchdog sees progress")
+        let busiest = clock.sent.map { start in clock.sent.filter { $0 >= start && $0 < start + 60 }.count }.max() ?? 0
+        XCTAssertLessThanOrEqual(busiest, 181, "at most the burst and a minute's refill")
+        XCTAssertGreaterThan(busiest, 150)
     }
 }
