@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import TrackerHTTP
@@ -32,8 +32,10 @@ final class QaseAPI {
     private(set) var requestCount = 0
     private var pacer: RequestPacer
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger,
-         pacer: RequestPacer = RequestPacer()) {
+    init(
+        base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger,
+        pacer: RequestPacer = RequestPacer()
+    ) {
         self.pacer = pacer
         self.base = base
         self.token = token
@@ -68,8 +70,9 @@ final class QaseAPI {
     /// Every item a QQL query finds (`GET /search`), page by page.
     func search<Entity: Decodable>(_ query: String, endpoint: String) throws -> [Entity] {
         try pages(endpoint: endpoint) { limit, offset in
-            try self.get(["search"], [("query", query), ("limit", String(limit)), ("offset", String(offset))],
-                         endpoint: endpoint)
+            try self.get(
+                ["search"], [("query", query), ("limit", String(limit)), ("offset", String(offset))],
+                endpoint: endpoint)
         }
     }
 
@@ -86,8 +89,10 @@ final class QaseAPI {
             if answer.entities.isEmpty { return items }
             let first = String(describing: answer.entities[0])
             if first == previousFirst {
-                throw QaseError.invalidResponse(endpoint: endpoint, detail: "the page at offset \(offset) repeats the "
-                                                    + "previous one (the server ignores offset)")
+                throw QaseError.invalidResponse(
+                    endpoint: endpoint,
+                    detail: "the page at offset \(offset) repeats the "
+                        + "previous one (the server ignores offset)")
             }
             previousFirst = first
             items += answer.entities
@@ -95,8 +100,10 @@ final class QaseAPI {
             let announced = (answer.filtered ?? answer.total)?.value ?? 0
             if offset >= announced && answer.entities.count < pageSize { return items }
             guard offset <= Self.largestOffset else {
-                throw QaseError.invalidResponse(endpoint: endpoint, detail: "more than \(Self.largestOffset) items, "
-                                                    + "beyond what Qase's paging can read")
+                throw QaseError.invalidResponse(
+                    endpoint: endpoint,
+                    detail: "more than \(Self.largestOffset) items, "
+                        + "beyond what Qase's paging can read")
             }
         }
     }
@@ -122,15 +129,19 @@ final class QaseAPI {
         case 401: throw QaseError.tokenRejected(message: message)
         // Qase's own reporter waits the whole Retry-After plus 10–30 %, so that clients do not return in step.
         case 429: throw QaseError.rateLimited(retryAfter: retryAfter.map { $0 * Double.random(in: 1.1...1.3) })
-        default: throw QaseError.server(status: response.status, message: message, endpoint: endpoint,
-                                        retryAfter: retryAfter)
+        default:
+            throw QaseError.server(
+                status: response.status, message: message, endpoint: endpoint,
+                retryAfter: retryAfter)
         }
     }
 
     func url(_ path: [String], _ query: [(String, String)]) -> String {
         var url = base + path.map { "/" + Self.encode($0) }.joined()
         if !query.isEmpty {
-            url += "?" + query.map { Self.encode($0.0, keepBrackets: true) + "=" + Self.encode($0.1) }.joined(separator: "&")
+            url +=
+                "?"
+                + query.map { Self.encode($0.0, keepBrackets: true) + "=" + Self.encode($0.1) }.joined(separator: "&")
         }
         return url
     }
@@ -140,9 +151,12 @@ final class QaseAPI {
         let hex = Array("0123456789ABCDEF")
         var out = ""
         for byte in text.utf8 {
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let unreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || "-._~".utf8.contains(byte) || (keepBrackets && (byte == 0x5B || byte == 0x5D))
-            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
+            if unreserved {
+                out.append(Character(Unicode.Scalar(byte)))
+            } else {
                 out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
             }
         }
@@ -153,7 +167,8 @@ final class QaseAPI {
 
     /// The server's error message (`errorMessage`, `error` or `message`), one line, bounded.
     static func message(_ response: HTTPResponse) -> String {
-        guard let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)), let text = body.text else {
+        guard let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)), let text = body.text
+        else {
             return ""
         }
         return SafeText.oneLine(String(text.prefix(200)))

@@ -82,8 +82,10 @@ public struct QaseSourceKind: SourceKind {
     static let credentialKeys = ["token_file", "token_command", "credential", "keyring"]
 
     public var tables: [String: [String]] {
-        ["qase": ["name", "url", "web_url", "email", "projects"] + Self.credentialKeys
-            + ["ca_file", "insecure", "timeout", "proxy"]]
+        [
+            "qase": ["name", "url", "web_url", "email", "projects"] + Self.credentialKeys
+                + ["ca_file", "insecure", "timeout", "proxy"]
+        ]
     }
     public var sharedKeys: [String: [String]] { [:] }
     public var advice: String { "a [[qase]] table with url, email and token_file" }
@@ -96,7 +98,8 @@ public struct QaseSourceKind: SourceKind {
             if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
                 throw ConfigError(
                     file: reader.file, line: table["name"]?.line ?? line, key: "qase.name",
-                    message: "\"\(settings.name)\" also names the [[qase]] at line \(other.line.map(String.init) ?? "?"); "
+                    message:
+                        "\"\(settings.name)\" also names the [[qase]] at line \(other.line.map(String.init) ?? "?"); "
                         + "give each [[qase]] a name of its own (it names its state folder)")
             }
             sources.append(ConfiguredSource(settings, nameKey: "qase.name", line: line))
@@ -110,18 +113,23 @@ extension ConfigReader {
     func qase(_ table: TOMLTable, line: Int?) throws(ConfigError) -> QaseSettings {
         let name = try sourceName(table, "qase", default: QaseSettings.defaultName, line: line)
         let url = try httpURL(table, "url", example: "https://api.qase.io/v1", line: line)
-        let webURL = try string(table, "qase", "web_url") == nil ? nil : try httpURL(table, "web_url", example: "", line: line)
+        let webURL =
+            try string(table, "qase", "web_url") == nil ? nil : try httpURL(table, "web_url", example: "", line: line)
         let email = try requiredString(table, "qase", "email", example: "you@example.com", line: line)
         guard email.contains("@"), email.count <= 254, !email.contains(where: { $0.isWhitespace }) else {
-            throw error(table["email"], "qase.email", "expected the e-mail address of your Qase account, found \"\(email.prefix(60))\"")
+            throw error(
+                table["email"], "qase.email",
+                "expected the e-mail address of your Qase account, found \"\(email.prefix(60))\"")
         }
-        guard let credential = try credential(
-            table, "qase", keys: QaseSourceKind.credentialKeys,
-            keyringAttributes: ["service", "trackwatch", "server", url, "user", email])
+        guard
+            let credential = try credential(
+                table, "qase", keys: QaseSourceKind.credentialKeys,
+                keyringAttributes: ["service", "trackwatch", "server", url, "user", email])
         else {
-            throw ConfigError(file: file, line: table["keyring"]?.line ?? line, key: "qase.token_file",
-                              message: "missing; add token_file = \"~/.config/trackwatch/qase-token\" (a personal API token "
-                                  + "from Qase's API tokens page), or token_command, credential or keyring = true")
+            throw ConfigError(
+                file: file, line: table["keyring"]?.line ?? line, key: "qase.token_file",
+                message: "missing; add token_file = \"~/.config/trackwatch/qase-token\" (a personal API token "
+                    + "from Qase's API tokens page), or token_command, credential or keyring = true")
         }
         var settings = QaseSettings(name: name, url: url, webURL: webURL, email: email, credential: credential)
         settings.projects = try projects(table)
@@ -137,14 +145,18 @@ extension ConfigReader {
         var url = try requiredString(table, "qase", key, example: example, line: line)
         // Checked first, and the URL never quoted: the part before @ may be a secret.
         guard !ServerURL.hasUserInfo(url) else {
-            throw error(table[key], "qase.\(key)", "must not contain a user name or password (the part before @, not shown "
-                            + "here); put the API token in token_file")
+            throw error(
+                table[key], "qase.\(key)",
+                "must not contain a user name or password (the part before @, not shown "
+                    + "here); put the API token in token_file")
         }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
             !url.contains("?"), !url.contains("#")
         else {
-            throw error(table[key], "qase.\(key)", "expected an http:// or https:// URL with a host, found \"\(url.prefix(80))\"")
+            throw error(
+                table[key], "qase.\(key)",
+                "expected an http:// or https:// URL with a host, found \"\(url.prefix(80))\"")
         }
         while url.hasSuffix("/") { url.removeLast() }
         return url
@@ -154,14 +166,19 @@ extension ConfigReader {
     private func projects(_ table: TOMLTable) throws(ConfigError) -> [String]? {
         guard let codes = try stringArray(table, "qase", "projects") else { return nil }
         guard !codes.isEmpty else {
-            throw error(table["projects"], "qase.projects", "expected project codes such as [\"DEMO\"]; leave projects out to "
-                            + "watch every project the token can see")
+            throw error(
+                table["projects"], "qase.projects",
+                "expected project codes such as [\"DEMO\"]; leave projects out to "
+                    + "watch every project the token can see")
         }
         var upper: [String] = []
         for code in codes {
             guard (2...10).contains(code.count), QaseProjectCode.isValid(code) else {
-                throw error(table["projects"], "qase.projects",
-                            "expected project codes of 2 to 10 letters or digits, as Qase shows them (DEMO), found \"\(code.prefix(40))\"")
+                throw error(
+                    table["projects"], "qase.projects",
+                    "expected project codes of 2 to 10 letters or digits, as Qase shows them (DEMO), "
+                        + "found \"\(code.prefix(40))\""
+                )
             }
             if !upper.contains(code.uppercased()) { upper.append(code.uppercased()) }
         }
@@ -173,8 +190,9 @@ extension ConfigReader {
 /// query. Qase allows 2 to 10 letters or digits; a code from the server is checked before it goes anywhere.
 public enum QaseProjectCode {
     public static func isValid(_ code: String) -> Bool {
-        (1...20).contains(code.utf8.count) && code.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
-        }
+        (1...20).contains(code.utf8.count)
+            && code.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+            }
     }
 }

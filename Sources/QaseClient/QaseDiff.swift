@@ -55,15 +55,18 @@ public enum QaseDiff {
     public static func compare(previous: Snapshot?, observation: QaseObservation, rule: QaseRule) -> DiffOutcome {
         let current = Snapshot(observation.records).sortedRecords
         guard let previous else {
-            return DiffOutcome(changes: [], delta: SnapshotDelta(upserts: current), isBaseline: true, newlySeen: [],
-                               checkpoint: observation.checkpoint, silentUpdates: 0)
+            return DiffOutcome(
+                changes: [], delta: SnapshotDelta(upserts: current), isBaseline: true, newlySeen: [],
+                checkpoint: observation.checkpoint, silentUpdates: 0)
         }
         let (stored, renamedAway) = renamed(previous, observation.renames)
-        var outcome = DiffOutcome(changes: [], delta: SnapshotDelta(removals: renamedAway), isBaseline: false,
-                                  newlySeen: [], checkpoint: observation.checkpoint, silentUpdates: 0)
+        var outcome = DiffOutcome(
+            changes: [], delta: SnapshotDelta(removals: renamedAway), isBaseline: false,
+            newlySeen: [], checkpoint: observation.checkpoint, silentUpdates: 0)
         let moved = Set(observation.renames.values)
-        let newProjects = Set(observation.asked.filter { $0.item == .project && stored.record(QaseKey.project($0.project)) == nil }
-            .map(\.project))
+        let newProjects = Set(
+            observation.asked.filter { $0.item == .project && stored.record(QaseKey.project($0.project)) == nil }
+                .map(\.project))
         var seen = Set<RecordID>(), exits: [Change] = []
         for record in current {
             seen.insert(record.id)
@@ -103,7 +106,9 @@ public enum QaseDiff {
         guard !renames.isEmpty else { return (previous, []) }
         var removals: [RecordID] = []
         let records = previous.sortedRecords.map { record -> Record in
-            guard let project = QaseKey.parse(record.id)?.segment.project, let new = renames[project] else { return record }
+            guard let project = QaseKey.parse(record.id)?.segment.project, let new = renames[project] else {
+                return record
+            }
             removals.append(record.id)
             var fields = record.fields
             // A plan names its cases by key too.
@@ -118,7 +123,8 @@ public enum QaseDiff {
     }
 
     /// The change of an item seen before and now, or `nil` when none is reported.
-    static func difference(_ before: Record, _ record: Record, rule: QaseRule, observation: QaseObservation) -> Change? {
+    static func difference(_ before: Record, _ record: Record, rule: QaseRule, observation: QaseObservation) -> Change?
+    {
         guard let item = QaseKey.parse(record.id)?.segment.item, item != .project else { return nil }
         let fields = QaseFields.compared(item, in: record).compactMap { field -> FieldChange? in
             before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
@@ -134,17 +140,24 @@ public enum QaseDiff {
             guard !excluded.contains(record.id) else { return nil }
             if item == .review { return reviewChange(before, record, fields: fields, names: names) }
             guard !fields.isEmpty else { return nil }
-            guard item == .testCase else { return change(record, .modified, fields: fields, action: action(item, fields)) }
+            guard item == .testCase else {
+                return change(record, .modified, fields: fields, action: action(item, fields))
+            }
             let editor = observation.editors[record.id]
             if editor == me.authorID { return nil }  // my own edit
-            return change(record, .modified, fields: fields, action: action(item, fields),
-                          by: editor.flatMap { names[String($0)] })
+            return change(
+                record, .modified, fields: fields, action: action(item, fields),
+                by: editor.flatMap { names[String($0)] })
         }
     }
 
     /// A review I wrote: reviewers' verdicts by name, then its own fields.
-    static func reviewChange(_ before: Record, _ record: Record, fields: [FieldChange], names: [String: String]) -> Change? {
-        let verdictKeys = Set(before.fields.keys).union(record.fields.keys).filter { $0.hasPrefix(QaseFields.verdictPrefix) }
+    static func reviewChange(_ before: Record, _ record: Record, fields: [FieldChange], names: [String: String])
+        -> Change?
+    {
+        let verdictKeys = Set(before.fields.keys).union(record.fields.keys).filter {
+            $0.hasPrefix(QaseFields.verdictPrefix)
+        }
         var verdicts: [(name: String, change: FieldChange)] = []
         for key in verdictKeys.sorted() where before[key] != nil && record[key] != nil && before[key] != record[key] {
             let name = names[String(key.dropFirst(QaseFields.verdictPrefix.count))] ?? "a reviewer"
@@ -182,11 +195,14 @@ public enum QaseDiff {
         }
     }
 
-    static func change(_ record: Record, _ kind: ChangeKind, fields: [FieldChange] = [], action: String? = nil,
-                       by: String? = nil) -> Change {
+    static func change(
+        _ record: Record, _ kind: ChangeKind, fields: [FieldChange] = [], action: String? = nil,
+        by: String? = nil
+    ) -> Change {
         let facts = QaseRecords.facts(record)
-        return Change(record: record.id, kind: kind, headline: facts.headline, by: by, action: action, changes: fields,
-                      priority: facts.priority, severity: facts.severity, state: facts.state)
+        return Change(
+            record: record.id, kind: kind, headline: facts.headline, by: by, action: action, changes: fields,
+            priority: facts.priority, severity: facts.severity, state: facts.state)
     }
 
     /// The people whose names the `mine` rule needs for these differences: editors of changed cases (author ids)
@@ -202,7 +218,8 @@ public enum QaseDiff {
             if item == .testCase, let editor = observation.editors[record.id], editor != me.authorID {
                 needed.insert(String(editor))
             } else if item == .review {
-                for key in record.fields.keys where key.hasPrefix(QaseFields.verdictPrefix) && before[key] != record[key] {
+                for key in record.fields.keys
+                where key.hasPrefix(QaseFields.verdictPrefix) && before[key] != record[key] {
                     needed.insert(String(key.dropFirst(QaseFields.verdictPrefix.count)))
                 }
             }

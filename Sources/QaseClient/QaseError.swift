@@ -26,7 +26,8 @@ public enum QaseError: Error, Equatable, CustomStringConvertible {
         case .unreachable(let error):
             switch error.kind {
             case .tls:
-                return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [[qase]]."
+                return
+                    "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [[qase]]."
             case .timedOut:
                 return "Qase did not answer in time: \(error.detail). The next poll retries."
             case .responseTooLarge:
@@ -34,7 +35,8 @@ public enum QaseError: Error, Equatable, CustomStringConvertible {
             case .notTLS:
                 return "Qase does not speak TLS on this port (\(error.detail)); check the url in [[qase]]."
             default:
-                return "Cannot reach Qase: \(error.detail). Check the url in [[qase]] and the network; the next poll retries."
+                return "Cannot reach Qase: \(error.detail). Check the url in [[qase]] and the network; the next "
+                    + "poll retries."
             }
         case .tokenRejected(let message):
             return "Qase rejected the API token (HTTP 401\(Self.quote(message))). Create a personal token in Qase "
@@ -48,7 +50,8 @@ public enum QaseError: Error, Equatable, CustomStringConvertible {
                 + "itself; nothing is lost. Other tools using the same token share its limit."
         case .server(let status, let message, let endpoint, let retryAfter):
             let wait = retryAfter.map { "; it asked to retry after \(Self.wholeSeconds($0)) s" } ?? ""
-            let hint = status == 404 && endpoint == "project list"
+            let hint =
+                status == 404 && endpoint == "project list"
                 ? " Check that the url in [[qase]] ends with the API version, e.g. https://api.qase.io/v1." : ""
             return "Qase answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))\(wait).\(hint)"
         case .invalidResponse(let endpoint, let detail):

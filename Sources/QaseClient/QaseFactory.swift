@@ -17,8 +17,9 @@ public struct QaseFactory: SourceFactory {
         guard let qase = settings as? QaseSettings else { return nil }
         let logger = Self.logger(context.logger, qase)
         qase.connection.warnings(logger: logger)
-        let api = try Self.api(qase, secret: context.secret, environment: context.environment, poll: context.poll,
-                               logger: logger, wrap: context.wrap)
+        let api = try Self.api(
+            qase, secret: context.secret, environment: context.environment, poll: context.poll,
+            logger: logger, wrap: context.wrap)
         return QaseSource(settings: qase, api: api, context: context, logger: logger)
     }
 
@@ -27,16 +28,23 @@ public struct QaseFactory: SourceFactory {
         var report = DoctorReport()
         if ServerURL.isCleartextToAnotherHost(qase.url) { report.warn("\(qase.url): \(Connection.cleartextWarning)") }
         let what = "API token of [[qase]] \(qase.name) (\(Self.summary(qase.credential)))"
-        guard let token = report.check(what, { try Self.token(qase.credential, secret: context.secret) },
-                                       fix: "the message above says what to change")
+        guard
+            let token = report.check(
+                what, { try Self.token(qase.credential, secret: context.secret) },
+                fix: "the message above says what to change")
         else {
             report.skip("Qase at \(qase.url) (needs the token)")
             return report
         }
-        guard let api = report.check("Qase at \(qase.url)", {
-            try Self.api(qase, token: token, environment: context.environment, poll: context.poll,
-                         logger: Self.logger(context.logger, qase))
-        }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)") else { return report }
+        guard
+            let api = report.check(
+                "Qase at \(qase.url)",
+                {
+                    try Self.api(
+                        qase, token: token, environment: context.environment, poll: context.poll,
+                        logger: Self.logger(context.logger, qase))
+                }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)")
+        else { return report }
         defer { api.transport.closeIdleConnections() }
         let survey = QaseSurvey(settings: qase, api: api, logger: context.logger).run()
         for finding in survey.findings {
@@ -51,12 +59,15 @@ public struct QaseFactory: SourceFactory {
         return report
     }
 
-    public func probe(_ settings: any SourceSettings, context: DiagnosisContext,
-                      transcript: Bool) throws -> (any SourceProbe)? {
+    public func probe(
+        _ settings: any SourceSettings, context: DiagnosisContext,
+        transcript: Bool
+    ) throws -> (any SourceProbe)? {
         guard let qase = settings as? QaseSettings else { return nil }
         let recorder = QaseTranscript(recording: transcript)
-        let api = try Self.api(qase, secret: context.secret, environment: context.environment, poll: context.poll,
-                               logger: Self.logger(context.logger, qase), wrap: { recorder.wrapping($0) })
+        let api = try Self.api(
+            qase, secret: context.secret, environment: context.environment, poll: context.poll,
+            logger: Self.logger(context.logger, qase), wrap: { recorder.wrapping($0) })
         return QaseProbe(survey: QaseSurvey(settings: qase, api: api, logger: context.logger), recorder: recorder)
     }
 
@@ -72,8 +83,9 @@ public struct QaseFactory: SourceFactory {
     static func token(_ credential: CredentialSource, secret: (CredentialSource) throws -> Secret) throws -> Secret {
         let token = try secret(credential)
         guard !token.value.isEmpty, token.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ConfigurationProblem("the Qase API token is empty or holds spaces or other characters no token has; "
-                                           + "put the token alone in \(summary(credential))")
+            throw ConfigurationProblem(
+                "the Qase API token is empty or holds spaces or other characters no token has; "
+                    + "put the token alone in \(summary(credential))")
         }
         return token
     }
@@ -82,8 +94,9 @@ public struct QaseFactory: SourceFactory {
         _ qase: QaseSettings, secret: (CredentialSource) throws -> Secret, environment: [String: String],
         poll: PollConfig, logger: Logger, wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) throws -> QaseAPI {
-        try api(qase, token: try token(qase.credential, secret: secret), environment: environment, poll: poll,
-                logger: logger, wrap: wrap)
+        try api(
+            qase, token: try token(qase.credential, secret: secret), environment: environment, poll: poll,
+            logger: logger, wrap: wrap)
     }
 
     static func api(
@@ -93,8 +106,9 @@ public struct QaseFactory: SourceFactory {
         let http = try qase.connection.transport(
             environment: environment, table: "[[qase]] \(qase.name)", label: qase.name, logger: logger,
             maximumBodySize: maximumBodySize)
-        return QaseAPI(base: qase.url, token: token, transport: wrap(http), timeout: qase.requestTimeout,
-                       pageSize: poll.pageSize, logger: logger)
+        return QaseAPI(
+            base: qase.url, token: token, transport: wrap(http), timeout: qase.requestTimeout,
+            pageSize: poll.pageSize, logger: logger)
     }
 
     /// How a person names the token's source.

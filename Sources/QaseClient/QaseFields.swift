@@ -36,14 +36,18 @@ public enum QaseFields {
 /// everything", and a test case is not an emergency.
 public enum QaseEnums {
     static let severities = ["undefined", "blocker", "critical", "major", "normal", "minor", "trivial"]
-    static let severityLabels = ["blocker": "1-Blocker", "critical": "1-Critical", "major": "2-Major",
-                                 "normal": "3-Normal", "minor": "4-Minor", "trivial": "5-Trivial"]
+    static let severityLabels = [
+        "blocker": "1-Blocker", "critical": "1-Critical", "major": "2-Major",
+        "normal": "3-Normal", "minor": "4-Minor", "trivial": "5-Trivial",
+    ]
     static let priorities = ["undefined", "high", "medium", "low"]
     static let priorityLabels = ["high": "2-High", "medium": "3-Medium", "low": "4-Low"]
     static let defectStatuses = ["open", "in_progress", "resolved", "invalid"]
     static let caseStatuses = ["actual", "draft", "deprecated"]
-    static let types = ["other", "functional", "smoke", "regression", "security", "usability", "performance",
-                        "acceptance"]
+    static let types = [
+        "other", "functional", "smoke", "regression", "security", "usability", "performance",
+        "acceptance",
+    ]
     static let behaviors = ["undefined", "positive", "negative", "destructive"]
 
     /// The slug of a value sent as a slug, a label or an integer code into `slugs`.

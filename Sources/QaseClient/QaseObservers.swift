@@ -10,8 +10,10 @@ struct QaseObservers {
 
     /// Defects assigned to me (QQL), plans with cases assigned to me, reviews waiting on me. `previous` (already
     /// under renamed codes) spares re-reading plans that did not change; `refresh` names plans read anyway.
-    func assigned(_ projects: [QaseProject], me: QaseMe, previous: Snapshot?,
-                  refresh: (String, Int) -> Bool) throws -> QaseObservation {
+    func assigned(
+        _ projects: [QaseProject], me: QaseMe, previous: Snapshot?,
+        refresh: (String, Int) -> Bool
+    ) throws -> QaseObservation {
         var observation = QaseObservation(records: [], asked: [])
         for project in projects {
             let code = project.code
@@ -23,8 +25,10 @@ struct QaseObservers {
             }
             observation.records += try plans(code, me: me, previous: previous, refresh: refresh)
             observation.asked.insert(QaseSegment(code, .plan))
-            if let reviews = try questions.reviews(code, filter: "reviewer_uuid", me: me, endpoint: "reviews waiting on you",
-                                                   keep: QaseQuestions.reviewer(me)) {
+            if let reviews = try questions.reviews(
+                code, filter: "reviewer_uuid", me: me, endpoint: "reviews waiting on you",
+                keep: QaseQuestions.reviewer(me))
+            {
                 observation.records += reviews.map { QaseRecords.review($0, project: code, verdicts: false) }
                 observation.asked.insert(QaseSegment(code, .review))
             }
@@ -35,7 +39,9 @@ struct QaseObservers {
     /// Every plan of `code`, each with my cases in it. A plan is read in full (`GET /plan/{code}/{id}`) when it is
     /// new, when its `updated_at` or case count moved, or when `refresh` picks it (whether an assignment moves
     /// `updated_at` is not documented); otherwise my cases are what they were.
-    private func plans(_ code: String, me: QaseMe, previous: Snapshot?, refresh: (String, Int) -> Bool) throws -> [Record] {
+    private func plans(_ code: String, me: QaseMe, previous: Snapshot?, refresh: (String, Int) -> Bool) throws
+        -> [Record]
+    {
         let plans: [WirePlan] = try api.list(["plan", code], endpoint: "plan list")
         return try plans.map { plan in
             let id = plan.id.value
@@ -91,8 +97,10 @@ struct QaseObservers {
                     .map { QaseRecords.defect($0, project: code) }
                 note(.defect, windowed: false)
             }
-            if let reviews = try questions.reviews(code, filter: "author_uuid", me: me, endpoint: "your reviews",
-                                                   keep: QaseQuestions.author(me)) {
+            if let reviews = try questions.reviews(
+                code, filter: "author_uuid", me: me, endpoint: "your reviews",
+                keep: QaseQuestions.author(me))
+            {
                 observation.records += reviews.map { QaseRecords.review($0, project: code, verdicts: true) }
                 note(.review, windowed: false)
             }

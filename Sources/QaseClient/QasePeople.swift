@@ -18,8 +18,9 @@ final class QasePeople {
     /// matches names only, among all people), and the user with it (plan assignees are users).
     func resolveMe() throws -> QaseMe {
         if let me { return me }
-        var authors: [WireAuthor] = try api.list(["author"], filters: [("search", email), ("type", "user")],
-                                                  endpoint: "author search")
+        var authors: [WireAuthor] = try api.list(
+            ["author"], filters: [("search", email), ("type", "user")],
+            endpoint: "author search")
         var author = authors.first(where: isMine)
         if author == nil {
             authors = try api.list(["author"], filters: [("type", "user")], endpoint: "author list")

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import SourceKit
 import Synchronization
@@ -78,15 +78,19 @@ final class QaseTranscript: Sendable {
             let (route, parameters) = QaseTranscript.shape(request.url)
             do {
                 let response = try base.send(request)
-                transcript.append(Entry(
-                    method: request.method.rawValue, route: route, parameters: parameters, status: response.status,
-                    contentType: response.header("Content-Type").map { String($0.prefix(60)) },
-                    retryAfter: response.header("Retry-After").map { String($0.prefix(40)) }, bytes: response.body.count,
-                    error: nil))
+                transcript.append(
+                    Entry(
+                        method: request.method.rawValue, route: route, parameters: parameters, status: response.status,
+                        contentType: response.header("Content-Type").map { String($0.prefix(60)) },
+                        retryAfter: response.header("Retry-After").map { String($0.prefix(40)) },
+                        bytes: response.body.count,
+                        error: nil))
                 return response
             } catch let error as TransportError {
-                transcript.append(Entry(method: request.method.rawValue, route: route, parameters: parameters,
-                                        status: nil, contentType: nil, retryAfter: nil, bytes: 0, error: "\(error.kind)"))
+                transcript.append(
+                    Entry(
+                        method: request.method.rawValue, route: route, parameters: parameters,
+                        status: nil, contentType: nil, retryAfter: nil, bytes: 0, error: "\(error.kind)"))
                 throw error
             }
         }

@@ -64,7 +64,8 @@ public struct QaseProjectPlan: Equatable, Sendable {
         if let configured {
             var picked: [QaseProject] = []
             for code in configured {
-                let project = visible.first { $0.code == code }
+                let project =
+                    visible.first { $0.code == code }
                     ?? visible.first { former($0.code).contains(code) || renames[code] == $0.code }
                 if let project {
                     if !picked.contains(where: { $0.code == project.code }) { picked.append(project) }

@@ -50,7 +50,8 @@ final class QaseQuestions {
 
     private func project(_ wire: WireProject, endpoint: String) throws -> QaseProject {
         guard QaseProjectCode.isValid(wire.code.text) else {
-            throw QaseError.invalidResponse(endpoint: endpoint, detail: "a project code that is not 1 to 20 letters or digits")
+            throw QaseError.invalidResponse(
+                endpoint: endpoint, detail: "a project code that is not 1 to 20 letters or digits")
         }
         return QaseProject(code: wire.code.text.uppercased(), title: wire.title?.text ?? "")
     }
@@ -76,7 +77,7 @@ final class QaseQuestions {
         guard qql != qqlLogged else { return }
         if case .refused(let status) = qql {
             logger.warning(
-                "Qase refuses QQL search (a plan below Business); watching plan assignments, reviews and your defects only",
+                "Qase refuses QQL search; watching plan assignments, reviews and your defects only",
                 metadata: ["status": "\(status)", "unavailable": "\(Self.unavailableWithoutQQL)"])
         } else if case .refused = qqlLogged {
             logger.notice("Qase answers QQL search again; every part is watched")
@@ -85,7 +86,8 @@ final class QaseQuestions {
     }
 
     /// What cannot be watched without QQL, for the log, `doctor` and `probe`.
-    static let unavailableWithoutQQL = "defects assigned to you, and changes to your test cases (without QQL Qase does "
+    static let unavailableWithoutQQL =
+        "defects assigned to you, and changes to your test cases (without QQL Qase does "
         + "not say who made them, and your own edits would be reported)"
 
     /// Defects assigned to me in `code`, or `nil` when the server cannot say (no QQL, or no `assignee` on defects).
@@ -95,8 +97,9 @@ final class QaseQuestions {
             return try search(QQLQuery.assignedDefects(code), endpoint: "search for defects assigned to you")
         } catch QaseError.server(400, let message, _, _) {
             defectAssignee = false
-            logger.warning("Qase's QQL does not accept assignee on defects; defects assigned to you are not watched",
-                           metadata: ["project": "\(code)", "message": "\(message)"])
+            logger.warning(
+                "Qase's QQL does not accept assignee on defects; defects assigned to you are not watched",
+                metadata: ["project": "\(code)", "message": "\(message)"])
             return nil
         }
     }
@@ -105,8 +108,10 @@ final class QaseQuestions {
 
     /// `code`'s reviews with `filter` = me, checked on the client (a server that ignores the filter name sends
     /// them all); `nil` when reviews are off there (402, 403, 404).
-    func reviews(_ code: String, filter: String, me: QaseMe, endpoint: String,
-                 keep: (WireReview) -> Bool) throws -> [WireReview]? {
+    func reviews(
+        _ code: String, filter: String, me: QaseMe, endpoint: String,
+        keep: (WireReview) -> Bool
+    ) throws -> [WireReview]? {
         if reviewsRefused[code] != nil { return nil }
         let all: [WireReview]
         do {
@@ -114,8 +119,9 @@ final class QaseQuestions {
         } catch QaseError.server(let status, let message, _, _) where [402, 403, 404].contains(status) {
             reviewsRefused[code] = status
             if reviewsRefusedLogged[code] != status {
-                logger.warning("Qase refuses test-case reviews in this project; its reviews are not watched",
-                               metadata: ["project": "\(code)", "status": "\(status)", "message": "\(message)"])
+                logger.warning(
+                    "Qase refuses test-case reviews in this project; its reviews are not watched",
+                    metadata: ["project": "\(code)", "status": "\(status)", "message": "\(message)"])
             }
             reviewsRefusedLogged[code] = status
             return nil
@@ -126,8 +132,9 @@ final class QaseQuestions {
         let kept = all.filter(keep)
         if kept.count < all.count, api.filterStyle == .flat {
             api.filterStyle = .bracketed
-            logger.notice("Qase ignored the filter \(filter)=; sending filters as filters[name]= from now on",
-                          metadata: ["project": "\(code)"])
+            logger.notice(
+                "Qase ignored the filter \(filter)=; sending filters as filters[name]= from now on",
+                metadata: ["project": "\(code)"])
         }
         return kept
     }
@@ -151,6 +158,7 @@ enum QQLQuery {
     /// My cases or defects: all of them, or (`days`) those updated within the last days by the server's clock.
     static func mine(_ entity: QaseItem, _ code: String, days: Int?) -> String {
         let window = days.map { " and updated >= now(\"-\($0)d\")" } ?? ""
-        return "entity = \"\(entity.rawValue)\" and project = \"\(code)\" and author = currentUser()\(window) order by id asc"
+        return "entity = \"\(entity.rawValue)\" and project = \"\(code)\" and author = currentUser()\(window) "
+            + "order by id asc"
     }
 }

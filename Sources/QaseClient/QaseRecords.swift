@@ -79,8 +79,9 @@ enum QaseRecords {
 
     /// What a change says about a record besides its fields.
     static func facts(_ record: Record) -> ItemFacts {
-        ItemFacts(headline: record[QaseFields.title] ?? "", priority: record[QaseFields.priority],
-                  severity: record[QaseFields.severity], state: record[QaseFields.status])
+        ItemFacts(
+            headline: record[QaseFields.title] ?? "", priority: record[QaseFields.priority],
+            severity: record[QaseFields.severity], state: record[QaseFields.status])
     }
 
     /// Whether a record counts among the items assigned to me: a plan only while it has cases of mine.

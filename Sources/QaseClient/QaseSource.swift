@@ -36,7 +36,8 @@ public final class QaseSource: Source {
         poll = context.poll
         self.logger = logger
         wallClock = context.wallClock
-        watchPoller = WatchPoller(source: settings.name, state: context.state, logger: logger, wallClock: context.wallClock)
+        watchPoller = WatchPoller(
+            source: settings.name, state: context.state, logger: logger, wallClock: context.wallClock)
     }
 
     public func closeIdleConnections() { questions.api.transport.closeIdleConnections() }
@@ -71,9 +72,11 @@ public final class QaseSource: Source {
             openCount = observation.records.filter(QaseRecords.isOpen).count
             excluded = Self.assignedItems(observation, stored: stored)
             if !dryRun { refresh.advance() }
-            return WatchResult(outcome: QaseDiff.compare(previous: previousAssigned, observation: observation,
-                                                         rule: .assigned),
-                               recordCount: openCount)
+            return WatchResult(
+                outcome: QaseDiff.compare(
+                    previous: previousAssigned, observation: observation,
+                    rule: .assigned),
+                recordCount: openCount)
         }
         var report = PollReport(
             changes: assigned.changes, isBaseline: assigned.isBaseline, recordCount: openCount,
@@ -104,14 +107,16 @@ public final class QaseSource: Source {
         let stored = previous.map { QaseDiff.renamed($0, plan.renames).0 }
         let known = Set(QaseProject.known(in: stored).map(\.code))
         var observation = try QaseObservers(questions: questions).mine(
-            plan.targets, me: me, known: known, days: Self.windowDays(since: checkpoint, now: started, overlap: poll.overlap))
+            plan.targets, me: me, known: known,
+            days: Self.windowDays(since: checkpoint, now: started, overlap: poll.overlap))
         observation.renames = plan.renames
         // The window starts where the last poll that could read it did: without QQL it could not.
         observation.checkpoint = questions.qql == .available ? Timestamp(secondsSinceEpoch: Int(started)) : checkpoint
         let needed = QaseDiff.namesNeeded(previous: previous, observation: observation, me: me)
         let names = try people.names(of: needed)
-        let outcome = QaseDiff.compare(previous: previous, observation: observation,
-                                       rule: .mine(me: me, excluded: excluded, names: names))
+        let outcome = QaseDiff.compare(
+            previous: previous, observation: observation,
+            rule: .mine(me: me, excluded: excluded, names: names))
         return WatchResult(outcome: outcome, recordCount: observation.records.count)
     }
 
@@ -126,7 +131,9 @@ public final class QaseSource: Source {
     static func assignedItems(_ observation: QaseObservation, stored: Snapshot) -> Set<RecordID> {
         var items = Set(observation.records.filter(QaseRecords.isAssigned).map(\.id))
         for record in stored.sortedRecords where QaseRecords.isAssigned(record) {
-            if let segment = QaseKey.parse(record.id)?.segment, !observation.asked.contains(segment) { items.insert(record.id) }
+            if let segment = QaseKey.parse(record.id)?.segment, !observation.asked.contains(segment) {
+                items.insert(record.id)
+            }
         }
         return items
     }
@@ -139,22 +146,26 @@ public final class QaseSource: Source {
         let count = min(10, max(1, (order.count + 11) / 12))
         let cursor = (Int(try state.value(forKey: Self.planCursorKey) ?? "") ?? 0) % order.count
         let picked = Set((0..<count).map { order[(cursor + $0) % order.count] })
-        return ({ code, id in picked.contains(QaseKey.plan(code, id)) },
-                { [state, logger] in
-                    do { try state.setValue(String((cursor + count) % order.count), forKey: Self.planCursorKey) } catch {
-                        logger.warning("could not store which plan to read next", metadata: ["error": "\(error)"])
-                    }
-                })
+        return (
+            { code, id in picked.contains(QaseKey.plan(code, id)) },
+            { [state, logger] in
+                do { try state.setValue(String((cursor + count) % order.count), forKey: Self.planCursorKey) } catch {
+                    logger.warning("could not store which plan to read next", metadata: ["error": "\(error)"])
+                }
+            }
+        )
     }
 
     private func tellAboutRenames(_ plan: QaseProjectPlan) {
         for (old, new) in plan.renames.sorted(by: { $0.key < $1.key }) {
-            logger.notice("Qase project renamed; its items keep their history under the new code",
-                          metadata: ["from": "\(old)", "to": "\(new)"])
+            logger.notice(
+                "Qase project renamed; its items keep their history under the new code",
+                metadata: ["from": "\(old)", "to": "\(new)"])
         }
         for (old, new) in plan.outdated(configured: qase.projects) where toldOutdated.insert(old).inserted {
-            logger.warning("a project in the configuration was renamed in Qase; watching it by its new code",
-                           metadata: ["configured": "\(old)", "now": "\(new)", "fix": "projects in [[qase]] \(qase.name)"])
+            logger.warning(
+                "a project in the configuration was renamed in Qase; watching it by its new code",
+                metadata: ["configured": "\(old)", "now": "\(new)", "fix": "projects in [[qase]] \(qase.name)"])
         }
     }
 }

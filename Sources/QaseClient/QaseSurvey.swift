@@ -41,7 +41,8 @@ struct QaseSurvey {
     private func survey(_ outcome: inout Outcome) throws {
         let people = QasePeople(api: api, email: settings.email)
         let me = try people.resolveMe()
-        outcome.add(.pass, "the token is accepted; \(settings.email) is \(me.name) (user \(me.userID), author \(me.authorID))")
+        outcome.add(
+            .pass, "the token is accepted; \(settings.email) is \(me.name) (user \(me.userID), author \(me.authorID))")
         let questions = QaseQuestions(api: api, logger: logger)
         let visible = try questions.visibleProjects()
         var plan = QaseProjectPlan(configured: settings.projects, visible: visible, known: [])
@@ -55,9 +56,10 @@ struct QaseSurvey {
         }
         let names = plan.targets.prefix(8).map { "\($0.code) (\($0.title))" }.joined(separator: ", ")
         let more = plan.targets.count > 8 ? " and \(plan.targets.count - 8) more" : ""
-        outcome.add(plan.targets.isEmpty ? .warn : .pass,
-                    "watching \(plan.targets.count) of the \(visible.count) projects the token can see: \(names)\(more)",
-                    then: plan.targets.isEmpty ? "nothing to watch: ask for access to a project" : nil)
+        outcome.add(
+            plan.targets.isEmpty ? .warn : .pass,
+            "watching \(plan.targets.count) of the \(visible.count) projects the token can see: \(names)\(more)",
+            then: plan.targets.isEmpty ? "nothing to watch: ask for access to a project" : nil)
         guard let first = plan.targets.first else { return }
         try surveyQQL(first.code, &outcome)
         for project in plan.targets.prefix(20) { try surveyReviews(project.code, me: me, &outcome) }
@@ -71,17 +73,19 @@ struct QaseSurvey {
             try sample(["search"], [("query", QQLQuery.mine(.testCase, code, days: 1))], "search")
             outcome.add(.pass, "QQL search works (your test cases, and who edited them last)")
         } catch QaseError.server(let status, let message, _, _) where status == 402 || status == 403 {
-            outcome.add(.warn, "QQL search is refused (HTTP \(status)\(message.isEmpty ? "" : ": \(message)"))",
-                        then: "not watched: \(QaseQuestions.unavailableWithoutQQL). Plan assignments, reviews and "
-                            + "your defects are (QQL needs Qase's Business or Enterprise plan)")
+            outcome.add(
+                .warn, "QQL search is refused (HTTP \(status)\(message.isEmpty ? "" : ": \(message)"))",
+                then: "not watched: \(QaseQuestions.unavailableWithoutQQL). Plan assignments, reviews and "
+                    + "your defects are (QQL needs Qase's Business or Enterprise plan)")
             return
         }
         do {
             try sample(["search"], [("query", QQLQuery.assignedDefects(code))], "search")
             outcome.add(.pass, "QQL finds defects by assignee")
         } catch QaseError.server(400, let message, _, _) {
-            outcome.add(.warn, "QQL rejects assignee on defects (HTTP 400\(message.isEmpty ? "" : ": \(message)"))",
-                        then: "defects assigned to you are not watched; everything else is")
+            outcome.add(
+                .warn, "QQL rejects assignee on defects (HTTP 400\(message.isEmpty ? "" : ": \(message)"))",
+                then: "defects assigned to you are not watched; everything else is")
         }
     }
 
@@ -89,15 +93,18 @@ struct QaseSurvey {
     private func surveyReviews(_ code: String, me: QaseMe, _ outcome: inout Outcome) throws {
         let reviews: EntityPage<WireReview>
         do {
-            reviews = try api.get(["review", code], [("reviewer_uuid", me.uuid), ("limit", "100")], endpoint: "review list")
+            reviews = try api.get(
+                ["review", code], [("reviewer_uuid", me.uuid), ("limit", "100")], endpoint: "review list")
         } catch QaseError.server(let status, let message, _, _) where [402, 403, 404].contains(status) {
-            outcome.add(.warn, "test-case reviews are off in \(code) (HTTP \(status)\(message.isEmpty ? "" : ": \(message)"))",
-                        then: "reviews of \(code) are not watched")
+            outcome.add(
+                .warn, "test-case reviews are off in \(code) (HTTP \(status)\(message.isEmpty ? "" : ": \(message)"))",
+                then: "reviews of \(code) are not watched")
             return
         }
         if reviews.entities.contains(where: { !QaseQuestions.reviewer(me)($0) }) {
-            outcome.add(.warn, "Qase ignores filters named like reviewer_uuid= in \(code)",
-                        then: "trackwatch checks every item itself and sends filters[name]= instead")
+            outcome.add(
+                .warn, "Qase ignores filters named like reviewer_uuid= in \(code)",
+                then: "trackwatch checks every item itself and sends filters[name]= instead")
         } else {
             outcome.add(.pass, "test-case reviews in \(code): \(reviews.entities.count) waiting on you or done")
         }
@@ -107,8 +114,10 @@ struct QaseSurvey {
     private func surveyPaging(_ outcome: inout Outcome) throws {
         do {
             let page: EntityPage<WireProject> = try api.get(["project"], [("limit", "101")], endpoint: "project list")
-            outcome.add(.pass, "paging: limit above 100 is cut to \(page.entities.count) items, not refused; trackwatch "
-                            + "asks for at most 100 and reads on until every item arrived")
+            outcome.add(
+                .pass,
+                "paging: limit above 100 is cut to \(page.entities.count) items, not refused; trackwatch "
+                    + "asks for at most 100 and reads on until every item arrived")
         } catch QaseError.server(400, _, _, _) {
             outcome.add(.pass, "paging: limit above 100 is refused; trackwatch asks for at most 100")
         }

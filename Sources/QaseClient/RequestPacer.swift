@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps one token's requests well under Qase's rate limit (plan for 200 a minute, qase-api.md §1): a burst of
@@ -14,8 +14,10 @@ struct RequestPacer {
     private var tokens: Double
     private var last: Double?
 
-    init(burst: Double = 60, perSecond: Double = 2, now: @escaping () -> Double = RequestPacer.monotonic,
-         sleep: @escaping (Double) -> Void = RequestPacer.sleep) {
+    init(
+        burst: Double = 60, perSecond: Double = 2, now: @escaping () -> Double = RequestPacer.monotonic,
+        sleep: @escaping (Double) -> Void = RequestPacer.sleep
+    ) {
         self.burst = burst
         self.perSecond = perSecond
         self.now = now

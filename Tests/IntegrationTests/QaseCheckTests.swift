@@ -21,27 +21,34 @@ final class QaseCheckTests: XCTestCase {
     func test_firstCheck_isASilentBaselineWithOneLine() throws {
         let result = try workspace.trackwatch(["check"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.lines, ["Baseline: watching 14 open items assigned to you in Qase and your own test cases, "
-                                      + "defects and reviews; changes are reported from the next check on."])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "Baseline: watching 14 open items assigned to you in Qase and your own test cases, "
+                    + "defects and reviews; changes are reported from the next check on."
+            ])
         XCTAssertEqual(try workspace.checkQase().count, 0, "nothing changed since")
     }
 
     func test_colleaguesActions_areEachReportedOnce_withWhoWhereQaseSays() throws {
         XCTAssertEqual(try workspace.checkQase().count, 0)
-        try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")      // my case, by alice
-        try sim.act("engineer", "edit-case", "DEMO", "7", "title=My own edit")       // my case, by me: silent
-        try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")                // a defect given to me
-        try sim.act("lead", "defect-status", "DEMO", "2", "in_progress")             // my defect (not assigned to me)
-        try sim.act("lead", "assign-plan-case", "DEMO", "2", "5", "engineer")        // another case of a plan of mine
-        try sim.act("alice", "approve", "DEMO", "2")                                 // a reviewer on my review
-        try sim.act("lead", "remove-reviewer", "DEMO", "1", "engineer")              // a review no longer waits on me
+        try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")  // my case, by alice
+        try sim.act("engineer", "edit-case", "DEMO", "7", "title=My own edit")  // my case, by me: silent
+        try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")  // a defect given to me
+        try sim.act("lead", "defect-status", "DEMO", "2", "in_progress")  // my defect (not assigned to me)
+        try sim.act("lead", "assign-plan-case", "DEMO", "2", "5", "engineer")  // another case of a plan of mine
+        try sim.act("alice", "approve", "DEMO", "2")  // a reviewer on my review
+        try sim.act("lead", "remove-reviewer", "DEMO", "1", "engineer")  // a review no longer waits on me
         let changes = try workspace.checkQase()
-        XCTAssertEqual(Set(qaseSummaries(changes)), [
-            "DEMO-4 modified", "DEMO/defect/3 assigned", "DEMO/defect/2 modified", "DEMO/plan/2 modified",
-            "DEMO/review/2 modified", "DEMO/review/1 unassigned",
-        ])
+        XCTAssertEqual(
+            Set(qaseSummaries(changes)),
+            [
+                "DEMO-4 modified", "DEMO/defect/3 assigned", "DEMO/defect/2 modified", "DEMO/plan/2 modified",
+                "DEMO/review/2 modified", "DEMO/review/1 unassigned",
+            ])
         XCTAssertEqual(changes.count, 6, "\(changes)")
-        let byRecord = Dictionary(changes.map { ($0["record"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let byRecord = Dictionary(
+            changes.map { ($0["record"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         XCTAssertEqual(byRecord["DEMO-4"]?["by"] as? String, "Alice Example", "QQL's updated_by, named")
         XCTAssertEqual(byRecord["DEMO-4"]?["action"] as? String, "edit")
         XCTAssertEqual(byRecord["DEMO/review/2"]?["by"] as? String, "Alice Example", "the reviewer, named")
@@ -63,13 +70,17 @@ final class QaseCheckTests: XCTestCase {
         try sim.act("lead", "assign-defect", "DEMO", "7", "engineer")
         let result = try workspace.trackwatch(["check"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.lines.contains { $0.hasPrefix("DEMO/defect/1 resolved: ") && $0.hasSuffix("(Status: Open → Resolved)") },
-                      result.stdout)
+        XCTAssertTrue(
+            result.lines.contains {
+                $0.hasPrefix("DEMO/defect/1 resolved: ") && $0.hasSuffix("(Status: Open → Resolved)")
+            },
+            result.stdout)
         XCTAssertTrue(result.lines.contains { $0.hasPrefix("DEMO/defect/7 assigned to you: ") }, result.stdout)
-        XCTAssertTrue(result.lines.contains {
-            $0.hasPrefix("DEMO/review/5 sent back for changes by Alice Example: ")
-                && $0.hasSuffix("(Verdict of Alice Example: Approved → Changes requested)")
-        }, result.stdout)
+        XCTAssertTrue(
+            result.lines.contains {
+                $0.hasPrefix("DEMO/review/5 sent back for changes by Alice Example: ")
+                    && $0.hasSuffix("(Verdict of Alice Example: Approved → Changes requested)")
+            }, result.stdout)
         XCTAssertEqual(result.lines.count, 3, result.stdout)
     }
 
@@ -97,7 +108,11 @@ final class QaseCheckTests: XCTestCase {
         try sim.act("lead", "assign-plan-case", "DEMO", "3", "3", "none")
         try sim.act("lead", "add-reviewer", "WEB", "2", "engineer")
         let changes = try workspace.checkQase()
-        XCTAssertEqual(Set(qaseSummaries(changes)), ["DEMO/defect/1 unassigned", "DEMO/plan/3 unassigned",
-                                                     "WEB/review/2 assigned"])
+        XCTAssertEqual(
+            Set(qaseSummaries(changes)),
+            [
+                "DEMO/defect/1 unassigned", "DEMO/plan/3 unassigned",
+                "WEB/review/2 assigned",
+            ])
     }
 }

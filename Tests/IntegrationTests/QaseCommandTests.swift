@@ -63,8 +63,9 @@ final class QaseCommandTests: XCTestCase {
         try compass.act("lead", "SAMPL00000001", "Resolve")
         try qase.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
         let changes = try workspace.checkQase()
-        XCTAssertEqual(Set(changes.map { "\($0["source"] as? String ?? "?") \($0["record"] as? String ?? "?")" }),
-                       ["compass SAMPL00000001", "qase DEMO-4"])
+        XCTAssertEqual(
+            Set(changes.map { "\($0["source"] as? String ?? "?") \($0["record"] as? String ?? "?")" }),
+            ["compass SAMPL00000001", "qase DEMO-4"])
         let status = try workspace.trackwatch(["status"])
         XCTAssertTrue(status.stdout.contains("qase\n"), status.stdout)
         let log = try workspace.trackwatch(["log", "--json"])

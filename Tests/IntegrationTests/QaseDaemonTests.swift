@@ -18,13 +18,15 @@ final class QaseDaemonTests: XCTestCase {
     }
 
     private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
-        try workspace.startDaemon(notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try workspace.startDaemon(
+            notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
     }
 
     private func poll(_ daemon: Process, _ notify: NotifySocket, expecting changes: String) {
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
     }
 
     private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
@@ -68,13 +70,15 @@ final class QaseDaemonTests: XCTestCase {
         XCTAssertEqual(try bus.notifyCalls().count, 1, "muted: journaled only")
         try sim.act("lead", "resolve-defect", "DEMO", "3")
         poll(daemon, notify, expecting: "1 change;")
-        XCTAssertEqual(try bus.notifyCalls().map(\.summary), ["DEMO/defect/3 assigned to you", "DEMO/defect/3 resolved"],
-                       "a status change lifts the mute")
+        XCTAssertEqual(
+            try bus.notifyCalls().map(\.summary), ["DEMO/defect/3 assigned to you", "DEMO/defect/3 resolved"],
+            "a status change lifts the mute")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(log.components(separatedBy: "DEMO/defect/3 changed: Renamed while muted").count - 1, 1,
-                       "journaled once: \(log)")
+        XCTAssertEqual(
+            log.components(separatedBy: "DEMO/defect/3 changed: Renamed while muted").count - 1, 1,
+            "journaled once: \(log)")
     }
 
     /// 429 with `Retry-After` and no body: the daemon waits at least that long before its next request, tells
@@ -105,8 +109,9 @@ final class QaseDaemonTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(first), 3.0, "Retry-After: 3, plus jitter")
         XCTAssertEqual(try sim.stats()["rateLimited"] as? Int, 2, "no request while the server said wait")
         try sim.switches(#"{"rateLimit": 0}"#)
-        XCTAssertNotNil(notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
-                        "\(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
+            "\(notify.messages)")
         XCTAssertEqual(try bus.notifyCalls().map(\.summary), ["DEMO-4 edited by Alice Example"], "no outage bubble")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()

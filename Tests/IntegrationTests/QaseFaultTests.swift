@@ -20,8 +20,10 @@ final class QaseFaultTests: XCTestCase {
         sim = nil
     }
 
-    private func failingCheck(_ kind: String, on route: String, status: Int? = nil, after: Int? = nil,
-                              exit: Int32) throws -> RunResult {
+    private func failingCheck(
+        _ kind: String, on route: String, status: Int? = nil, after: Int? = nil,
+        exit: Int32
+    ) throws -> RunResult {
         try sim.fault(kind, on: route, count: kind == "drop" ? 2 : 1, status: status, after: after)
         let result = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(result.status, exit, "\(kind) on \(route): \(result.stderr)")
@@ -37,15 +39,17 @@ final class QaseFaultTests: XCTestCase {
         try sim.act("lead", "assign-plan-case", "WEB", "1", "4", "engineer")
         let faults: [(String, Int?, Int32, String)] = [
             ("status", 500, 69, "HTTP 500"), ("status", 503, 69, "HTTP 503"), ("html", nil, 76, "an HTML page"),
-            ("garbage", nil, 76, "not valid JSON"), ("truncate", nil, 69, "Qase"), ("hang", nil, 69, "did not answer in time"),
+            ("garbage", nil, 76, "not valid JSON"), ("truncate", nil, 69, "Qase"),
+            ("hang", nil, 69, "did not answer in time"),
             ("drop", nil, 69, "Qase"),
         ]
         for (kind, status, exit, words) in faults {
             let result = try failingCheck(kind, on: "GET /plan/{code}", status: status, after: 1, exit: exit)
             XCTAssertTrue(result.stderr.contains(words), "\(kind): \(result.stderr)")
         }
-        XCTAssertEqual(Set(qaseSummaries(try workspace.checkQase())),
-                       ["DEMO-4 modified", "DEMO/defect/3 assigned", "WEB/plan/1 modified"])
+        XCTAssertEqual(
+            Set(qaseSummaries(try workspace.checkQase())),
+            ["DEMO-4 modified", "DEMO/defect/3 assigned", "WEB/plan/1 modified"])
         XCTAssertEqual(try workspace.checkQase().count, 0, "once")
     }
 

@@ -12,10 +12,12 @@ final class QaseProbeTests: XCTestCase {
         try workspace.useQase(sim, [#"projects = ["DEMO"]"#])
         let probe = try workspace.trackwatch(["probe"])
         XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
-        for line in ["✔ the token is accepted; engineer@example.com is Eve Engineer (user 2, author 3)",
-                     "✔ watching 1 of the 2 projects the token can see: DEMO (Demo Project)",
-                     "✔ QQL search works", "✔ QQL finds defects by assignee", "✔ test-case reviews in DEMO",
-                     "✔ paging: limit above 100 is refused"] {
+        for line in [
+            "✔ the token is accepted; engineer@example.com is Eve Engineer (user 2, author 3)",
+            "✔ watching 1 of the 2 projects the token can see: DEMO (Demo Project)",
+            "✔ QQL search works", "✔ QQL finds defects by assignee", "✔ test-case reviews in DEMO",
+            "✔ paging: limit above 100 is refused",
+        ] {
             XCTAssertTrue(probe.stdout.contains(line), "\(line): \(probe.stdout)")
         }
         XCTAssertFalse(probe.stdout.contains("⚠") || probe.stdout.contains("✘"), probe.stdout)
@@ -71,10 +73,13 @@ final class QaseProbeTests: XCTestCase {
         let notify = try NotifySocket()
         let stderr = Pipe()
         let daemon = try workspace.startDaemon(notify: notify, stderr: stderr)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change") }, "\(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change") }, "\(notify.messages)")
         for file in ["cmdline", "environ"] {
-            seen.append(String(decoding: try Data(contentsOf: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/\(file)")),
-                               as: UTF8.self))
+            seen.append(
+                String(
+                    decoding: try Data(contentsOf: URL(fileURLWithPath: "/proc/\(daemon.processIdentifier)/\(file)")),
+                    as: UTF8.self))
         }
         stopAndWait(daemon)
         seen.append(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
@@ -91,7 +96,8 @@ final class QaseProbeTests: XCTestCase {
         try Data("qase-not-the-token\n".utf8).write(to: workspace.directory.appendingPathComponent("qase-token"))
         let refused = try workspace.trackwatch(["check"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("Qase rejected the API token (HTTP 401: API token is invalid)"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("Qase rejected the API token (HTTP 401: API token is invalid)"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("qase-not-the-token"))
     }
 }

@@ -50,11 +50,14 @@ final class QaseSim {
     /// A control route under `/sim/`, expected to succeed; its JSON answer.
     @discardableResult
     func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
-        let response = try http.send(HTTPRequest(
-            method: method, url: root + "/sim/" + path, headers: body == nil ? [] : [("Content-Type", "application/json")],
-            body: body.map { Array($0.utf8) }, timeout: 10))
-        XCTAssertTrue((200..<300).contains(response.status),
-                      "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        let response = try http.send(
+            HTTPRequest(
+                method: method, url: root + "/sim/" + path,
+                headers: body == nil ? [] : [("Content-Type", "application/json")],
+                body: body.map { Array($0.utf8) }, timeout: 10))
+        XCTAssertTrue(
+            (200..<300).contains(response.status),
+            "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
 
@@ -62,8 +65,10 @@ final class QaseSim {
     func switches(_ json: String) throws { try control(.post, "switches", json) }
 
     /// Arms a fault: the next `count` answers to `route` go wrong as `kind` says (docs/qase-sim.md, Faults).
-    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil,
-               size: Int? = nil) throws {
+    func fault(
+        _ kind: String, on route: String, count: Int = 1, status: Int? = nil, after: Int? = nil,
+        size: Int? = nil
+    ) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["after"] = after

@@ -4,8 +4,10 @@ import XCTest
 /// Servers that differ (issue 18, "Servers that differ, and bad answers"), each a qase-sim switch, through
 /// `trackwatch check` over real HTTP. Each failed against the client before its handling was built.
 final class QaseVariantTests: XCTestCase {
-    private func start(_ arguments: [String] = [], basePath: String = "/v1", _ lines: [String] = [],
-                       poll: [String] = []) throws -> (QaseSim, Workspace) {
+    private func start(
+        _ arguments: [String] = [], basePath: String = "/v1", _ lines: [String] = [],
+        poll: [String] = []
+    ) throws -> (QaseSim, Workspace) {
         let sim = try QaseSim(arguments, basePath: basePath)
         let workspace = try Workspace(serverURL: sim.apiURL)
         workspace.extraPollLines = poll
@@ -21,14 +23,15 @@ final class QaseVariantTests: XCTestCase {
             let (sim, workspace) = try start()
             XCTAssertEqual(try workspace.checkQase().count, 0)
             try sim.switches(#"{"searchRefusal": \#(status)}"#)
-            try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")       // only QQL can see this
+            try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")  // only QQL can see this
             try sim.act("lead", "assign-plan-case", "DEMO", "1", "7", "engineer")
-            try sim.act("lead", "defect-status", "DEMO", "2", "in_progress")     // my defect, from the REST list
+            try sim.act("lead", "defect-status", "DEMO", "2", "in_progress")  // my defect, from the REST list
             try sim.act("alice", "approve", "DEMO", "2")
             let without = try workspace.trackwatch(["check", "--json"])
             XCTAssertEqual(without.status, 0, without.stderr)
-            XCTAssertEqual(Set(qaseSummaries(without.objects)),
-                           ["DEMO/plan/1 modified", "DEMO/defect/2 modified", "DEMO/review/2 modified"], "\(status)")
+            XCTAssertEqual(
+                Set(qaseSummaries(without.objects)),
+                ["DEMO/plan/1 modified", "DEMO/defect/2 modified", "DEMO/review/2 modified"], "\(status)")
             XCTAssertTrue(without.stderr.contains("Qase refuses QQL search"), without.stderr)
             XCTAssertEqual(try workspace.checkQase().count, 0, "\(status): steady without QQL")
             let probe = try workspace.trackwatch(["probe"])
@@ -54,12 +57,14 @@ final class QaseVariantTests: XCTestCase {
         let result = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(Set(qaseSummaries(result.objects)), ["DEMO-4 modified", "WEB/plan/2 modified"])
-        XCTAssertEqual(result.stderr.components(separatedBy: "does not accept assignee on defects").count - 1, 1,
-                       "said once: \(result.stderr)")
+        XCTAssertEqual(
+            result.stderr.components(separatedBy: "does not accept assignee on defects").count - 1, 1,
+            "said once: \(result.stderr)")
         let probe = try workspace.trackwatch(["probe"])
         XCTAssertTrue(probe.stdout.contains("⚠ QQL rejects assignee on defects"), probe.stdout)
         try sim.switches(#"{"qqlDefectAssignee": true}"#)
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO/defect/1 unassigned"], "what happened meanwhile")
+        XCTAssertEqual(
+            qaseSummaries(try workspace.checkQase()), ["DEMO/defect/1 unassigned"], "what happened meanwhile")
     }
 
     /// 429 with `Retry-After` and no body: the check fails as "try later" with nothing printed or stored, and the
@@ -83,8 +88,9 @@ final class QaseVariantTests: XCTestCase {
     /// that clamps them: an item far down a list is watched either way.
     func test_paging_onStrictAndClampingServers() throws {
         for clamp in [false, true] {
-            let (sim, workspace) = try start(["--cases", "400"] + (clamp ? ["--clamp-limit"] : []),
-                                             poll: ["page_size = 250"])
+            let (sim, workspace) = try start(
+                ["--cases", "400"] + (clamp ? ["--clamp-limit"] : []),
+                poll: ["page_size = 250"])
             XCTAssertEqual(try workspace.checkQase().count, 0, "clamp \(clamp)")
             try sim.act("alice", "edit-case", "WEB", "397", "title=Far down the list")
             XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["WEB-397 modified"], "clamp \(clamp)")
@@ -98,8 +104,10 @@ final class QaseVariantTests: XCTestCase {
     func test_numbersAsStringsAndBack_andExtraFields_changeNothing() throws {
         let (sim, workspace) = try start()
         XCTAssertEqual(try workspace.checkQase().count, 0)
-        for switches in [#"{"numbers": "string"}"#, #"{"numbers": "mixed", "defectEnumsAsInts": true}"#,
-                         #"{"extraFields": true}"#, #"{"numbers": "int", "defectEnumsAsInts": false, "extraFields": false}"#] {
+        for switches in [
+            #"{"numbers": "string"}"#, #"{"numbers": "mixed", "defectEnumsAsInts": true}"#,
+            #"{"extraFields": true}"#, #"{"numbers": "int", "defectEnumsAsInts": false, "extraFields": false}"#,
+        ] {
             try sim.switches(switches)
             XCTAssertEqual(try workspace.checkQase().count, 0, "no change from \(switches)")
         }
@@ -117,10 +125,11 @@ final class QaseVariantTests: XCTestCase {
     func test_bracketedFilterNamesOnly_areCheckedOnTheClient() throws {
         let (sim, workspace) = try start(["--filter-names", "bracketed"])
         XCTAssertEqual(try workspace.checkQase().count, 0)
-        try sim.act("alice", "approve", "DEMO", "1")                  // lead's review: not mine
+        try sim.act("alice", "approve", "DEMO", "1")  // lead's review: not mine
         try sim.act("lead", "remove-reviewer", "DEMO", "3", "engineer")
-        try sim.act("alice", "approve", "DEMO", "2")                  // my review
-        XCTAssertEqual(Set(qaseSummaries(try workspace.checkQase())), ["DEMO/review/3 unassigned", "DEMO/review/2 modified"])
+        try sim.act("alice", "approve", "DEMO", "2")  // my review
+        XCTAssertEqual(
+            Set(qaseSummaries(try workspace.checkQase())), ["DEMO/review/3 unassigned", "DEMO/review/2 modified"])
     }
 
     /// A dedicated host whose API lives under another path.
@@ -129,6 +138,7 @@ final class QaseVariantTests: XCTestCase {
         XCTAssertEqual(try workspace.checkQase().count, 0)
         try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
         XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO-4 modified"])
-        XCTAssertEqual((try sim.stats()["requestsByRoute"] as? [String: Int])?["unknown"], nil, "no request off the path")
+        XCTAssertEqual(
+            (try sim.stats()["requestsByRoute"] as? [String: Int])?["unknown"], nil, "no request off the path")
     }
 }

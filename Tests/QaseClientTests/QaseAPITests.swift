@@ -18,13 +18,15 @@ private final class ScriptedServer: HTTPTransport {
     }
 
     /// A list of items 1…`count`, cut to `clamp` items per page, announcing `announced` (default `count`).
-    static func list(count: Int, clamp: Int = 100, announced: Int? = nil, ignoreOffset: Bool = false) -> ScriptedServer {
+    static func list(count: Int, clamp: Int = 100, announced: Int? = nil, ignoreOffset: Bool = false) -> ScriptedServer
+    {
         ScriptedServer { request in
             let limit = min(Int(parameter("limit", request.url) ?? "10") ?? 10, clamp)
             let offset = ignoreOffset ? 0 : Int(parameter("offset", request.url) ?? "0") ?? 0
             let ids = offset < count ? Array((offset + 1)...min(count, offset + limit)) : []
             let entities = ids.map { #"{"id": \#($0), "title": "Defect \#($0)"}"# }.joined(separator: ",")
-            let body = #"{"status": true, "result": {"total": \#(count), "filtered": \#(announced ?? count), "count": \#(ids.count), "entities": [\#(entities)]}}"#
+            let counts = #""total": \#(count), "filtered": \#(announced ?? count), "count": \#(ids.count)"#
+            let body = #"{"status": true, "result": {\#(counts), "entities": [\#(entities)]}}"#
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
         }
     }
@@ -37,9 +39,10 @@ private final class ScriptedServer: HTTPTransport {
 
 final class QaseAPITests: XCTestCase {
     private func api(_ server: ScriptedServer, pageSize: Int = 1000) -> QaseAPI {
-        QaseAPI(base: "https://api.qase.io/v1", token: Secret("tok-123"), transport: server, timeout: 5,
-                pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-                pacer: RequestPacer(now: { 0 }, sleep: { _ in }))
+        QaseAPI(
+            base: "https://api.qase.io/v1", token: Secret("tok-123"), transport: server, timeout: 5,
+            pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            pacer: RequestPacer(now: { 0 }, sleep: { _ in }))
     }
 
     private func ids(_ api: QaseAPI) throws -> [Int] {
@@ -50,8 +53,9 @@ final class QaseAPITests: XCTestCase {
     func test_paging_readsEveryItemOnce_askingAtMost100() throws {
         let server = ScriptedServer.list(count: 250)
         XCTAssertEqual(try ids(api(server)), Array(1...250))
-        XCTAssertEqual(server.requests.withLock { $0.compactMap { ScriptedServer.parameter("limit", $0) } },
-                       ["100", "100", "100"], "page_size 1000 is cut to Qase's 100")
+        XCTAssertEqual(
+            server.requests.withLock { $0.compactMap { ScriptedServer.parameter("limit", $0) } },
+            ["100", "100", "100"], "page_size 1000 is cut to Qase's 100")
         XCTAssertTrue(server.requests.withLock { $0[0] }.hasPrefix("https://api.qase.io/v1/defect/DEMO?"))
     }
 
@@ -99,14 +103,27 @@ final class QaseAPITests: XCTestCase {
 
     func test_errorAnswers_sayWhatWentWrong() {
         let cases: [(HTTPResponse, String)] = [
-            (HTTPResponse(status: 401, body: Array(#"{"status":false,"errorMessage":"API token is invalid"}"#.utf8)),
-             "rejected the API token (HTTP 401: API token is invalid)"),
-            (HTTPResponse(status: 500, body: Array(#"{"status":false,"message":"boom\nfake line"}"#.utf8)),
-             "HTTP 500 to the defect list request: boom fake line"),
-            (HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)), "an HTML page"),
-            (HTTPResponse(status: 200, body: Array(#"{"status": true, "result": {"entities": [{"id"#.utf8)), "not valid JSON"),
-            (HTTPResponse(status: 200, body: Array(#"{"status": true, "result": {"entities": [{"title": "x"}]}}"#.utf8)),
-             "no result.entities[0].id"),
+            (
+                HTTPResponse(status: 401, body: Array(#"{"status":false,"errorMessage":"API token is invalid"}"#.utf8)),
+                "rejected the API token (HTTP 401: API token is invalid)"
+            ),
+            (
+                HTTPResponse(status: 500, body: Array(#"{"status":false,"message":"boom\nfake line"}"#.utf8)),
+                "HTTP 500 to the defect list request: boom fake line"
+            ),
+            (
+                HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)),
+                "an HTML page"
+            ),
+            (
+                HTTPResponse(status: 200, body: Array(#"{"status": true, "result": {"entities": [{"id"#.utf8)),
+                "not valid JSON"
+            ),
+            (
+                HTTPResponse(
+                    status: 200, body: Array(#"{"status": true, "result": {"entities": [{"title": "x"}]}}"#.utf8)),
+                "no result.entities[0].id"
+            ),
         ]
         for (response, words) in cases {
             XCTAssertThrowsError(try ids(api(ScriptedServer { _ in response }))) { error in
@@ -118,8 +135,10 @@ final class QaseAPITests: XCTestCase {
     func test_urls_encodeQueriesAndKeepFilterBrackets() {
         let url = api(ScriptedServer.list(count: 0)).url(
             ["search"], [("query", #"entity = "case" and project = "DEMO""#), ("filters[status]", "open")])
-        XCTAssertEqual(url, "https://api.qase.io/v1/search?query=entity%20%3D%20%22case%22%20and%20project%20%3D%20"
-                           + "%22DEMO%22&filters[status]=open")
+        XCTAssertEqual(
+            url,
+            "https://api.qase.io/v1/search?query=entity%20%3D%20%22case%22%20and%20project%20%3D%20"
+                + "%22DEMO%22&filters[status]=open")
     }
 
     func test_theTokenIsSentAsTheTokenHeader_only() throws {
@@ -139,7 +158,11 @@ final class RequestPacerTests: XCTestCase {
     func test_aSteadyPollNeverWaits_aLargeOneIsSpreadOut_underTheLimitInAnyMinute() {
         final class Clock: @unchecked Sendable { var time = 0.0, waits: [Double] = [], sent: [Double] = [] }
         let clock = Clock()
-        var pacer = RequestPacer(now: { clock.time }, sleep: { clock.waits.append($0); clock.time += $0 })
+        var pacer = RequestPacer(
+            now: { clock.time },
+            sleep: {
+                clock.waits.append($0); clock.time += $0
+            })
         for _ in 0..<15 { pacer.take(); clock.sent.append(clock.time) }
         XCTAssertEqual(clock.waits, [], "a steady poll")
         clock.time += 300  // the next poll

@@ -63,14 +63,21 @@ final class QaseConfigTests: XCTestCase {
     func test_keyringLooksTheTokenUpByURLAndEmail() throws {
         let text = table.replacingOccurrences(of: "token_file = \"qase-token\"", with: "keyring = true")
         let qase = try XCTUnwrap(try parse(text).sources.first as? QaseSettings)
-        XCTAssertEqual(qase.credential, .keyring(attributes: ["service", "trackwatch", "server", "https://api.qase.io/v1",
-                                                              "user", "you@example.com"]))
+        XCTAssertEqual(
+            qase.credential,
+            .keyring(attributes: [
+                "service", "trackwatch", "server", "https://api.qase.io/v1",
+                "user", "you@example.com",
+            ]))
     }
 
     func test_errors_nameFileLineAndKey() {
         let file = "/home/me/.config/trackwatch/config.toml"
         let cases: [(String, Int?, String, String)] = [
-            ("[[qase]]\nemail = \"a@b\"\ntoken_file = \"t\"\n", 1, "qase.url", "missing; add url = \"https://api.qase.io/v1\""),
+            (
+                "[[qase]]\nemail = \"a@b\"\ntoken_file = \"t\"\n", 1, "qase.url",
+                "missing; add url = \"https://api.qase.io/v1\""
+            ),
             ("[[qase]]\nurl = \"https://api.qase.io/v1\"\ntoken_file = \"t\"\n", 1, "qase.email", "missing"),
             ("[[qase]]\nurl = \"https://api.qase.io/v1\"\nemail = \"a@b\"\n", 1, "qase.token_file", "missing"),
             (table + "projects = []\n", 5, "qase.projects", "expected project codes"),
@@ -80,8 +87,10 @@ final class QaseConfigTests: XCTestCase {
             (table + "timeout = \"2h\"\n", 5, "qase.timeout", "expected between 1s and 600s"),
             (table.replacingOccurrences(of: "you@example.com", with: "you"), 3, "qase.email", "e-mail address"),
             (table.replacingOccurrences(of: "https://api.qase.io/v1/", with: "api.qase.io"), 2, "qase.url", "http://"),
-            (table.replacingOccurrences(of: "https://api.qase.io/v1/", with: "https://me:pw@api.qase.io/v1"), 2,
-             "qase.url", "must not contain a user name or password"),
+            (
+                table.replacingOccurrences(of: "https://api.qase.io/v1/", with: "https://me:pw@api.qase.io/v1"), 2,
+                "qase.url", "must not contain a user name or password"
+            ),
             (table + "name = \"a/b\"\n", 5, "qase.name", "letters, digits"),
             (table + table, 5, "qase.name", "\"qase\" also names the [[qase]] at line 1"),
             ("[qase]\nurl = \"x\"\n", 1, "qase", "expected [[qase]] tables"),
@@ -93,7 +102,8 @@ final class QaseConfigTests: XCTestCase {
             XCTAssertEqual(error.key, key, "\(error)")
             XCTAssertTrue(error.message.contains(message), "\(key): \(error.message)")
         }
-        XCTAssertFalse("\(error(table.replacingOccurrences(of: "https://api.qase.io/v1/", with: "https://me:pw@h/v1")) as Any)"
-            .contains("pw"), "a password in the url is never quoted")
+        XCTAssertFalse(
+            "\(error(table.replacingOccurrences(of: "https://api.qase.io/v1/", with: "https://me:pw@h/v1")) as Any)"
+                .contains("pw"), "a password in the url is never quoted")
     }
 }

@@ -12,8 +12,12 @@ final class QaseDiffTests: XCTestCase {
     }
 
     private func defect(_ id: Int, _ code: String = "DEMO", status: String = "Open", title: String? = nil) -> Record {
-        Record(id: QaseKey.defect(code, id), fields: ["Title": title ?? "Defect \(id)", "Status": status,
-                                                       "Severity": "3-Normal"])
+        Record(
+            id: QaseKey.defect(code, id),
+            fields: [
+                "Title": title ?? "Defect \(id)", "Status": status,
+                "Severity": "3-Normal",
+            ])
     }
 
     private func testCase(_ id: Int, _ code: String = "DEMO", title: String? = nil) -> Record {
@@ -21,7 +25,8 @@ final class QaseDiffTests: XCTestCase {
     }
 
     private func plan(_ id: Int, cases: String, _ code: String = "DEMO") -> Record {
-        Record(id: QaseKey.plan(code, id), fields: ["Title": "Plan \(id)", "Your cases": cases, "updated_at": "t\(cases)"])
+        Record(
+            id: QaseKey.plan(code, id), fields: ["Title": "Plan \(id)", "Your cases": cases, "updated_at": "t\(cases)"])
     }
 
     private func review(_ id: Int, status: String = "Open", verdicts: [String: String] = [:]) -> Record {
@@ -30,8 +35,10 @@ final class QaseDiffTests: XCTestCase {
         return Record(id: QaseKey.review("DEMO", id), fields: fields)
     }
 
-    private func observe(_ records: [Record], asked: [QaseSegment]? = nil, windowed: [QaseSegment] = [],
-                         renames: [String: String] = [:], editors: [RecordID: Int] = [:]) -> QaseObservation {
+    private func observe(
+        _ records: [Record], asked: [QaseSegment]? = nil, windowed: [QaseSegment] = [],
+        renames: [String: String] = [:], editors: [RecordID: Int] = [:]
+    ) -> QaseObservation {
         let codes = Set(records.compactMap { QaseKey.parse($0.id)?.segment.project })
         var observation = QaseObservation(
             records: records,
@@ -46,10 +53,13 @@ final class QaseDiffTests: XCTestCase {
         QaseDiff.compare(previous: previous.map { Snapshot($0) }, observation: observation, rule: .assigned)
     }
 
-    private func mine(_ previous: [Record]?, _ observation: QaseObservation, excluded: Set<RecordID> = [],
-                      names: [String: String] = [:]) -> DiffOutcome {
-        QaseDiff.compare(previous: previous.map { Snapshot($0) }, observation: observation,
-                         rule: .mine(me: me, excluded: excluded, names: names))
+    private func mine(
+        _ previous: [Record]?, _ observation: QaseObservation, excluded: Set<RecordID> = [],
+        names: [String: String] = [:]
+    ) -> DiffOutcome {
+        QaseDiff.compare(
+            previous: previous.map { Snapshot($0) }, observation: observation,
+            rule: .mine(me: me, excluded: excluded, names: names))
     }
 
     private func summaries(_ outcome: DiffOutcome) -> [String] { outcome.changes.map(\.summary) }
@@ -65,9 +75,13 @@ final class QaseDiffTests: XCTestCase {
         let before = [marker(), defect(1), defect(2), plan(1, cases: "DEMO-1"), plan(2, cases: "")]
         let now = [marker(), defect(1, status: "Resolved"), defect(3), plan(1, cases: ""), plan(2, cases: "DEMO-5")]
         let outcome = assigned(before, observe(now))
-        XCTAssertEqual(summaries(outcome), ["DEMO/defect/1 resolved", "DEMO/defect/3 assigned to you",
-                                            "DEMO/plan/1 no longer assigned to you", "DEMO/plan/2 assigned to you",
-                                            "DEMO/defect/2 no longer assigned to you"])
+        XCTAssertEqual(
+            summaries(outcome),
+            [
+                "DEMO/defect/1 resolved", "DEMO/defect/3 assigned to you",
+                "DEMO/plan/1 no longer assigned to you", "DEMO/plan/2 assigned to you",
+                "DEMO/defect/2 no longer assigned to you",
+            ])
         XCTAssertNil(outcome.changes[0].by, "Qase does not say who changed a defect")
         XCTAssertEqual(outcome.changes[0].changes, [FieldChange(field: "Status", old: "Open", new: "Resolved")])
         XCTAssertEqual(outcome.delta.removals, [QaseKey.defect("DEMO", 2)])
@@ -79,8 +93,9 @@ final class QaseDiffTests: XCTestCase {
         quiet.fields["updated_at"] = "later"
         let outcome = assigned(before, observe([marker(), plan(1, cases: "DEMO-1, DEMO-4"), quiet]))
         XCTAssertEqual(summaries(outcome), ["DEMO/plan/1 changed"])
-        XCTAssertEqual(outcome.changes[0].changes,
-                       [FieldChange(field: "Your cases", old: "DEMO-1", new: "DEMO-1, DEMO-4")])
+        XCTAssertEqual(
+            outcome.changes[0].changes,
+            [FieldChange(field: "Your cases", old: "DEMO-1", new: "DEMO-1, DEMO-4")])
         XCTAssertEqual(outcome.silentUpdates, 1)
     }
 
@@ -104,7 +119,8 @@ final class QaseDiffTests: XCTestCase {
 
     func test_aNewProject_isASilentBaselineOfItsOwn() {
         let before = [marker(), defect(1)]
-        let outcome = assigned(before, observe([marker(), defect(1), marker("WEB", title: "Web Shop"), defect(4, "WEB")]))
+        let outcome = assigned(
+            before, observe([marker(), defect(1), marker("WEB", title: "Web Shop"), defect(4, "WEB")]))
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(Set(outcome.delta.upserts.map(\.id.rawValue)), ["WEB/project", "WEB/defect/4"])
     }
@@ -112,14 +128,18 @@ final class QaseDiffTests: XCTestCase {
     /// A renamed project: its items move to the new code, and only what really changed is reported.
     func test_aRenamedProject_movesItsItems_andReportsOnlyRealChanges() {
         let before = [marker(), defect(1), defect(2), plan(1, cases: "DEMO-1")]
-        let now = [QaseRecords.projectMarker("SHOP", title: "Demo Project", was: ["DEMO"]), defect(1, "SHOP"),
-                   defect(2, "SHOP", status: "Resolved"), plan(1, cases: "SHOP-1", "SHOP")]
+        let now = [
+            QaseRecords.projectMarker("SHOP", title: "Demo Project", was: ["DEMO"]), defect(1, "SHOP"),
+            defect(2, "SHOP", status: "Resolved"), plan(1, cases: "SHOP-1", "SHOP"),
+        ]
         let outcome = assigned(before, observe(now, renames: ["DEMO": "SHOP"]))
         XCTAssertEqual(summaries(outcome), ["SHOP/defect/2 resolved"], "the plan's case keys moved with it")
-        XCTAssertEqual(Set(outcome.delta.removals.map(\.rawValue)),
-                       ["DEMO/project", "DEMO/defect/1", "DEMO/defect/2", "DEMO/plan/1"])
-        XCTAssertEqual(Set(outcome.delta.upserts.map(\.id.rawValue)),
-                       ["SHOP/project", "SHOP/defect/1", "SHOP/defect/2", "SHOP/plan/1"])
+        XCTAssertEqual(
+            Set(outcome.delta.removals.map(\.rawValue)),
+            ["DEMO/project", "DEMO/defect/1", "DEMO/defect/2", "DEMO/plan/1"])
+        XCTAssertEqual(
+            Set(outcome.delta.upserts.map(\.id.rawValue)),
+            ["SHOP/project", "SHOP/defect/1", "SHOP/defect/2", "SHOP/plan/1"])
     }
 
     func test_aRenamedProjectWhosePartsWereNotAsked_keepsThemUnderTheNewCode() {
@@ -136,8 +156,9 @@ final class QaseDiffTests: XCTestCase {
     func test_mine_myOwnEditIsSilent_aColleaguesIsNamed() {
         let before = [marker(), testCase(4), testCase(7)]
         let now = [marker(), testCase(4, title: "Changed by alice"), testCase(7, title: "Changed by me")]
-        let outcome = mine(before, observe(now, editors: [QaseKey.testCase("DEMO", 4): 2, QaseKey.testCase("DEMO", 7): 3]),
-                           names: ["2": "Alice Example"])
+        let outcome = mine(
+            before, observe(now, editors: [QaseKey.testCase("DEMO", 4): 2, QaseKey.testCase("DEMO", 7): 3]),
+            names: ["2": "Alice Example"])
         XCTAssertEqual(summaries(outcome), ["DEMO-4 edited by Alice Example"])
         XCTAssertEqual(outcome.silentUpdates, 1)
     }
@@ -152,22 +173,39 @@ final class QaseDiffTests: XCTestCase {
         let alice = "5a5e0000-0000-4000-8000-000000000002", lead = "5a5e0000-0000-4000-8000-000000000004"
         let before = [marker(), review(2, verdicts: [alice: "Unapproved", lead: "Unapproved"])]
         let names = [alice: "Alice Example", lead: "Lena Lead"]
-        let approved = mine(before, observe([marker(), review(2, verdicts: [alice: "Approved", lead: "Unapproved"])]),
-                            names: names)
+        let approved = mine(
+            before, observe([marker(), review(2, verdicts: [alice: "Approved", lead: "Unapproved"])]),
+            names: names)
         XCTAssertEqual(summaries(approved), ["DEMO/review/2 approved by Alice Example"])
-        XCTAssertEqual(approved.changes[0].changes, [FieldChange(field: "Verdict of Alice Example", old: "Unapproved",
-                                                                 new: "Approved")])
-        let both = mine(before, observe([marker(), review(2, verdicts: [alice: "Approved", lead: "Changes requested"])]),
-                        names: names)
+        XCTAssertEqual(
+            approved.changes[0].changes,
+            [
+                FieldChange(
+                    field: "Verdict of Alice Example", old: "Unapproved",
+                    new: "Approved")
+            ])
+        let both = mine(
+            before, observe([marker(), review(2, verdicts: [alice: "Approved", lead: "Changes requested"])]),
+            names: names)
         XCTAssertEqual(summaries(both), ["DEMO/review/2 changed by Alice Example and Lena Lead"])
-        let merged = mine(before, observe([marker(), review(2, status: "Merged", verdicts: [alice: "Unapproved",
-                                                                                             lead: "Unapproved"])]))
+        let merged = mine(
+            before,
+            observe([
+                marker(),
+                review(
+                    2, status: "Merged",
+                    verdicts: [
+                        alice: "Unapproved",
+                        lead: "Unapproved",
+                    ]),
+            ]))
         XCTAssertEqual(summaries(merged), ["DEMO/review/2 merged"])
     }
 
     func test_mine_itemsTheAssignedWatchReports_areSilentHere() {
-        let outcome = mine([marker(), defect(5)], observe([marker(), defect(5, status: "Resolved")]),
-                           excluded: [QaseKey.defect("DEMO", 5)])
+        let outcome = mine(
+            [marker(), defect(5)], observe([marker(), defect(5, status: "Resolved")]),
+            excluded: [QaseKey.defect("DEMO", 5)])
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(outcome.delta.upserts.map(\.id), [QaseKey.defect("DEMO", 5)], "stored, so that it stays true")
     }
@@ -184,10 +222,17 @@ final class QaseDiffTests: XCTestCase {
     func test_namesNeeded_areEditorsOfChangedCasesAndReviewersWhoseVerdictChanged_neverMe() {
         let alice = "5a5e0000-0000-4000-8000-000000000002"
         let before = [marker(), testCase(4), testCase(7), testCase(10), review(2, verdicts: [alice: "Unapproved"])]
-        let now = [marker(), testCase(4, title: "x"), testCase(7, title: "y"), testCase(10),
-                   review(2, verdicts: [alice: "Approved"])]
-        let observation = observe(now, editors: [QaseKey.testCase("DEMO", 4): 2, QaseKey.testCase("DEMO", 7): 3,
-                                                 QaseKey.testCase("DEMO", 10): 4])
-        XCTAssertEqual(QaseDiff.namesNeeded(previous: Snapshot(before), observation: observation, me: me), ["2", alice])
+        let now = [
+            marker(), testCase(4, title: "x"), testCase(7, title: "y"), testCase(10),
+            review(2, verdicts: [alice: "Approved"]),
+        ]
+        let observation = observe(
+            now,
+            editors: [
+                QaseKey.testCase("DEMO", 4): 2, QaseKey.testCase("DEMO", 7): 3,
+                QaseKey.testCase("DEMO", 10): 4,
+            ])
+        XCTAssertEqual(
+            QaseDiff.namesNeeded(previous: Snapshot(before), observation: observation, me: me), ["2", alice])
     }
 }

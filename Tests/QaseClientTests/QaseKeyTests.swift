@@ -20,8 +20,10 @@ final class QaseKeyTests: XCTestCase {
     }
 
     func test_parse_refusesWhatIsNoQaseKey() {
-        for text in ["SAMPL00000001", "DEMO", "DE MO-1", "DEMO/run/3", "DEMO/defect", "DEMO/defect/x", "DEMO/case/3",
-                     "DEMO/project/1", "-1", "DEMO/defect/7/8"] {
+        for text in [
+            "SAMPL00000001", "DEMO", "DE MO-1", "DEMO/run/3", "DEMO/defect", "DEMO/defect/x", "DEMO/case/3",
+            "DEMO/project/1", "-1", "DEMO/defect/7/8",
+        ] {
             XCTAssertNil(QaseKey.parse(RecordID(text)), text)
         }
     }
@@ -44,7 +46,8 @@ final class QaseKeyTests: XCTestCase {
 
     func test_settingsLink_usesWebURL_orTheCloudApp_orNothing() {
         let change = Change(record: RecordID("DEMO-9"), kind: .modified, headline: "")
-        var settings = QaseSettings(url: "https://api.qase.io/v1", email: "me@example.com", credential: .tokenFile(path: "t"))
+        var settings = QaseSettings(
+            url: "https://api.qase.io/v1", email: "me@example.com", credential: .tokenFile(path: "t"))
         XCTAssertEqual(settings.link(for: change), "https://app.qase.io/case/DEMO-9")
         settings.url = "https://api-acme.qase.io/v1"
         XCTAssertNil(settings.link(for: change), "a dedicated host's web app is not derived from its API host")

@@ -4,7 +4,8 @@ import XCTest
 
 /// Which projects a poll asks, and when a code that is gone is a project renamed.
 final class QaseProjectPlanTests: XCTestCase {
-    private let demo = QaseProject(code: "DEMO", title: "Demo Project"), web = QaseProject(code: "WEB", title: "Web Shop")
+    private let demo = QaseProject(code: "DEMO", title: "Demo Project"),
+        web = QaseProject(code: "WEB", title: "Web Shop")
     private let shop = QaseProject(code: "SHOP", title: "Demo Project")
 
     func test_everyVisibleProject_withoutProjectsConfigured() {
@@ -31,8 +32,9 @@ final class QaseProjectPlanTests: XCTestCase {
         XCTAssertEqual(first.missing, [])
         XCTAssertEqual(first.outdated(configured: ["DEMO"]).map { "\($0.old)→\($0.new)" }, ["DEMO→SHOP"])
         // Later polls know SHOP by its marker, which remembers DEMO.
-        let later = QaseProjectPlan(configured: ["DEMO"], visible: [shop, web],
-                                    known: [QaseProject(code: "SHOP", title: "Demo Project", was: ["DEMO"])])
+        let later = QaseProjectPlan(
+            configured: ["DEMO"], visible: [shop, web],
+            known: [QaseProject(code: "SHOP", title: "Demo Project", was: ["DEMO"])])
         XCTAssertEqual(later.targets.map(\.code), ["SHOP"])
         XCTAssertEqual(later.targets.first?.was, ["DEMO"])
     }

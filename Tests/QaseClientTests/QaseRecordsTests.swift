@@ -12,34 +12,64 @@ final class QaseRecordsTests: XCTestCase {
 
     func test_aDefect_inEveryFormTheServerMaySend_isOneRecord() throws {
         let forms = [
-            #"{"id": 7, "title": "Crash", "status": "in_progress", "severity": "critical", "milestone_id": 2, "author_id": 3, "tags": [{"title": "b"}, {"title": "a"}]}"#,
-            #"{"id": "7", "title": "Crash", "status": 1, "severity": 2, "milestone_id": "2", "author_id": "3", "tags": [{"title": "a", "internal_id": 9}, {"title": "b"}]}"#,
-            #"{"id": 7, "defect_id": 7, "title": "Crash", "status": "In progress", "severity": "2", "milestone_id": 2, "resolved": null, "tags": [{"title": "b"}, {"title": "a"}], "sim_future_object": {"nested": [1, "two", null, {"deep": true}]}, "custom_fields": []}"#,
+            #"""
+            {"id": 7, "title": "Crash", "status": "in_progress", "severity": "critical", "milestone_id": 2,
+             "author_id": 3, "tags": [{"title": "b"}, {"title": "a"}]}
+            """#,
+            #"""
+            {"id": "7", "title": "Crash", "status": 1, "severity": 2, "milestone_id": "2", "author_id": "3",
+             "tags": [{"title": "a", "internal_id": 9}, {"title": "b"}]}
+            """#,
+            #"""
+            {"id": 7, "defect_id": 7, "title": "Crash", "status": "In progress", "severity": "2", "milestone_id": 2,
+             "resolved": null, "tags": [{"title": "b"}, {"title": "a"}], "custom_fields": [],
+             "sim_future_object": {"nested": [1, "two", null, {"deep": true}]}}
+            """#,
         ]
         let records = try forms.map { QaseRecords.defect(try decode(WireDefect.self, $0), project: "DEMO") }
-        XCTAssertEqual(records[0].fields, ["Title": "Crash", "Status": "In progress", "Severity": "1-Critical",
-                                           "Milestone": "2", "Tags": "a, b"])
+        XCTAssertEqual(
+            records[0].fields,
+            [
+                "Title": "Crash", "Status": "In progress", "Severity": "1-Critical",
+                "Milestone": "2", "Tags": "a, b",
+            ])
         XCTAssertEqual(records[1], records[0])
         XCTAssertEqual(records[2], records[0])
         XCTAssertEqual(records[0].id.rawValue, "DEMO/defect/7")
     }
 
     func test_aTestCase_withIntegerOrStringEnums_isOneRecord() throws {
-        let ints = #"{"id": 4, "title": "Login", "status": 1, "severity": 4, "priority": 1, "type": 2, "behavior": 1, "milestone_id": null, "suite_id": 3, "author_id": 3, "updated_by": 4, "tags": [], "custom_fields": [{"id": 1, "value": "x"}, {"id": 2, "value": null}]}"#
-        let strings = #"{"id": "4", "title": "Login", "status": "1", "severity": "4", "priority": "1", "type": "2", "behavior": "1", "suite_id": "3", "author_id": "3", "updated_by": "4", "custom_fields": [{"id": "1", "value": "x"}]}"#
+        let ints = #"""
+            {"id": 4, "title": "Login", "status": 1, "severity": 4, "priority": 1, "type": 2, "behavior": 1,
+             "milestone_id": null, "suite_id": 3, "author_id": 3, "updated_by": 4, "tags": [],
+             "custom_fields": [{"id": 1, "value": "x"}, {"id": 2, "value": null}]}
+            """#
+        let strings = #"""
+            {"id": "4", "title": "Login", "status": "1", "severity": "4", "priority": "1", "type": "2",
+             "behavior": "1", "suite_id": "3", "author_id": "3", "updated_by": "4",
+             "custom_fields": [{"id": "1", "value": "x"}]}
+            """#
         let first = QaseRecords.testCase(try decode(WireCase.self, ints), project: "DEMO")
-        XCTAssertEqual(first.fields, ["Title": "Login", "Status": "Draft", "Severity": "3-Normal", "Priority": "2-High",
-                                      "Type": "Smoke", "Behavior": "Positive", "Suite": "3", "Custom field 1": "x"])
+        XCTAssertEqual(
+            first.fields,
+            [
+                "Title": "Login", "Status": "Draft", "Severity": "3-Normal", "Priority": "2-High",
+                "Type": "Smoke", "Behavior": "Positive", "Suite": "3", "Custom field 1": "x",
+            ])
         XCTAssertEqual(QaseRecords.testCase(try decode(WireCase.self, strings), project: "DEMO"), first)
     }
 
     func test_severitiesAndPriorities_carryTheLevelTheRulesJudgeBy() {
         let severities = ["blocker", "critical", "major", "normal", "minor", "trivial", "undefined", "0", "1", "6"]
-        XCTAssertEqual(severities.map { QaseEnums.severity(LenientEnum($0)) },
-                       ["1-Blocker", "1-Critical", "2-Major", "3-Normal", "4-Minor", "5-Trivial", nil, nil, "1-Blocker",
-                        "5-Trivial"])
-        XCTAssertEqual(["high", "medium", "low", "undefined", "1", "3"].map { QaseEnums.priority(LenientEnum($0)) },
-                       ["2-High", "3-Medium", "4-Low", nil, "2-High", "4-Low"])
+        XCTAssertEqual(
+            severities.map { QaseEnums.severity(LenientEnum($0)) },
+            [
+                "1-Blocker", "1-Critical", "2-Major", "3-Normal", "4-Minor", "5-Trivial", nil, nil, "1-Blocker",
+                "5-Trivial",
+            ])
+        XCTAssertEqual(
+            ["high", "medium", "low", "undefined", "1", "3"].map { QaseEnums.priority(LenientEnum($0)) },
+            ["2-High", "3-Medium", "4-Low", nil, "2-High", "4-Low"])
         // A blocker defect assigned to me is a critical bubble; a high-priority case is not.
         let blocker = Change(record: RecordID("DEMO/defect/1"), kind: .assigned, headline: "", severity: "1-Blocker")
         XCTAssertEqual(NotificationPlan.criticalReason(blocker), "Severity 1-Blocker")
@@ -48,15 +78,18 @@ final class QaseRecordsTests: XCTestCase {
         func verdict(_ severity: String) -> BubbleRules.Verdict {
             BubbleRules(minSeverity: 2).verdict(
                 for: Change(record: RecordID("DEMO/defect/1"), kind: .modified, headline: "", severity: severity),
-                muted: false, minuteOfDay: 0).0
+                muted: false, minuteOfDay: 0
+            ).0
         }
         XCTAssertEqual(verdict("2-Major"), .show, "min_severity = 2: major and above")
         XCTAssertEqual(verdict("3-Normal"), .journalOnly)
     }
 
     func test_numbers_areBoundedBeforeUse() {
-        for json in [#"{"id": -1}"#, #"{"id": 1e30}"#, #"{"id": "99999999999999999999"}"#, #"{"id": 1.5}"#,
-                     #"{"id": "seven"}"#, #"{"id": true}"#] {
+        for json in [
+            #"{"id": -1}"#, #"{"id": 1e30}"#, #"{"id": "99999999999999999999"}"#, #"{"id": 1.5}"#,
+            #"{"id": "seven"}"#, #"{"id": true}"#,
+        ] {
             XCTAssertThrowsError(try decode(WireDefect.self, json), json)
         }
         XCTAssertEqual(try decode(WireDefect.self, #"{"id": 7.0}"#).id.value, 7)
@@ -64,7 +97,13 @@ final class QaseRecordsTests: XCTestCase {
 
     func test_aPlan_keepsMyCasesOnly_byUserID() throws {
         let plan = try decode(WirePlan.self, #"{"id": 3, "title": "Smoke", "cases_count": 3, "updated_at": "t"}"#)
-        let detail = try decode(WirePlanDetail.self, #"{"id": 3, "cases": [{"case_id": 9, "assignee_id": 2}, {"case_id": 4, "assignee_id": "2"}, {"case_id": 5, "assignee_id": 3}, {"case_id": 6, "assignee_id": null}]}"#)
+        let detail = try decode(
+            WirePlanDetail.self,
+            #"""
+            {"id": 3, "cases": [{"case_id": 9, "assignee_id": 2}, {"case_id": 4, "assignee_id": "2"},
+                                {"case_id": 5, "assignee_id": 3}, {"case_id": 6, "assignee_id": null}]}
+            """#
+        )
         let record = QaseRecords.plan(plan, cases: detail.cases ?? [], user: 2, project: "DEMO")
         XCTAssertEqual(record["Your cases"], "DEMO-4, DEMO-9")
         XCTAssertTrue(QaseRecords.isAssigned(record))
