@@ -135,11 +135,14 @@ pause
 
 journal() { journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager "$@" 2> /dev/null || true; }
 last_poll() { tw status --json 2> /dev/null | sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p'; }
-# A poll is over when its time is in the state and everything it found was delivered (terminal, bubble, journal).
+# A poll is over when every source's time in the state moved on (one line per source: Compass, then Qase) and
+# everything it found was delivered (terminal, bubble, journal).
 poll_over() {
-    local status
+    local status polls
     status=$(tw status --json 2> /dev/null)
-    [[ $status == *'"undelivered":0'* ]] && [ "$(sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p' <<< "$status")" != "$1" ]
+    [[ $status == *'"undelivered":'* && $status != *'"undelivered":'[1-9]* ]] || return 1
+    polls=$(sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p' <<< "$status")
+    [ -n "$polls" ] && ! grep -qxF -f <(printf '%s\n' "$1") <<< "$polls"
 }
 # status has whole seconds: a second apart, the daemon's first poll cannot have the time of the last check.
 checked=$(last_poll)
@@ -214,6 +217,7 @@ echo "  make deb                  the Debian package, for machines without Swift
 echo "  ~/.config/trackwatch/config.toml   your server: docs/configuration.md; then"
 echo "                            systemctl --user enable --now trackwatch"
 echo "  $bin/compass-sim --port 0 a server of your own to try things against (docs/compass-sim.md)"
+echo "  $bin/qase-sim --port 0    a Qase TestOps server of your own (docs/qase-sim.md); [[qase]] in docs/configuration.md"
 if [ "$missing" -ne 0 ]; then
     echo "demo: $missing of $expected scripted actions were not reported" >&2
     exit 1
