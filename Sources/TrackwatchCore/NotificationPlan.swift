@@ -213,9 +213,7 @@ public enum NotificationPlan {
         return out.joined(separator: "\n")
     }
 
-    static func bounded(_ value: String, _ limit: Int) -> String {
-        value.count <= limit ? value : String(value.prefix(limit - 1)) + "…"
-    }
+    static func bounded(_ value: String, _ limit: Int) -> String { SafeText.bounded(value, limit) }
 }
 
 /// Text from the server on its way into a notification.

@@ -40,6 +40,15 @@ final class ChangesPageTests: XCTestCase {
         XCTAssertTrue(page.contains("the latest 1; older ones"))
     }
 
+    /// Issue 20, item 16: combining marks cannot grow a row past its bounds.
+    func test_combiningMarks_cannotDefeatTheRowsBounds() {
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 200_000)
+        let change = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: zalgo, by: zalgo,
+                            action: "Modify", changes: [FieldChange(field: zalgo, old: zalgo, new: zalgo)])
+        let page = ChangesPage.render([entry(change, url: "https://x/" + zalgo)], updated: "now", limited: false)
+        XCTAssertLessThan(page.utf8.count, 40_000, "bounded in bytes, not only in characters")
+    }
+
     /// The style sheet is allowed by its hash, so the policy needs no 'unsafe-inline': recompute it.
     func test_contentSecurityPolicy_allowsNothingButTheStyleSheet_byItsHash() throws {
         let page = ChangesPage.render([], updated: "now", limited: false)

@@ -52,6 +52,19 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertLessThanOrEqual(long.body.count, 1_000)
     }
 
+    /// Issue 20, item 16: a headline of one character and 200,000 combining accents was a 400 KB bubble.
+    func test_combiningMarks_cannotDefeatTheBounds() {
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 200_000)
+        let bubbles = NotificationPlan.make(
+            changes: [change(1, headline: zalgo, fields: [FieldChange(field: "Keywords", old: zalgo, new: zalgo)])],
+            threshold: 3, bodyMarkup: true)
+        XCTAssertLessThanOrEqual(bubbles[0].body.utf8.count, 8_000, "bounded in bytes, not only in characters")
+        XCTAssertLessThanOrEqual(bubbles[0].summary.utf8.count, 1_000)
+        let summary = NotificationPlan.make(changes: (1...5).map { change($0, headline: zalgo) }, threshold: 3,
+                                            bodyMarkup: true)
+        XCTAssertLessThanOrEqual(summary[0].body.utf8.count, 8_000)
+    }
+
     /// Issue 13, item 5: every line is bounded, the field lines too, and a changed headline is shown once.
     func test_everyLineIsBounded_andAChangedHeadlineIsShownOnce() {
         let long = String(repeating: "word ", count: 400)
