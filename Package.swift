@@ -75,9 +75,12 @@ let package = Package(
         .plugin(name: "VersionFile", capability: .buildTool()),
 
         // What every local tracker server shares: the HTTP(S) server and the request and response shapes.
+        // zlib for gzip answers (and gzip bombs).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SimulatorKit",
             dependencies: [
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
