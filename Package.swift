@@ -3,12 +3,13 @@ import PackageDescription
 
 // Layout: a pure core (TrackwatchCore, no I/O), one small adapter per edge (CompassClient, StateStore,
 // DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd, CLibnotify),
-// the wiring (TrackwatchApp) and two thin executables (trackwatch, compass-sim).
+// the wiring (TrackwatchApp) and thin executables (trackwatch, and the local servers compass-sim and json-sim).
 let package = Package(
     name: "trackwatch",
     products: [
         .executable(name: "trackwatch", targets: ["trackwatch"]),
         .executable(name: "compass-sim", targets: ["compass-sim"]),
+        .executable(name: "json-sim", targets: ["json-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -103,6 +104,19 @@ let package = Package(
             ]
         ),
 
+        // The local server of JSON lists: the device tracker, the class directory, a generic list in every shape,
+        // paging style, auth, encoding and fault, and GitHub/GitLab/Jira "assigned to me" (docs/json-sim.md).
+        .target(name: "JSONListSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "json-sim",
+            dependencies: [
+                "JSONListSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `json-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "StateStore"]),
 
@@ -118,6 +132,7 @@ let package = Package(
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
+        .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import NIOCore
 import NIOHTTP1
@@ -34,8 +34,9 @@ extension RequestHandler {
         var headers = Self.headers(of: response, keepAlive: head.isKeepAlive)
         headers.add(name: "Transfer-Encoding", value: "chunked")
         let status = HTTPResponseStatus(statusCode: response.status)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
-                      promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
         // Small chunks at arbitrary byte offsets, so a multi-byte UTF-8 character may straddle two of them.
         let size = max(61, response.body.count / 16)
         var start = 0
@@ -57,8 +58,9 @@ extension RequestHandler {
         var headers = Self.headers(of: response, keepAlive: head.isKeepAlive)
         headers.add(name: "Content-Length", value: String(response.body.count))
         let status = HTTPResponseStatus(statusCode: response.status)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
-                      promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: response.body.count / 2)
         buffer.writeBytes(response.body.prefix(response.body.count / 2))
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

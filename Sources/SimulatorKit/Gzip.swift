@@ -46,8 +46,10 @@ public enum Gzip {
     private static func deflate(_ bytes: [UInt8], flush: Int32) -> [UInt8] {
         var stream = z_stream()
         // deflateInit2 is a macro; -15: a raw stream with a 32 KiB window, 8: zlib's default memory level.
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { preconditionFailure("zlib refused its own defaults") }
         defer { deflateEnd(&stream) }
         var input = bytes

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP dates (RFC 9110 §5.6.7, the IMF-fixdate form: `Sun, 06 Nov 1994 08:49:37 GMT`) as seconds since 1970.
