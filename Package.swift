@@ -3,12 +3,13 @@ import PackageDescription
 
 // Layout: a pure core (TrackwatchCore, no I/O), one small adapter per edge (CompassClient, StateStore,
 // DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd, CLibnotify),
-// the wiring (TrackwatchApp) and thin executables (trackwatch, and the local servers compass-sim and json-sim).
+// the wiring (TrackwatchApp) and thin executables (trackwatch; the local servers compass-sim, qase-sim, json-sim).
 let package = Package(
     name: "trackwatch",
     products: [
         .executable(name: "trackwatch", targets: ["trackwatch"]),
         .executable(name: "compass-sim", targets: ["compass-sim"]),
+        .executable(name: "qase-sim", targets: ["qase-sim"]),
         .executable(name: "json-sim", targets: ["json-sim"]),
     ],
     dependencies: [
@@ -22,11 +23,11 @@ let package = Package(
         // The tracker's world: records, snapshots, diff, query definitions, config, formatting. No I/O.
         .target(name: "TrackwatchCore"),
 
-        // HTTP adapter: the Compass REST client behind a one-method transport protocol.
+        // HTTP for every tracker client: a one-method transport protocol over async-http-client, with bounded
+        // answers, timeouts, TLS with a private CA, proxies, and Retry-After.
         .target(
-            name: "CompassClient",
+            name: "TrackerHTTP",
             dependencies: [
-                "TrackwatchCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -34,6 +35,19 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The seam every tracker plugs into: a source polls, diffs and commits; its failures have a kind; its
+        // HTTP connection, doctor checks and state are wired the same way for all.
+        .target(
+            name: "SourceKit",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // The Compass source: its REST client, its queries and diff rules, its configuration tables.
+        .target(
+            name: "CompassClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
         // State adapter: SQLite through the system library.
@@ -59,7 +73,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "StateStore", "DesktopNotifier",
+                "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -104,6 +119,18 @@ let package = Package(
             ]
         ),
 
+        // The local Qase TestOps server used for development, tests and the demo.
+        .target(name: "QaseSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "qase-sim",
+            dependencies: [
+                "QaseSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `qase-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The local server of JSON lists: the device tracker, the class directory, a generic list in every shape,
         // paging style, auth, encoding and fault, and GitHub/GitLab/Jira "assigned to me" (docs/json-sim.md).
         .target(name: "JSONListSimulator", dependencies: ["SimulatorKit"]),
@@ -118,20 +145,22 @@ let package = Package(
         ),
 
         // The in-process part of a poll at scale (scripts/bench.sh).
-        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "StateStore"]),
+        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
         // libFuzzer targets for the config reader and the response decoding (scripts/fuzz.sh); an ordinary
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "CompassClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "TrackwatchApp",
+                           .product(name: "Logging", package: "swift-log")]
         ),
 
-        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
+        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
+        .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -142,7 +171,7 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

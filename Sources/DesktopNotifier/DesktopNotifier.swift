@@ -98,23 +98,24 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
-    /// Shows one bubble per change, or a summary; returns at once.
-    public func announce(_ changes: [Change], summaryThreshold: Int) {
+    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once.
+    public func announce(_ changes: [Change], summaryThreshold: Int, tracker: String? = nil) {
         guard !changes.isEmpty else { return }
         queue.async { [self] in
             guard let capabilities = serverCapabilities() else { return }
             let plan = NotificationPlan.make(changes: changes, threshold: summaryThreshold,
-                                             bodyMarkup: capabilities.contains("body-markup"))
+                                             bodyMarkup: capabilities.contains("body-markup"), tracker: tracker)
             for bubble in plan { show(bubble, buttons: capabilities.contains("actions")) }
         }
     }
 
     /// The summary of the changes held back during quiet hours; returns at once.
-    public func announceQuietHoursSummary(_ changes: [Change]) {
+    public func announceQuietHoursSummary(_ changes: [Change], tracker: String? = nil) {
         guard !changes.isEmpty else { return }
         queue.async { [self] in
             guard let capabilities = serverCapabilities(),
-                let bubble = NotificationPlan.quietHoursSummary(changes: changes, bodyMarkup: capabilities.contains("body-markup"))
+                let bubble = NotificationPlan.quietHoursSummary(
+                    changes: changes, bodyMarkup: capabilities.contains("body-markup"), tracker: tracker)
             else { return }
             show(bubble, buttons: capabilities.contains("actions"))
         }

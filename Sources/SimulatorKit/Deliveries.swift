@@ -15,7 +15,7 @@ extension RequestHandler {
             writeChunked(response, head: head, context: context)
         case .stallMidBody:
             writeHalf(response, head: head, context: context)
-        case .normal, .truncated, .never:
+        case .normal, .truncated, .never, .dropped:
             return false
         }
         return true

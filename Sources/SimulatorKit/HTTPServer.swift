@@ -91,6 +91,7 @@ final class RequestHandler: ChannelInboundHandler {
             method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
             body: body, headers: requestHeaders))
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
+        if response.delivery == .dropped { return context.close(promise: nil) }
         if deliverSpecially(response, head: head, context: context) { return }  // see Deliveries.swift
         var headers = HTTPHeaders()
         if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }

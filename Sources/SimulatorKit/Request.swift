@@ -60,6 +60,8 @@ public enum Delivery: Sendable {
     case normal
     case truncated
     case never
+    /// The connection closes without an answer: a proxy or server that dropped it.
+    case dropped
     /// `Transfer-Encoding: chunked`: the body in several chunks, with no `Content-Length`.
     case chunked
     /// No answer: the connection is reset (RST, through `SO_LINGER` 0) as soon as the request is read.

@@ -139,7 +139,8 @@ final class NotificationPlanTests: XCTestCase {
 
     /// Issue 13, item 7: a summary has somewhere to go — "Show all", its click, opens the page of changes.
     func test_moreThanThreshold_becomesOneSummaryBubble_withShowAll() {
-        let plan = NotificationPlan.make(changes: (1...5).map { change($0) }, threshold: 3, bodyMarkup: true)
+        let plan = NotificationPlan.make(changes: (1...5).map { change($0) }, threshold: 3, bodyMarkup: true,
+                                         tracker: "Compass")
         XCTAssertEqual(plan.count, 1)
         XCTAssertEqual(plan[0].slot, NotificationPlan.summarySlot)
         XCTAssertEqual(plan[0].summary, "5 Compass changes")
