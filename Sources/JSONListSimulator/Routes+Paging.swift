@@ -66,7 +66,8 @@ extension ServerState {
         switch style {
         case "link", "ignore-page":
             // ignore-page: the page parameter is read for the links only; every answer is page 1.
-            let body = style == "link" ? current : slice(offset: 0, limit: perPage)
+            let size = call.query("per_page") == nil ? pageSize(call, "limit") : perPage
+            let body = style == "link" ? current : slice(offset: 0, limit: size)
             let lastPage = max(1, (items.count + perPage - 1) / perPage)
             let link = PagingRoutes.linkHeader(call, path: path, page: page, lastPage: lastPage, hasNext: hasNext)
             return Reply.json(200, .array(body), headers: link.map { [("Link", $0)] } ?? [])

@@ -66,7 +66,8 @@ struct Assign: ParsableCommand {
 struct SetIssue: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change an issue of a recipe tracker.",
-        discussion: "--set title=…, --set state=open|closed, --set-json labels='[\"bug\"]', --set-json assignee=null.")
+        discussion: "--set title=…, --set state=open|closed, --set-json labels='[\"bug\"]', --set-json assignee=null."
+    )
 
     @OptionGroup var server: ServerOption
     @OptionGroup var target: TrackerOption

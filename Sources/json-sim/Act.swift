@@ -10,7 +10,7 @@ import NIOHTTP1
 struct Act: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change the server's data as a colleague would, between two polls.",
-        discussion: "Example: json-sim act checkout --url http://127.0.0.1:8191 --device 1 --as \"Sam Carter\"",
+        discussion: "Example: json-sim act checkout --url http://127.0.0.1:8192 --device 1 --as \"Sam Carter\"",
         subcommands: [
             Checkout.self, Checkin.self, AddDevice.self, DeleteDevice.self,
             Join.self, ChangeTeam.self, EditEntry.self,

@@ -17,7 +17,7 @@ struct Serve: ParsableCommand {
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port; 0 picks a free one.") var port = 8191
+    @Option(help: "Port; 0 picks a free one.") var port = 8192
     @Option(help: "Items in the generic list (10000 for the benchmark).") var items = 12
     @Option(help: "Items per page when a paging route is asked for no size.") var pageSize = 5
     @Option(help: "Address of the second listener, another host for redirects; empty: none.")

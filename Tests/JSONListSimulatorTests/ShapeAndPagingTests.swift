@@ -82,7 +82,7 @@ final class ShapeAndPagingTests: XCTestCase {
 
     func test_ignoredPageParameter_repeatsPageOne() {
         XCTAssertEqual(server.call("GET", "/paging/ignore-page?page=2").ids, [1, 2, 3, 4, 5])
-        XCTAssertEqual(server.call("GET", "/paging/ignore-page?offset=5&limit=5").ids, [1, 2, 3, 4, 5])
+        XCTAssertEqual(server.call("GET", "/paging/ignore-page?offset=3&limit=3").ids, [1, 2, 3])
         XCTAssertNotNil(linkTarget(server.call("GET", "/paging/ignore-page?page=2").header("Link"), rel: "next"))
     }
 

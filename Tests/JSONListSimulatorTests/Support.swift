@@ -29,10 +29,10 @@ struct Answer {
     var ids: [Int] { (json?.array ?? []).compactMap { $0["id"]?.int } }
 }
 
-/// The simulator behind its handler, as if listening on 127.0.0.1:8191 (https on :8443, the other host on
+/// The simulator behind its handler, as if listening on 127.0.0.1:8192 (https on :8443, the other host on
 /// 127.0.0.2:9000).
 struct TestServer {
-    static let http = "127.0.0.1:8191"
+    static let http = "127.0.0.1:8192"
     static let https = "127.0.0.1:8443"
     static let other = "127.0.0.2:9000"
 
