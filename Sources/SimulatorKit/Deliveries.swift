@@ -3,6 +3,7 @@
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The deliveries a real server's transport gets wrong or does differently: chunked bodies, a reset, a stall.
 extension RequestHandler {
@@ -21,13 +22,20 @@ extension RequestHandler {
         return true
     }
 
-    /// `SO_LINGER` 0 makes close(2) send RST instead of FIN: the client reads "connection reset by peer".
+    /// `SO_LINGER` 0 makes close(2) send RST instead of FIN: the client reads "connection reset by peer". Over TLS
+    /// the close starts below the TLS handler, which would otherwise say close_notify first (a clean end).
     private func reset(_ channel: any Channel) {
         guard let socket = channel as? any SocketOptionProvider else {
             channel.close(promise: nil)
             return
         }
-        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            if let tls = try? channel.pipeline.syncOperations.context(handlerType: NIOSSLServerHandler.self) {
+                tls.close(promise: nil)
+            } else {
+                channel.close(promise: nil)
+            }
+        }
     }
 
     private func writeChunked(_ response: SimResponse, head: HTTPRequestHead, context: ChannelHandlerContext) {
