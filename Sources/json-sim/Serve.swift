@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import JSONListSimulator
 import SimulatorKit
 
@@ -40,6 +39,15 @@ struct Serve: ParsableCommand {
         options.items = items
         options.pageSize = pageSize
         let simulator = JSONListSimulator(options: options)
+        let (servers, listeners, lines) = try bind(simulator)
+        simulator.setListeners(listeners)
+        stopOnSignals()  // before the lines: a test may stop the server as soon as it has read them
+        Self.write(lines.joined(separator: "\n") + "\n", to: 1)  // unbuffered: tests read these lines through a pipe
+        try withExtendedLifetime(servers) { try servers[0].wait() }
+    }
+
+    /// The HTTP listener, then the HTTPS one and the other host's when asked for, and the lines that announce them.
+    private func bind(_ simulator: JSONListSimulator) throws -> ([SimulatorServer], Listeners, [String]) {
         let http = try SimulatorServer(simulator: simulator, host: host, port: port)
         var servers = [http]
         var listeners = Listeners(http: Self.authority(host, http.port))
@@ -51,22 +59,18 @@ struct Serve: ParsableCommand {
             listeners.https = Self.authority(host, https.port)
             lines.append("listening on https://\(Self.authority(host, https.port))")
         }
-        if !otherHost.isEmpty {
-            do {
-                let other = try SimulatorServer(simulator: simulator, host: otherHost, port: otherPort)
-                servers.append(other)
-                listeners.other = Self.authority(otherHost, other.port)
-                lines.append("other host http://\(Self.authority(otherHost, other.port))")
-            } catch {
-                Self.write(
-                    "json-sim: no second listener on \(otherHost) (\(error)); /redirect/other-host answers 501\n",
-                    to: 2)
-            }
+        guard !otherHost.isEmpty else { return (servers, listeners, lines) }
+        do {
+            let other = try SimulatorServer(simulator: simulator, host: otherHost, port: otherPort)
+            servers.append(other)
+            listeners.other = Self.authority(otherHost, other.port)
+            lines.append("other host http://\(Self.authority(otherHost, other.port))")
+        } catch {
+            Self.write(
+                "json-sim: no second listener on \(otherHost) (\(error)); /redirect/other-host answers 501\n",
+                to: 2)
         }
-        simulator.setListeners(listeners)
-        Self.write(lines.joined(separator: "\n") + "\n", to: 1)  // unbuffered: tests read these lines through a pipe
-        stopOnSignals(servers)
-        try http.wait()
+        return (servers, listeners, lines)
     }
 
     private static func authority(_ host: String, _ port: Int) -> String {
@@ -78,19 +82,12 @@ struct Serve: ParsableCommand {
         text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    private func stopOnSignals(_ servers: [SimulatorServer]) {
+    /// SIGINT and SIGTERM end the process at once (exit 0), in place before anything is printed. A plain handler:
+    /// a dispatch source is armed asynchronously and would lose a signal sent right after the first line; `_exit`
+    /// is async-signal-safe, and the kernel closes the listeners.
+    private func stopOnSignals() {
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                for server in servers { server.shutdown() }
-                Glibc.exit(0)
-            }
-            source.activate()
-            signalSources.append(source)
+            signal(number) { _ in _exit(0) }
         }
     }
 }
-
-/// Kept alive for the process's lifetime: a released source stops delivering.
-nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []
