@@ -161,7 +161,8 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
-        .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit"]),
+        // Handler-level tests, and a few of the built json-sim (so the test build builds it).
+        .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -13,34 +13,8 @@ final class ServerTests: XCTestCase {
 
     override func tearDown() { server.shutdown() }
 
-    /// Sends one request and reads until the server closes, resets, or stays silent for `patience` seconds.
     private func exchange(_ target: String, patience: Int = 5) throws -> (bytes: [UInt8], error: Int32) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: patience, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        XCTAssertEqual(connected, 0)
-        let request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n"
-        _ = request.withCString { send(socket, $0, strlen($0), 0) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count > 0 {
-                received += buffer[0..<count]
-            } else {
-                return (received, count == 0 ? 0 : errno)
-            }
-        }
+        try rawGET(address: "127.0.0.1", port: server.port, target: target, patience: patience)
     }
 
     func test_chunked_sendsChunkFraming_withoutContentLength() throws {

@@ -91,3 +91,42 @@ func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
     return Array(data)
 }
+
+/// Sends `GET target` over a plain socket and reads until the server closes (error 0), resets (`ECONNRESET`) or
+/// stays silent for `patience` seconds (`EAGAIN`): what a client reads on the wire, unparsed.
+func rawGET(address: String, port: Int, target: String, patience: Int = 5) throws -> (bytes: [UInt8], error: Int32) {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var timeout = timeval(tv_sec: patience, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var peer = sockaddr_in()
+    peer.sin_family = sa_family_t(AF_INET)
+    peer.sin_port = in_port_t(UInt16(port).bigEndian)
+    peer.sin_addr.s_addr = inet_addr(address)
+    let connected = withUnsafePointer(to: &peer) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
+    let request = "GET \(target) HTTP/1.1\r\nHost: \(address):\(port)\r\nConnection: close\r\n\r\n"
+    _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(socket, &buffer, buffer.count, 0)
+        guard count > 0 else { return (received, count == 0 ? 0 : errno) }
+        received += buffer[0..<count]
+    }
+}
+
+/// The body of a raw HTTP/1.1 answer (everything after the blank line).
+func body(of answer: [UInt8]) -> [UInt8] {
+    let separator = Array("\r\n\r\n".utf8)
+    var index = 0
+    while index + separator.count <= answer.count {
+        if Array(answer[index..<index + separator.count]) == separator { return Array(answer[(index + 4)...]) }
+        index += 1
+    }
+    return []
+}
