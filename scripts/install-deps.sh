@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a make target needs, and nothing more (idempotent; needs root or sudo).
 #
-#   scripts/install-deps.sh build   the C libraries behind CSQLite, CSystemd, CLibnotify (make build, release,
+#   scripts/install-deps.sh build   the C libraries behind CSQLite, CSystemd, CLibnotify, CZlib (make build, release,
 #                                   install, demo: the demo needs nothing else)
 #   scripts/install-deps.sh deb     build + what makes and checks the package (make deb)
 #   scripts/install-deps.sh test    deb + the test labs (make test): journald, a private session bus, a mock
@@ -12,7 +12,7 @@
 # libsystemd0 already there when the archive still has it, so that building trackwatch never upgrades
 # systemd under a running machine.
 set -euo pipefail
-build=(pkg-config libsqlite3-dev libsystemd-dev libnotify-dev)
+build=(pkg-config libsqlite3-dev libsystemd-dev libnotify-dev zlib1g-dev)
 deb=(dpkg-dev binutils)                                     # dpkg-shlibdeps, dpkg-deb; strip, objcopy
 test=(
   systemd dbus dbus-user-session libglib2.0-bin util-linux  # journald, a private session bus, gdbus, unshare
