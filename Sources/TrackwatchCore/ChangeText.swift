@@ -6,7 +6,12 @@ extension Change {
     public var summary: String { "\(record) \(event)" }
 
     /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
-    public var event: String {
+    public var event: String { event(isolating: { $0 }) }
+
+    /// `event`, with the names that come from the server or the configuration (who, the watch) passed through
+    /// `isolate` (a bubble keeps each in its own writing direction).
+    public func event(isolating isolate: (String) -> String) -> String {
+        let by = self.by.map(isolate), watch = self.watch.map(isolate)
         switch kind {
         case .assigned:
             return "assigned to you"
