@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The icon every bubble names, as the notification server will find it.
@@ -37,8 +37,10 @@ public enum BubbleIcon {
 
     /// Looks for the icon: in the system data directories (`XDG_DATA_DIRS`), then beside `executable`
     /// (`…/bin/trackwatch` → `…/share/icons/…`), then in the source tree above it (a build directory).
-    public static func find(executable: String?, dataDirectories: String?,
-                            exists: (String) -> Bool = { access($0, R_OK) == 0 }) -> Source {
+    public static func find(
+        executable: String?, dataDirectories: String?,
+        exists: (String) -> Bool = { access($0, R_OK) == 0 }
+    ) -> Source {
         let system = (dataDirectories.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map { "\($0)/\(themePath)" }
         if let file = system.first(where: exists) { return .systemTheme(file: file) }

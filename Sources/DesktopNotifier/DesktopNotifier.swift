@@ -66,8 +66,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// - Parameter whereChangesStillGo: completes "desktop notifications unavailable; …" when they are (e.g.
     ///   "changes are still journaled"); asked at that moment, because only the caller knows what else runs.
     /// - Parameter icon: what each bubble names as its icon; `BubbleIcon.current()` finds trackwatch's own.
-    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", icon: String = BubbleIcon.current().appIcon,
-                logger: Logger, whereChangesStillGo: (@Sendable () -> String)? = nil) {
+    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch",
+                icon: String = BubbleIcon.current().appIcon, logger: Logger,
+                whereChangesStillGo: (@Sendable () -> String)? = nil) {
         self.logger = logger
         self.whereChangesStillGo = whereChangesStillGo
         self.desktopEntry = desktopEntry
@@ -167,8 +168,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         queue.async { [self] in
             defer { done.signal() }
             guard let capabilities = serverCapabilities(), let info = serverInfo() else { return }
-            result.withLock { $0 = NotificationServer(name: info[0], vendor: info[1], version: info[2], specVersion: info[3],
-                                                      capabilities: capabilities) }
+            let server = NotificationServer(name: info[0], vendor: info[1], version: info[2], specVersion: info[3],
+                                            capabilities: capabilities)
+            result.withLock { $0 = server }
         }
         guard done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success else { return nil }
         return result.withLock { $0 }
@@ -267,7 +269,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             return
         }
         forgetBubbles { $0.owner != owner }
-        let buttons = offered && actionHandler != nil ? (style?.buttons(notification.buttons) ?? notification.buttons) : []
+        let wanted = style?.buttons(notification.buttons) ?? notification.buttons
+        let buttons = offered && actionHandler != nil ? wanted : []
         let bubble: UnsafeMutablePointer<NotifyNotification>
         let reused = replacing.flatMap { old in kept.firstIndex { $0.bubble == old } }
             ?? notification.slot.flatMap { slot in kept.firstIndex { $0.slot == slot } }

@@ -127,8 +127,8 @@ public enum NotificationPlan {
     static func criticalCause(_ change: Change) -> (field: String, value: String, raised: Bool)? {
         switch change.kind {
         case .assigned:
-            if BubbleRules.level(change.priority) == 1, let priority = change.priority { return ("Priority", priority, false) }
-            if BubbleRules.level(change.severity) == 1, let severity = change.severity { return ("Severity", severity, false) }
+            if BubbleRules.level(change.priority) == 1, let level = change.priority { return ("Priority", level, false) }
+            if BubbleRules.level(change.severity) == 1, let level = change.severity { return ("Severity", level, false) }
         case .modified:
             for field in ["Priority", "Severity"] {
                 if let raised = change.change(of: field), let new = raised.new,
@@ -178,7 +178,8 @@ public enum NotificationPlan {
             let fields = change.changes.filter { $0.field != "Headline" }
             let ordered = fields.filter { $0.field == reason } + fields.filter { $0.field != reason }
             var lines = ordered.prefix(fieldLineLimit).map { field in
-                "\(Markup.isolated(bounded(Markup.plain(field.field), fieldNameLimit))): \(value(field.old)) → \(value(field.new))"
+                let name = Markup.isolated(bounded(Markup.plain(field.field), fieldNameLimit))
+                return "\(name): \(value(field.old)) → \(value(field.new))"
             }
             if ordered.count > fieldLineLimit { lines.append("and \(ordered.count - fieldLineLimit) more fields") }
             if let headline = change.change(of: "Headline"), let old = headline.old {
@@ -190,7 +191,8 @@ public enum NotificationPlan {
         }
     }
 
-    /// `Priority: ⁨1-Resolve Immediately⁩ · Severity: ⁨2-Major⁩ · State: ⁨Opened⁩`; severity only at its two top levels.
+    /// `Priority: ⁨1-Resolve Immediately⁩ · Severity: ⁨2-Major⁩ · State: ⁨Opened⁩`; severity only at its two top
+    /// levels.
     static func facts(_ change: Change) -> String {
         var facts: [String] = []
         if let priority = change.priority, !priority.isEmpty { facts.append("Priority: \(value(priority))") }
@@ -218,7 +220,9 @@ public enum NotificationPlan {
         return bounded("\(what): \(Markup.isolated(change.headline))", itemLimit)
     }
 
-    static func value(_ text: String?) -> String { text.map { Markup.isolated(bounded(Markup.plain($0), valueLimit)) } ?? "∅" }
+    static func value(_ text: String?) -> String {
+        text.map { Markup.isolated(bounded(Markup.plain($0), valueLimit)) } ?? "∅"
+    }
 
     /// `resolved by` → `Resolved by`, for the start of a line.
     static func capitalized(_ text: String) -> String {

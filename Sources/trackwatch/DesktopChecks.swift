@@ -1,6 +1,6 @@
 import DesktopNotifier
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `doctor`'s look at what the desktop needs besides a notification server: the desktop entry the bubbles name
@@ -14,7 +14,8 @@ enum DesktopChecks {
         case .systemTheme(let file), .file(let file):
             report.pass("icon \(file)")
         case .missing:
-            report.warn("icon trackwatch.svg not found (make install puts it in place): bubbles show \(BubbleIcon.fallback)")
+            report.warn(
+                "icon trackwatch.svg not found (make install puts it in place): bubbles show \(BubbleIcon.fallback)")
         }
     }
 
@@ -22,12 +23,17 @@ enum DesktopChecks {
     /// unless the programs of its `TryExec=` and `Exec=` are found — by absolute path, or on the PATH of the
     /// session, which often lacks `~/.local/bin`.
     static func checkEntry(_ report: inout DoctorReport, environment: [String: String]) {
-        let home = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "") + "/.local/share"
+        let home =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "")
+            + "/.local/share"
         let system = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        let candidates = ([home] + system.split(separator: ":").map(String.init)).map { "\($0)/applications/\(entryName)" }
+        let candidates = ([home] + system.split(separator: ":").map(String.init)).map {
+            "\($0)/applications/\(entryName)"
+        }
         guard let path = candidates.first(where: { access($0, R_OK) == 0 }), let text = read(path) else {
-            report.warn("no desktop entry \(entryName) (make install puts it in place): GNOME shows the bubbles without "
-                + "trackwatch's name and per-app notification settings")
+            report.warn(
+                "no desktop entry \(entryName) (make install puts it in place): GNOME shows the bubbles without "
+                    + "trackwatch's name and per-app notification settings")
             return
         }
         let programs = ["TryExec", "Exec"].compactMap { key in value(of: key, in: text).map { (key, program(in: $0)) } }
@@ -36,15 +42,19 @@ enum DesktopChecks {
             return
         }
         for (key, program) in programs where !program.hasPrefix("/") || access(program, X_OK) != 0 {
-            let onPath = !program.contains("/") && (environment["PATH"] ?? "").split(separator: ":").contains {
-                access("\($0)/\(program)", X_OK) == 0
-            }
+            let onPath =
+                !program.contains("/")
+                && (environment["PATH"] ?? "").split(separator: ":").contains {
+                    access("\($0)/\(program)", X_OK) == 0
+                }
             if onPath {
-                report.warn("desktop entry \(path): \(key)=\(program) is found only on this shell's PATH; GNOME ignores "
-                    + "the entry where the session's PATH lacks it (make install writes the absolute path)")
+                report.warn(
+                    "desktop entry \(path): \(key)=\(program) is found only on this shell's PATH; GNOME ignores "
+                        + "the entry where the session's PATH lacks it (make install writes the absolute path)")
             } else {
-                report.fail("desktop entry \(path): GNOME ignores it: \(key)=\(program) is not found",
-                            fix: "make install (it writes \(key)= with the absolute path of trackwatch)")
+                report.fail(
+                    "desktop entry \(path): GNOME ignores it: \(key)=\(program) is not found",
+                    fix: "make install (it writes \(key)= with the absolute path of trackwatch)")
             }
             return
         }

@@ -16,7 +16,8 @@ struct Doctor: ParsableCommand {
         discussion: """
             Checks, in order: the configuration file, the password source, the server (reachable, login, \
             query support), the state directory, the session bus, the notification server, the desktop entry and \
-            the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for what works with a caveat \
+            the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for \
+            what works with a caveat \
             and ✘ with the fix for what does not. Exit status 0 when nothing is ✘, 1 otherwise. Safe while the \
             daemon runs: it changes nothing.
             """)

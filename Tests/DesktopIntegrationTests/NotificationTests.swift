@@ -61,8 +61,11 @@ final class NotificationTests: XCTestCase {
         var calls = try bus.waitForNotifyCalls(1)
         XCTAssertEqual(calls.count, 1)
         XCTAssertEqual(calls.first?.appName, "trackwatch")
-        XCTAssertEqual(calls.first?.summary, "SAMPL00000001: \u{2068}Crash <b>&</b> burn\u{2069}", "a title is plain text")
-        XCTAssertEqual(calls.first?.body, "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: \u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
+        XCTAssertEqual(calls.first?.summary, "SAMPL00000001: \u{2068}Crash <b>&</b> burn\u{2069}",
+                       "a title is plain text")
+        XCTAssertEqual(calls.first?.body,
+            "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: "
+                + "\u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
         XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 1, "a priority-1 record resolved is no emergency")
         XCTAssertEqual(calls.first?.appIcon, packageRoot + "/data/icons/hicolor/scalable/apps/trackwatch.svg",
                        "from the build tree, not installed: the source tree's icon, by its path")
@@ -90,7 +93,9 @@ final class NotificationTests: XCTestCase {
         notifier.announce([change(2, headline: "A & <b>B</b>")], summaryThreshold: 3)
         calls = try bus.waitForNotifyCalls(1)
         XCTAssertEqual(calls.first?.summary, "SAMPL00000002: \u{2068}A & <b>B</b>\u{2069}")
-        XCTAssertEqual(calls.first?.body, "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: \u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
+        XCTAssertEqual(calls.first?.body,
+            "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: "
+                + "\u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
 
         // No server: announcing returns, and the outage is logged once, not per call.
         bus.stopServers()

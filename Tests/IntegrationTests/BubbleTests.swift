@@ -204,14 +204,19 @@ final class BubbleTests: XCTestCase {
         poll(daemon, notify, expecting: "1 change;")
         let bubble = try XCTUnwrap(try bus.notifyCalls().first)
         // The headline is in the title, which is plain text (servers escape it themselves), one line, bounded.
-        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m reddesrever State: Closed → Opened long long"),
+        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m reddesrever "
+                                               + "State: Closed → Opened long long"),
                       String(bubble.summary.prefix(200)))
         XCTAssertTrue(bubble.summary.hasSuffix("…\u{2069}"), String(bubble.summary.suffix(40)))
         XCTAssertLessThanOrEqual(bubble.summary.count, 120, "bounded")
         let lines = bubble.body.split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertEqual(lines, ["Modified by \u{2068}lead\u{2069} · Headline was: \u{2068}Crash on save &amp; exit &lt;b&gt;now&lt;/b&gt;\u{2069}"],
+        XCTAssertEqual(lines,
+            ["Modified by \u{2068}lead\u{2069} · Headline was: "
+                + "\u{2068}Crash on save &amp; exit &lt;b&gt;now&lt;/b&gt;\u{2069}"],
                        "who, and the old headline, escaped: nothing faked")
-        XCTAssertFalse((bubble.summary + bubble.body).unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value) })
+        XCTAssertFalse((bubble.summary + bubble.body).unicodeScalars.contains {
+            $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value)
+        })
 
         // Bytes that are not UTF-8 in the result page: the poll fails and shows nothing (repaired text would make
         // up changes, issue 12 item 3); the next poll shows the change once, as it is.
@@ -289,7 +294,8 @@ final class BubbleTests: XCTestCase {
         let started = Date()
         let calls = try bus.waitForNotifyCalls(1, timeout: 40)
         XCTAssertEqual(calls.map(\.summary), ["1 Compass change during quiet hours"])
-        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001 resolved by \u{2068}lead\u{2069}") == true, calls.first?.body ?? "")
+        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001 resolved by \u{2068}lead\u{2069}") == true,
+                      calls.first?.body ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "shown when quiet hours ended, about 00:01:01 local")
 
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=1-Resolve Immediately"])

@@ -235,7 +235,8 @@ final class DunstLab {
 
     /// Debian's /etc/xdg/dunst/dunstrc as it is, but that bubbles stay until closed and the menu is the lab's.
     static func stockConfiguration(dmenu: String) throws -> String {
-        try String(contentsOfFile: "/etc/xdg/dunst/dunstrc", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try String(contentsOfFile: "/etc/xdg/dunst/dunstrc", encoding: .utf8).split(separator: "\n",
+                                                                                    omittingEmptySubsequences: false)
             .map { line in
                 let key = line.drop { $0 == " " }.prefix { $0 != " " && $0 != "=" }
                 return key == "timeout" ? "    timeout = 0" : key == "dmenu" ? "    dmenu = \(dmenu)" : String(line)
@@ -246,7 +247,8 @@ final class DunstLab {
     func click(button: Int) throws {
         guard let geometry = bubbleWindow() else { throw LabError("dunst shows no window") }
         let numbers = geometry.split { "x+".contains($0) }.compactMap { Int($0) }  // W, H, X, Y
-        let result = try runProduct("/usr/bin/xdotool", ["mousemove", "\(numbers[2] + numbers[0] / 2)", "\(numbers[3] + numbers[1] / 2)",
+        let result = try runProduct("/usr/bin/xdotool",
+                                    ["mousemove", "\(numbers[2] + numbers[0] / 2)", "\(numbers[3] + numbers[1] / 2)",
                                                          "click", "\(button)"], environment: environment, timeout: 20)
         guard result.status == 0 else { throw LabError("xdotool: \(result.stderr)") }
     }

@@ -68,7 +68,8 @@ extension GnomeLab {
                     lines[line].text += character;
                     index += encoder.encode(character).length;
                 }
-                const shown = lines.slice(0, limit).map(l => ({ text: l.text.replace(/\\n$/, ''), rtl: tw.rtl(layout, l.start) }));
+                const shown = lines.slice(0, limit)
+                    .map(l => ({ text: l.text.replace(/\\n$/, ''), rtl: tw.rtl(layout, l.start) }));
                 // A line GNOME cut short holds the rest of the text: only up to its first line break is drawn.
                 let cut = layout.is_ellipsized() || lines.length > limit;
                 for (const line of shown) {
@@ -78,32 +79,38 @@ extension GnomeLab {
                 }
                 return { lines: shown, cut };
             };
-            tw.oneLine = label => ({ lines: [{ text: tw.visible(label), rtl: tw.rtl(label.clutter_text.get_layout(), 0) }],
-                                     cut: label.clutter_text.get_layout().is_ellipsized() });
+            tw.oneLine = label => {
+                const layout = label.clutter_text.get_layout();
+                return { lines: [{ text: tw.visible(label), rtl: tw.rtl(layout, 0) }], cut: layout.is_ellipsized() };
+            };
             tw.resolvable = icon => {
                 if (!icon) return false;
                 if (icon instanceof Gio.FileIcon) return icon.get_file().query_exists(null);
                 return St.TextureCache.get_default().load_gicon(null, icon, 48, 1, 1) !== null;
             };
-            tw.buttons = message => (message._buttonBox ? message._buttonBox.get_children() : []).filter(b => b.mapped && b.get_transformed_size()[0] > 0)
+            tw.buttons = message => (message._buttonBox ? message._buttonBox.get_children() : [])
+                .filter(b => b.mapped && b.get_transformed_size()[0] > 0)
                 .map(b => ({ label: b.label, at: tw.center(b) }));
             tw.banner = () => {
                 const tray = Main.messageTray, b = tray._banner;
                 if (!b || tray._notificationState !== 2) return null;
                 const n = b.notification;
-                return { title: n.title, titleShown: tw.visible(b.titleLabel), body: n.bannerBodyText,
-                         bodyShown: b.expanded && b._expandedLabel ? tw.lines(b._expandedLabel, 6) : tw.oneLine(b.bodyLabel),
-                         expanded: b.expanded, urgency: n.urgency, buttons: tw.buttons(b), at: tw.center(b), box: tw.box(b),
-                         icon: n.gicon ? n.gicon.to_string() : null, iconFound: tw.resolvable(n.gicon),
+                const bodyShown = b.expanded && b._expandedLabel ? tw.lines(b._expandedLabel,
+                                                                            6) : tw.oneLine(b.bodyLabel);
+                return { title: n.title, titleShown: tw.visible(b.titleLabel), body: n.bannerBodyText, bodyShown,
+                         expanded: b.expanded, urgency: n.urgency, buttons: tw.buttons(b), at: tw.center(b),
+                         box: tw.box(b), icon: n.gicon ? n.gicon.to_string() : null, iconFound: tw.resolvable(n.gicon),
                          titleRTL: tw.rtl(b.titleLabel.clutter_text.get_layout(), 0) };
             };
             tw.tray = () => ({ state: Main.messageTray._notificationState,
                 showing: Main.messageTray._notification ? Main.messageTray._notification.title : null,
                 queued: Main.messageTray._notificationQueue.map(n => n.title),
-                sources: Main.messageTray.getSources().map(s => ({ title: s.title, app: s.app ? s.app.get_id() : null,
-                    notifications: s.notifications.map(n => ({ title: n.title, body: n.bannerBodyText, urgency: n.urgency,
-                        actions: n.actions.map(a => a.label), icon: n.gicon ? n.gicon.to_string() : null,
-                        iconFound: tw.resolvable(n.gicon) })) })) });
+                sources: Main.messageTray.getSources().map(s => ({
+                    title: s.title, app: s.app ? s.app.get_id() : null,
+                    notifications: s.notifications.map(n => ({
+                        title: n.title, body: n.bannerBodyText, urgency: n.urgency,
+                        actions: n.actions.map(a => a.label),
+                        icon: n.gicon ? n.gicon.to_string() : null, iconFound: tw.resolvable(n.gicon) })) })) });
             tw.list = () => Main.panel.statusArea.dateMenu._messageList._notificationSection._messages.map(m => ({
                 title: m.titleLabel.clutter_text.text, titleShown: tw.visible(m.titleLabel),
                 bodyShown: tw.visible(m.bodyLabel), box: tw.box(m) }));

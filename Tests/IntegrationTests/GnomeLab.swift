@@ -88,7 +88,8 @@ final class GnomeLab {
     /// Starts the shell; `prepareHome` runs first, in the private HOME (GNOME reads desktop entries at start).
     init(output: URL, prepareHome: (URL) throws -> Void = { _ in }) throws {
         self.output = output
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tw-gnome-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tw-gnome-\(UUID().uuidString.prefix(8))")
         home = directory.appendingPathComponent("home")
         busAddress = "unix:path=\(directory.path)/bus"
         try prepare()
@@ -105,10 +106,13 @@ final class GnomeLab {
 
     /// For the daemon and the tools: the lab's buses and HOME, nothing of the desktop the tests run in.
     var environment: [String: String] {
-        ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/system-bus",
-         "HOME": home.path, "XDG_RUNTIME_DIR": directory.appendingPathComponent("runtime").path,
-         "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
-         "GSETTINGS_BACKEND": "keyfile", "DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        [
+            "DBUS_SESSION_BUS_ADDRESS": busAddress, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/system-bus",
+            "HOME": home.path, "XDG_RUNTIME_DIR": directory.appendingPathComponent("runtime").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
+            "GSETTINGS_BACKEND": "keyfile", "DISPLAY": "", "WAYLAND_DISPLAY": "",
+        ]
     }
 
     // MARK: - Reading and acting through Eval
@@ -116,8 +120,12 @@ final class GnomeLab {
     /// Runs JavaScript in the shell; returns what the expression gave, as text.
     @discardableResult
     func eval(_ code: String) throws -> String {
-        let result = try runProduct("/usr/bin/busctl", ["--address=\(busAddress)", "--json=short", "call", "org.gnome.Shell",
-                                                        "/org/gnome/Shell", "org.gnome.Shell", "Eval", "s", code], timeout: 30)
+        let result = try runProduct(
+            "/usr/bin/busctl",
+            [
+                "--address=\(busAddress)", "--json=short", "call", "org.gnome.Shell",
+                "/org/gnome/Shell", "org.gnome.Shell", "Eval", "s", code,
+            ], timeout: 30)
         guard result.status == 0,
             let reply = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
             let data = reply["data"] as? [Any], data.count == 2, let value = data[1] as? String
@@ -178,7 +186,9 @@ final class GnomeLab {
         try eval("Main.panel.statusArea.dateMenu.menu.open(); 1")
         var cards: [Card] = []
         _ = try waitUntil {
-            cards = try self.read([Card].self, "Main.panel.statusArea.dateMenu.menu.isOpen ? global._tw.list() : null") ?? []
+            cards =
+                try self.read([Card].self, "Main.panel.statusArea.dateMenu.menu.isOpen ? global._tw.list() : null")
+                ?? []
             return !cards.isEmpty && cards.allSatisfy { $0.box[2] > 0 }
         }
         return cards
@@ -186,9 +196,14 @@ final class GnomeLab {
 
     /// Back to an empty desktop between tests: the menu closed, every notification dismissed, no banner.
     func reset() throws {
-        try eval("Main.panel.statusArea.dateMenu.menu.close(); Main.messageTray.getSources().forEach(s => s.destroy()); 1")
+        try eval(
+            "Main.panel.statusArea.dateMenu.menu.close(); Main.messageTray.getSources().forEach(s => s.destroy()); 1")
         try move(to: [1_200, 700])
-        guard try waitUntil({ let tray = try self.tray(); return tray.state == 0 && tray.sources.isEmpty }) else {
+        guard
+            try waitUntil({
+                let tray = try self.tray(); return tray.state == 0 && tray.sources.isEmpty
+            })
+        else {
             throw LabError("the message tray did not empty: \(try tray())")
         }
     }
@@ -198,9 +213,13 @@ final class GnomeLab {
     func screenshot(_ name: String, crop: [Int]? = nil) throws -> URL {
         let file = output.appendingPathComponent(name)
         let full = directory.appendingPathComponent("screen.png")
-        let result = try runProduct("/usr/bin/busctl", ["--address=\(busAddress)", "call", "org.gnome.Shell.Screenshot",
-                                                        "/org/gnome/Shell/Screenshot", "org.gnome.Shell.Screenshot", "Screenshot",
-                                                        "bbs", "false", "false", full.path], timeout: 30)
+        let result = try runProduct(
+            "/usr/bin/busctl",
+            [
+                "--address=\(busAddress)", "call", "org.gnome.Shell.Screenshot",
+                "/org/gnome/Shell/Screenshot", "org.gnome.Shell.Screenshot", "Screenshot",
+                "bbs", "false", "false", full.path,
+            ], timeout: 30)
         guard result.status == 0, FileManager.default.fileExists(atPath: full.path) else {
             throw LabError("Screenshot: \(result.stdout)\(result.stderr)")
         }
@@ -215,23 +234,33 @@ final class GnomeLab {
 
     private func prepare() throws {
         let files = FileManager.default
-        for path in ["runtime", "services", "home/.config/glib-2.0/settings", "home/.local/share/applications",
-                     "home/.local/share/gnome-shell/extensions/unsafe@trackwatch"] {
+        for path in [
+            "runtime", "services", "home/.config/glib-2.0/settings", "home/.local/share/applications",
+            "home/.local/share/gnome-shell/extensions/unsafe@trackwatch",
+        ] {
             try files.createDirectory(at: directory.appendingPathComponent(path), withIntermediateDirectories: true)
         }
         chmod(directory.appendingPathComponent("runtime").path, 0o700)
         // Settings in a key file (GSETTINGS_BACKEND=keyfile): no dconf service to start and stop.
-        try write("[org/gnome/shell]\nenabled-extensions=['unsafe@trackwatch']\n", to: "home/.config/glib-2.0/settings/keyfile")
+        try write(
+            "[org/gnome/shell]\nenabled-extensions=['unsafe@trackwatch']\n",
+            to: "home/.config/glib-2.0/settings/keyfile")
         let extensionDirectory = "home/.local/share/gnome-shell/extensions/unsafe@trackwatch/"
-        try write(#"{"uuid": "unsafe@trackwatch", "name": "unsafe mode for tests", "description": "tests", "shell-version": ["43"]}"#,
-                  to: extensionDirectory + "metadata.json")
+        let metadata = #"{"uuid": "unsafe@trackwatch", "name": "unsafe mode for tests", "description": "tests", "#
+            + #""shell-version": ["43"]}"#
+        try write(metadata, to: extensionDirectory + "metadata.json")
         try write(Self.unsafeExtension, to: extensionDirectory + "extension.js")
         // The bus starts only GNOME's own notification proxy: dunst and xfce4-notifyd, installed for other tests,
         // are D-Bus-activatable as org.freedesktop.Notifications too, and must not take the name.
         let service = "/usr/share/dbus-1/services/org.gnome.Shell.Notifications.service"
-        try files.copyItem(atPath: service, toPath: directory.appendingPathComponent("services/org.gnome.Shell.Notifications.service").path)
-        try write(SessionBus.configuration(listening: busAddress)
-            .replacingOccurrences(of: "<auth>", with: "<servicedir>\(directory.path)/services</servicedir>\n  <auth>"), to: "bus.conf")
+        try files.copyItem(
+            atPath: service,
+            toPath: directory.appendingPathComponent("services/org.gnome.Shell.Notifications.service").path)
+        try write(
+            SessionBus.configuration(listening: busAddress)
+                .replacingOccurrences(
+                    of: "<auth>", with: "<servicedir>\(directory.path)/services</servicedir>\n  <auth>"), to: "bus.conf"
+        )
         // GNOME Shell asks logind on the system bus at start (the image has /run/systemd/seats): a bus is
         // enough, nothing needs to answer on it.
         try write(SessionBus.configuration(listening: "unix:path=\(directory.path)/system-bus"), to: "system-bus.conf")
@@ -240,7 +269,9 @@ final class GnomeLab {
     private func start() throws {
         for (process, config) in [(bus, "bus.conf"), (systemBus, "system-bus.conf")] {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-            process.arguments = ["--config-file=\(directory.path)/\(config)", "--nofork", "--nosyslog", "--print-address=1"]
+            process.arguments = [
+                "--config-file=\(directory.path)/\(config)", "--nofork", "--nosyslog", "--print-address=1",
+            ]
             process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
             let address = Pipe()
             process.standardOutput = address
@@ -266,19 +297,27 @@ final class GnomeLab {
             && Main.messageTray._notificationState === 0 && Main.messageTray.getSources().length === 0
             """
         var since: Date?
-        guard waitUntil(timeout: 60, {
-            guard (try? self.eval(ready)) == "true" else { since = nil; return false }
-            since = since ?? Date()
-            return Date().timeIntervalSince(since!) >= 1
-        }) else { throw LabError("GNOME Shell did not become ready: \(tail(log))") }
+        guard
+            waitUntil(
+                timeout: 60,
+                {
+                    guard (try? self.eval(ready)) == "true" else { since = nil; return false }
+                    since = since ?? Date()
+                    return Date().timeIntervalSince(since!) >= 1
+                })
+        else { throw LabError("GNOME Shell did not become ready: \(tail(log))") }
         try eval(Self.script)
     }
 
     /// The name the notification server gives (`GetServerInformation`), or nil.
     func serverName() -> String? {
-        let result = try? runProduct("/usr/bin/busctl", ["--address=\(busAddress)", "--json=short", "call", "org.freedesktop.Notifications",
-                                                         "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
-                                                         "GetServerInformation"], timeout: 10)
+        let result = try? runProduct(
+            "/usr/bin/busctl",
+            [
+                "--address=\(busAddress)", "--json=short", "call", "org.freedesktop.Notifications",
+                "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+                "GetServerInformation",
+            ], timeout: 10)
         guard let result, result.status == 0,
             let reply = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         else { return nil }
@@ -292,7 +331,9 @@ final class GnomeLab {
         stopped = true
         if shell.isRunning { stopAndWait(shell) }
         for pid in processes(withEnvironment: "DBUS_SESSION_BUS_ADDRESS=\(busAddress)") { kill(pid, SIGTERM) }
-        _ = waitUntil(timeout: 10) { self.processes(withEnvironment: "DBUS_SESSION_BUS_ADDRESS=\(self.busAddress)").isEmpty }
+        _ = waitUntil(timeout: 10) {
+            self.processes(withEnvironment: "DBUS_SESSION_BUS_ADDRESS=\(self.busAddress)").isEmpty
+        }
         for process in [bus, systemBus] where process.isRunning { stopAndWait(process) }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -302,7 +343,9 @@ final class GnomeLab {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         let needle = Data((variable + "\0").utf8)
         return entries.compactMap { pid_t($0) }.filter { pid in
-            guard pid != getpid(), let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            guard pid != getpid(), let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else {
+                return false
+            }
             return environ.starts(with: needle) || environ.range(of: Data([0]) + needle) != nil
         }
     }

@@ -20,7 +20,8 @@ final class ChangesPageTests: XCTestCase {
         XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"))
         XCTAssertTrue(page.contains("<a href=\"\(url)\" rel=\"noreferrer noopener\">SAMPL00000001</a>"), page)
         XCTAssertTrue(page.contains("<strong>resolved by \(iso("lead"))</strong>"))
-        XCTAssertTrue(page.contains("<li>\(iso("State")): <del>\(iso("Opened"))</del> → <ins>\(iso("Resolved"))</ins></li>"))
+        XCTAssertTrue(page.contains("<li>\(iso("State")): <del>\(iso("Opened"))</del> → <ins>\(iso("Resolved"))</ins></li>"),
+                      page)
         XCTAssertTrue(page.contains("<td class=\"when\">2026-11-22 10:05"))
         XCTAssertTrue(page.contains("Updated 2026-11-22 10:06"))
         XCTAssertTrue(ChangesPage.render([], updated: "10:06", limited: false).contains("No changes yet."))
@@ -84,13 +85,17 @@ final class ChangesPageTests: XCTestCase {
     /// removed like every other bidirectional control, and a cut leaves none open.
     func test_serverText_isIsolatedInItsOwnDirection_andNoIsolateIsLeftOpen() {
         let hebrew = "שגיאה בשמירה"
-        let change = Change(record: RecordID("SAMPL00000017"), kind: .modified, headline: hebrew + "\u{2068}open" + String(repeating: "א", count: 900),
-                            by: "דנה", action: "Modify", changes: [FieldChange(field: "Submitter", old: "דנה", new: "יעל\u{2069}\u{2069}")])
+        let change = Change(record: RecordID("SAMPL00000017"), kind: .modified,
+                            headline: hebrew + "\u{2068}open" + String(repeating: "א", count: 900),
+                            by: "דנה", action: "Modify", changes: [FieldChange(field: "Submitter", old: "דנה",
+                                                                               new: "יעל\u{2069}\u{2069}")])
         let page = ChangesPage.render([entry(change)], updated: "now", limited: false)
         XCTAssertTrue(page.contains("<strong>modified by \(iso("דנה"))</strong>"), page)
-        XCTAssertTrue(page.contains("<li>\(iso("Submitter")): <del>\(iso("דנה"))</del> → <ins>\(iso("יעל"))</ins></li>"), page)
+        XCTAssertTrue(page.contains("<li>\(iso("Submitter")): <del>\(iso("דנה"))</del> → <ins>\(iso("יעל"))</ins></li>"),
+                      page)
         let headline = String(page[page.range(of: "<span class=\"headline\">")!.upperBound...].prefix { $0 != "<" })
-        XCTAssertTrue(headline.hasPrefix("\u{2068}\(hebrew)open"), "the server's own isolate removed: \(headline.prefix(20))")
+        XCTAssertTrue(headline.hasPrefix("\u{2068}\(hebrew)open"),
+                      "the server's own isolate removed: \(headline.prefix(20))")
         XCTAssertTrue(headline.hasSuffix("…\u{2069}"), "cut, and the isolate closed: \(headline.suffix(5))")
         var open = 0
         for scalar in page.unicodeScalars {

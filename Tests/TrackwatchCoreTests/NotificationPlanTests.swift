@@ -43,16 +43,19 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(plain.summary, "SAMPL00000006: \(iso("Dark mode contrast too low"))")
         XCTAssertEqual(words(plain.body), "Assigned to you by lead · Priority: 2-Give High Attention · State: Opened")
         let major = NotificationPlan.make(changes: [assigned(6, severity: "2-Major")], threshold: 3, bodyMarkup: false)[0]
-        XCTAssertEqual(words(major.body), "Assigned to you by lead · Priority: 2-Give High Attention · Severity: 2-Major · State: Opened")
+        XCTAssertEqual(words(major.body),
+                       "Assigned to you by lead · Priority: 2-Give High Attention · Severity: 2-Major · State: Opened")
     }
 
     func test_serverTextIsEscapedForMarkup_andLiteralWithout() {
         let hostile = change(1, fields: [FieldChange(field: "State", old: "<b>&\"x\"</b>", new: "y")])
         XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: true)[0].body,
-                       "Resolved by \(iso("lead")) · \(iso("State")): \(iso("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;")) → \(iso("y"))")
+                       "Resolved by \(iso("lead")) · \(iso("State")): "
+                           + "\(iso("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;")) → \(iso("y"))")
         XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: false)[0].body,
                        "Resolved by \(iso("lead")) · \(iso("State")): \(iso("<b>&\"x\"</b>")) → \(iso("y"))")
-        XCTAssertEqual(NotificationPlan.make(changes: [change(1, headline: "<b>&</b>")], threshold: 3, bodyMarkup: true)[0].summary,
+        XCTAssertEqual(NotificationPlan.make(changes: [change(1, headline: "<b>&</b>")], threshold: 3,
+                                             bodyMarkup: true)[0].summary,
                        "SAMPL00000001: \(iso("<b>&</b>"))", "a title is plain text: servers escape it themselves")
     }
 
@@ -75,7 +78,8 @@ final class NotificationPlanTests: XCTestCase {
             let lines = bubble.body.split(separator: "\n").map(String.init)
             XCTAssertEqual(lines.count, 6 + 1 + 1, "who and six field lines, and N more, the old headline: \(lines)")
             for line in lines { XCTAssertLessThanOrEqual(line.count, 120, line) }
-            XCTAssertEqual((bubble.summary + bubble.body).components(separatedBy: "New word").count - 1, 1, "the new headline once")
+            XCTAssertEqual((bubble.summary + bubble.body).components(separatedBy: "New word").count - 1, 1,
+                           "the new headline once")
             XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}New word"), bubble.summary)
             XCTAssertTrue(words(lines[0]).hasPrefix("Resolved by lead · FFFF"), lines[0])
             XCTAssertEqual(words(lines[6]), "and 4 more fields")
@@ -92,13 +96,16 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(faked.summary, "SAMPL00000001: \(iso("Crash State: Closed → Opened"))")
         XCTAssertEqual(faked.body.split(separator: "\n").count, 1)
         let long = String(repeating: "&", count: 5_000)
-        let ampersands = NotificationPlan.make(changes: [change(1, fields: [FieldChange(field: "Headline", old: long, new: "x"),
-                                                                            FieldChange(field: "State", old: "a", new: "b")])],
+        let ampersands = NotificationPlan.make(changes: [change(1,
+            fields: [FieldChange(field: "Headline", old: long, new: "x"),
+                                                                            FieldChange(field: "State", old: "a",
+                                                                                        new: "b")])],
                                                threshold: 3, bodyMarkup: true)[0]
         let was = String(ampersands.body.split(separator: "\n")[1])
         XCTAssertTrue(was.hasPrefix("Headline was: \u{2068}&amp;&amp;"), was)
         XCTAssertTrue(was.hasSuffix("&amp;…\u{2069}"), "cut, the isolate closed: \(was.suffix(30))")
-        XCTAssertFalse(was.replacingOccurrences(of: "&amp;", with: "").contains("&"), "no broken entity: \(was.suffix(30))")
+        XCTAssertFalse(was.replacingOccurrences(of: "&amp;", with: "").contains("&"),
+                       "no broken entity: \(was.suffix(30))")
         let many = NotificationPlan.make(changes: (1...5).map { change($0, headline: String(repeating: "<", count: 400)) }, threshold: 3, bodyMarkup: true)[0]
         XCTAssertTrue(many.body.hasSuffix("more"), String(many.body.suffix(40)))
         XCTAssertFalse(many.body.replacingOccurrences(of: "&lt;", with: "").contains("&"), "every entity whole")
@@ -129,7 +136,8 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(urgency(watched), .normal, "a watched query's view of a colleague's record")
 
         // Whatever makes it critical is in the bubble: the priority line, or the raised field first.
-        XCTAssertTrue(words(NotificationPlan.make(changes: [assigned(1, severity: "1-Critical")], threshold: 3, bodyMarkup: false)[0]
+        XCTAssertTrue(words(NotificationPlan.make(changes: [assigned(1, severity: "1-Critical")], threshold: 3,
+                                                  bodyMarkup: false)[0]
             .body).contains("Severity: 1-Critical"))
         XCTAssertEqual(words(NotificationPlan.make(changes: [raised], threshold: 3, bodyMarkup: false)[0].body),
                        "Resolved by lead · Priority: 3-Normal Queue → 1-Resolve Immediately\nState: Opened → Resolved",
@@ -148,7 +156,8 @@ final class NotificationPlanTests: XCTestCase {
         let summary = NotificationPlan.make(changes: mixed, threshold: 3, bodyMarkup: false)[0]
         XCTAssertEqual(summary.urgency, .critical)
         XCTAssertEqual(summary.body.split(separator: "\n").first.map { words(String($0)) },
-                       "SAMPL00000009 assigned to you by lead (Priority 1)", "no headline where only a word of it would fit")
+                       "SAMPL00000009 assigned to you by lead (Priority 1)",
+                       "no headline where only a word of it would fit")
     }
 
     /// Issue 13, item 7: a summary has somewhere to go — "Show all", its click, opens the page of changes.
@@ -190,8 +199,10 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: "), bubble.summary)
         XCTAssertEqual(words(bubble.body), "Resolved by lead · State: Opened → Resolved")
         let gone = Change(record: RecordID("SAMPL00000003"), kind: .unassigned, headline: "Old")
-        XCTAssertEqual(NotificationPlan.make(changes: [gone], threshold: 3, bodyMarkup: true)[0].body, "No longer assigned to you")
-        let watched = Change(record: RecordID("SAMPL00000008"), kind: .entered, headline: "P1", priority: "2-Give High Attention",
+        XCTAssertEqual(NotificationPlan.make(changes: [gone], threshold: 3, bodyMarkup: true)[0].body,
+                       "No longer assigned to you")
+        let watched = Change(record: RecordID("SAMPL00000008"), kind: .entered, headline: "P1",
+                             priority: "2-Give High Attention",
                              state: "Opened", watch: "Team P1s")
         XCTAssertEqual(words(NotificationPlan.make(changes: [watched], threshold: 3, bodyMarkup: true)[0].body),
                        "Now in Team P1s · Priority: 2-Give High Attention · State: Opened")
@@ -201,9 +212,11 @@ final class NotificationPlanTests: XCTestCase {
     /// banner each, then `and N more`: with the count in the title, all of it within GNOME's six lines.
     func test_summary_namesFewChangesInShortLines_andHowManyMore() {
         let long = String(repeating: "A long headline ", count: 20)
-        let plan = NotificationPlan.make(changes: (1...9).map { change($0, headline: long) }, threshold: 20, bodyMarkup: false)
+        let plan = NotificationPlan.make(changes: (1...9).map { change($0, headline: long) }, threshold: 20,
+                                         bodyMarkup: false)
         XCTAssertEqual(plan.count, 9, "up to the threshold, one bubble each")
-        let summary = NotificationPlan.summary(BubbleDigest((1...9).map { change($0, headline: long) }), bodyMarkup: true)
+        let summary = NotificationPlan.summary(BubbleDigest((1...9).map { change($0, headline: long) }),
+                                               bodyMarkup: true)
         let lines = summary.body.split(separator: "\n").map(String.init)
         XCTAssertEqual(summary.summary, "9 Compass changes")
         XCTAssertEqual(lines.count, 4)
@@ -232,8 +245,10 @@ final class NotificationPlanTests: XCTestCase {
         let record = RecordID("SAMPL00000001")
         let buttons = [BubbleButton(key: "default", label: "Open", action: .open(record)),
                        BubbleButton(key: "mute", label: "Mute this record", action: .mute(record))]
-        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons(buttons).map(\.key), ["default", "open", "mute"])
-        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons([BubbleButton(key: "default", label: "Show all", action: .showAll)]).map(\.label),
+        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons(buttons).map(\.key),
+                       ["default", "open", "mute"])
+        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons([BubbleButton(key: "default",
+            label: "Show all", action: .showAll)]).map(\.label),
                        ["Show all", "Show all"])
         for shown in ["dunst", "Xfce Notify Daemon"] {
             XCTAssertEqual(NotificationServerStyle(serverName: shown).buttons(buttons), buttons, shown)
@@ -246,16 +261,21 @@ final class NotificationPlanTests: XCTestCase {
     /// left-to-right words (or the record), and a cut never leaves an isolate open.
     func test_rightToLeftText_isIsolated_andEveryLineStartsLeftToRight() {
         let hebrew = "שגיאה בשמירת הקובץ"
-        let rtl = Change(record: RecordID("SAMPL00000017"), kind: .modified, headline: hebrew, by: "דנה", action: "Modify",
+        let rtl = Change(record: RecordID("SAMPL00000017"), kind: .modified, headline: hebrew, by: "דנה",
+                         action: "Modify",
                          changes: [FieldChange(field: "Submitter", old: "דנה", new: "יעל"),
-                                   FieldChange(field: "Headline", old: String(repeating: "א", count: 500), new: hebrew)])
+                                   FieldChange(field: "Headline", old: String(repeating: "א", count: 500),
+                                               new: hebrew)])
         let bubble = NotificationPlan.make(changes: [rtl], threshold: 3, bodyMarkup: true)[0]
         XCTAssertEqual(bubble.summary, "SAMPL00000017: \(iso(hebrew))")
-        XCTAssertEqual(bubble.body.split(separator: "\n").first, "Modified by \(iso("דנה")) · \(iso("Submitter")): \(iso("דנה")) → \(iso("יעל"))")
+        XCTAssertEqual(bubble.body.split(separator: "\n").first,
+                       "Modified by \(iso("דנה")) · \(iso("Submitter")): \(iso("דנה")) → \(iso("יעל"))")
         for line in (bubble.summary + "\n" + bubble.body).split(separator: "\n") {
             XCTAssertTrue(line.first?.isASCII == true && line.first?.isLetter == true, String(line))
-            XCTAssertEqual(line.filter { $0 == "\u{2068}" }.count, line.filter { $0 == "\u{2069}" }.count, "balanced: \(line)")
+            XCTAssertEqual(line.filter { $0 == "\u{2068}" }.count, line.filter { $0 == "\u{2069}" }.count,
+                           "balanced: \(line)")
         }
-        XCTAssertEqual(Markup.oneLine("a\u{2069}b\u{2068}c\u{2066}d"), "ab\u{2068}cd\u{2069}", "unmatched ones dropped, open ones closed")
+        XCTAssertEqual(Markup.oneLine("a\u{2069}b\u{2068}c\u{2066}d"), "ab\u{2068}cd\u{2069}",
+                       "unmatched ones dropped, open ones closed")
     }
 }
