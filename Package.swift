@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "trackwatch", targets: ["trackwatch"]),
         .executable(name: "compass-sim", targets: ["compass-sim"]),
+        .executable(name: "qase-sim", targets: ["qase-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,11 +22,11 @@ let package = Package(
         // The tracker's world: records, snapshots, diff, query definitions, config, formatting. No I/O.
         .target(name: "TrackwatchCore"),
 
-        // HTTP adapter: the Compass REST client behind a one-method transport protocol.
+        // HTTP for every tracker client: a one-method transport protocol over async-http-client, with bounded
+        // answers, timeouts, TLS with a private CA, proxies, and Retry-After.
         .target(
-            name: "CompassClient",
+            name: "TrackerHTTP",
             dependencies: [
-                "TrackwatchCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -33,6 +34,19 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The seam every tracker plugs into: a source polls, diffs and commits; its failures have a kind; its
+        // HTTP connection, doctor checks and state are wired the same way for all.
+        .target(
+            name: "SourceKit",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // The Compass source: its REST client, its queries and diff rules, its configuration tables.
+        .target(
+            name: "CompassClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
         // State adapter: SQLite through the system library.
@@ -58,7 +72,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "CompassClient", "StateStore", "DesktopNotifier", "SystemdIntegration", "CLinux",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "StateStore", "DesktopNotifier",
+                "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,21 +115,35 @@ let package = Package(
             ]
         ),
 
+        // The local Qase TestOps server used for development, tests and the demo.
+        .target(name: "QaseSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "qase-sim",
+            dependencies: [
+                "QaseSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `qase-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
-        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "StateStore"]),
+        .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
         // libFuzzer targets for the config reader and the response decoding (scripts/fuzz.sh); an ordinary
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "CompassClient", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "TrackwatchApp",
+                           .product(name: "Logging", package: "swift-log")]
         ),
 
-        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore"]),
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient"]),
+        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
+        .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -124,7 +153,7 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

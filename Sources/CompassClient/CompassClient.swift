@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import TrackerHTTP
 import TrackwatchCore
 
 /// Where and as whom to talk to Compass.

@@ -1,3 +1,6 @@
+import SourceKit
+import TrackerHTTP
+
 /// Why talking to Compass failed, in words that say what to do next. The poll that meets one of these
 /// fails as a whole: no partial result is ever diffed.
 public enum CompassError: Error, Equatable, CustomStringConvertible {
@@ -82,4 +85,21 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
     }
 
     private static func quote(_ message: String) -> String { message.isEmpty ? "" : ": \(message)" }
+}
+
+extension CompassError: SourceFailure {
+    public var failureKind: FailureKind {
+        switch self {
+        case .unreachable(let transport): .unreachable(transport.kind)
+        case .loginRejected, .tokenRejected: .credentials
+        case .server(let status, _, _, _): .server(status: status)
+        case .invalidResponse, .incompleteResult: .badAnswer
+        case .invalidConfiguration, .repositoryOrDatabaseNotFound: .configuration
+        }
+    }
+
+    public func cause(tracker: String) -> String? {
+        if case .repositoryOrDatabaseNotFound = self { return "\(tracker) has no such repository or database" }
+        return nil
+    }
 }

@@ -1,3 +1,4 @@
+import TrackerHTTP
 /// The cookies one Compass server sets for the session, sent back on the following requests (RFC 6265, the
 /// parts a non-browser client needs). DevOps Plan deployments with several replicas keep a result set in one
 /// replica and route by a cookie; without it, page 2 reaches a replica that never heard of the result set.

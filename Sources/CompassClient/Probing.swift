@@ -1,3 +1,4 @@
+import TrackerHTTP
 import TrackwatchCore
 
 /// What `trackwatch probe` asks of the client beyond what a poll does. Everything else the probe learns comes

@@ -1,3 +1,4 @@
+import TrackerHTTP
 import TrackwatchCore
 
 /// The route by which the server runs queries.

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import Synchronization
+import TrackerHTTP
 import TrackwatchCore
 
 /// A transport that passes every exchange on unchanged and keeps a redacted copy of it, for `trackwatch probe
@@ -290,7 +291,7 @@ public struct TranscriptRedactor: Sendable {
             if let key, Self.secretKeys.contains(key.lowercased()) {
                 return Self.jwtSummary(text).map { .object(["jwt": $0]) } ?? .string("<removed>")
             }
-            if harmless.contains(text) || CompassTimestamp.parse(text) != nil { return .string(text) }
+            if harmless.contains(text) || Timestamp.parse(text) != nil { return .string(text) }
             return .string(hashed(text))
         }
     }

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import TrackerHTTP
 
 extension CompassClient {
     /// After a 404 where the repository and database are named (the login, the workspace): which of the two the

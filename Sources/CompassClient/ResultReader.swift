@@ -1,3 +1,4 @@
+import TrackerHTTP
 import TrackwatchCore
 
 /// What the client may check of a result's rows while reading them.

@@ -107,44 +107,49 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
-    /// Shows one bubble per change, or a summary; returns at once. A summary still open takes a later burst in
-    /// (its count is what it stands for); on a server that holds banners back behind a critical one, an open
-    /// critical bubble takes in every later change.
-    public func announce(_ changes: [Change], summaryThreshold: Int) {
+    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once. A summary still open
+    /// takes a later burst in (its count is what it stands for); on a server that holds banners back behind a
+    /// critical one, an open critical bubble takes in every later change.
+    public func announce(_ changes: [Change], summaryThreshold: Int, tracker: String? = nil) {
         guard !changes.isEmpty else { return }
         queue.async { [self] in
             guard let capabilities = serverCapabilities(), let style = serverStyle() else { return }
             let markup = capabilities.contains("body-markup"), buttons = capabilities.contains("actions")
+            let how = (markup: markup, buttons: buttons, style: style, tracker: tracker)
             if style.queuesBehindCritical, let critical = kept.last(where: { $0.critical && $0.digest != nil }) {
-                showSummary(adding: changes, to: critical.bubble, markup: markup, buttons: buttons, style: style)
+                showSummary(adding: changes, to: critical.bubble, how)
             } else if changes.count > summaryThreshold {
                 let open = kept.last { $0.slot == NotificationPlan.summarySlot && $0.digest != nil }
-                showSummary(adding: changes, to: open?.bubble, markup: markup, buttons: buttons, style: style)
+                showSummary(adding: changes, to: open?.bubble, how)
             } else {
                 for change in changes {
                     let bubble = NotificationPlan.single(change, bodyMarkup: markup)
                     let waits = style.queuesBehindCritical && bubble.urgency == .critical
-                    show(bubble, buttons: buttons, style: style, digest: waits ? BubbleDigest([change]) : nil)
+                    let digest = waits ? BubbleDigest([change], tracker: tracker) : nil
+                    show(bubble, buttons: buttons, style: style, digest: digest)
                 }
             }
         }
     }
 
     /// The summary of `changes` and of what the bubble `open` already stands for, in its place.
-    private func showSummary(adding changes: [Change], to open: UnsafeMutablePointer<NotifyNotification>?, markup: Bool,
-                             buttons: Bool, style: NotificationServerStyle) {
+    private func showSummary(
+        adding changes: [Change], to open: UnsafeMutablePointer<NotifyNotification>?,
+        _ how: (markup: Bool, buttons: Bool, style: NotificationServerStyle, tracker: String?)
+    ) {
         var digest = kept.first { $0.bubble == open }?.digest ?? BubbleDigest()
-        digest.add(changes)
-        show(NotificationPlan.summary(digest, bodyMarkup: markup), buttons: buttons, style: style, digest: digest,
-             replacing: open)
+        digest.add(changes, tracker: how.tracker)
+        show(NotificationPlan.summary(digest, bodyMarkup: how.markup), buttons: how.buttons, style: how.style,
+             digest: digest, replacing: open)
     }
 
     /// The summary of the changes held back during quiet hours; returns at once.
-    public func announceQuietHoursSummary(_ changes: [Change]) {
+    public func announceQuietHoursSummary(_ changes: [Change], tracker: String? = nil) {
         guard !changes.isEmpty else { return }
         queue.async { [self] in
             guard let capabilities = serverCapabilities(),
-                let bubble = NotificationPlan.quietHoursSummary(changes: changes, bodyMarkup: capabilities.contains("body-markup"))
+                let bubble = NotificationPlan.quietHoursSummary(
+                    changes: changes, bodyMarkup: capabilities.contains("body-markup"), tracker: tracker)
             else { return }
             show(bubble, buttons: capabilities.contains("actions"), style: serverStyle())
         }

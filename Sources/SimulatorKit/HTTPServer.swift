@@ -91,6 +91,7 @@ private final class RequestHandler: ChannelInboundHandler {
             method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
             body: body, headers: requestHeaders))
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
+        if response.delivery == .dropped { return context.close(promise: nil) }
         var headers = HTTPHeaders()
         if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }
         for (name, value) in response.headers { headers.add(name: name, value: value) }

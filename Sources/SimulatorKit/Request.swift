@@ -60,6 +60,8 @@ public enum Delivery: Sendable {
     case normal
     case truncated
     case never
+    /// The connection closes without an answer: a proxy or server that dropped it.
+    case dropped
 }
 
 /// A simulated server's request handling, independent of the HTTP plumbing so that tests can call it directly.

@@ -71,7 +71,7 @@ private struct FlatObjectParser {
     private mutating func string() -> String? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        // Fast path: no escapes, which is nearly every Compass value.
+        // Fast path: no escapes, which is nearly every tracker's value.
         while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             index += 1
         }

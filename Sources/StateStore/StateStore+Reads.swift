@@ -18,12 +18,12 @@ extension StateStore {
     }
 
     /// The history checkpoint of `watch`, or `nil` when none was stored.
-    public func checkpoint(watch: String) throws -> CompassTimestamp? {
+    public func checkpoint(watch: String) throws -> Timestamp? {
         try withDatabase("read the checkpoint of watch \"\(watch)\"") { database in
             let text = try database.queryFirst("SELECT checkpoint FROM watch_state WHERE watch = ?", [.text(watch)]) {
                 $0.string(at: 0)
             }
-            return (text ?? nil).map(CompassTimestamp.init)
+            return (text ?? nil).map(Timestamp.init)
         }
     }
 
@@ -36,7 +36,7 @@ extension StateStore {
                 keys.insert(
                     HistoryKey(
                         record: RecordID(row.string(at: 0) ?? ""), action: row.string(at: 1) ?? "",
-                        timestamp: CompassTimestamp(row.string(at: 2) ?? ""), user: row.string(at: 3) ?? "",
+                        timestamp: Timestamp(row.string(at: 2) ?? ""), user: row.string(at: 3) ?? "",
                         occurrence: row.int(at: 4)
                     )
                 )

@@ -48,10 +48,10 @@ extension StateStore {
         return counts
     }
 
-    private static func checkpoints(_ database: Database) throws -> [String: CompassTimestamp] {
-        var checkpoints: [String: CompassTimestamp] = [:]
+    private static func checkpoints(_ database: Database) throws -> [String: Timestamp] {
+        var checkpoints: [String: Timestamp] = [:]
         let sql = "SELECT watch, checkpoint FROM watch_state WHERE checkpoint IS NOT NULL"
-        try database.forEachRow(sql) { checkpoints[$0.string(at: 0) ?? ""] = CompassTimestamp($0.string(at: 1) ?? "") }
+        try database.forEachRow(sql) { checkpoints[$0.string(at: 0) ?? ""] = Timestamp($0.string(at: 1) ?? "") }
         return checkpoints
     }
 }

@@ -24,7 +24,7 @@ public struct StoreStatus: Equatable, Sendable {
     /// Records in the stored snapshot, per watch that has a baseline.
     public var recordCounts: [String: Int]
     /// The history checkpoint, per watch that has one.
-    public var checkpoints: [String: CompassTimestamp]
+    public var checkpoints: [String: Timestamp]
     /// Changes detected but not yet marked delivered.
     public var undelivered: Int
     /// Watches whose latest poll failed, with the error.
@@ -32,7 +32,7 @@ public struct StoreStatus: Equatable, Sendable {
 
     public init(
         lastPoll: LoggedPoll?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
-        recordCounts: [String: Int], checkpoints: [String: CompassTimestamp], undelivered: Int,
+        recordCounts: [String: Int], checkpoints: [String: Timestamp], undelivered: Int,
         failingWatches: [String: String] = [:]
     ) {
         self.failingWatches = failingWatches

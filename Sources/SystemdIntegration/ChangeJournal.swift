@@ -13,7 +13,7 @@ public final class ChangeJournal: Sendable {
         .left: "485851e29f104b9b904af7090520c2d7",
         .changed: "60e2b220a7bb4ff79ac5a02cc6ba4710",
     ]
-    /// Compass unreachable for several polls, and connected again.
+    /// A tracker unreachable for several polls, and connected again.
     public static let outageMessageID = "596fdf4c3f784e77a86982259f2d909f"
     public static let recoveryMessageID = "8632c25cb40547288393a14a4c30d10d"
     /// `trackwatch notify-test`.
@@ -46,6 +46,7 @@ public final class ChangeJournal: Sendable {
         if let at = change.at { fields.append(("TRACKWATCH_AT", at.rawValue)) }
         if let priority = change.priority { fields.append(("TRACKWATCH_PRIORITY", priority)) }
         if let watch = change.watch { fields.append(("TRACKWATCH_WATCH", watch)) }
+        if let source = change.source { fields.append(("TRACKWATCH_SOURCE", source)) }
         return fields
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SourceKit
 import TrackwatchCore
 
 /// The password or token could not be obtained. Never contains the secret.
@@ -12,17 +13,16 @@ public struct CredentialError: Error, CustomStringConvertible {
 let maximumSecretSize = 64 * 1024
 
 /// Reads the password or token from its configured source. Tokens and passwords stay in memory only.
-public func loadCredential(_ source: CredentialSource, environment: [String: String]) throws -> Credential {
+public func loadSecret(_ source: CredentialSource, environment: [String: String]) throws -> Secret {
     switch source {
     case .emptyPassword:
-        return .password(Secret(""))
+        return Secret("")
     case .passwordFile(let path):
         let path = expandTilde(path, environment: environment)
-        return .password(try readSecret(path, key: "password_file", mustBePrivate: true, hint: sandboxHint(for: path, environment)))
+        return try readSecret(path, key: "password_file", mustBePrivate: true, hint: sandboxHint(for: path, environment))
     case .tokenFile(let path):
         let path = expandTilde(path, environment: environment)
-        return .personalAccessToken(try readSecret(path, key: "token_file", mustBePrivate: true,
-                                                   hint: sandboxHint(for: path, environment)))
+        return try readSecret(path, key: "token_file", mustBePrivate: true, hint: sandboxHint(for: path, environment))
     case .systemdCredential(let name):
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
             throw CredentialError(description:
@@ -31,11 +31,11 @@ public func loadCredential(_ source: CredentialSource, environment: [String: Str
                 + "password_file or password_command.")
         }
         // systemd owns that directory and makes it private: no permission check needed.
-        return .password(try readSecret(directory + "/" + name, key: "credential", mustBePrivate: false))
+        return try readSecret(directory + "/" + name, key: "credential", mustBePrivate: false)
     case .passwordCommand(let command):
-        return .password(try runPasswordCommand(command, environment: environment))
+        return try runPasswordCommand(command, environment: environment)
     case .keyring(let attributes):
-        return .password(try lookUpInKeyring(attributes, environment: environment))
+        return try lookUpInKeyring(attributes, environment: environment)
     }
 }
 

@@ -1,6 +1,6 @@
 import Dispatch
-import CompassClient
 import Logging
+import SourceKit
 import StateStore
 import TrackwatchCore
 
@@ -25,7 +25,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var schedule: PollSchedule
     private var timers: [any DispatchSourceTimer] = []
     private var sources: [any DispatchSourceSignal] = []
-    /// Per server (by label), kept across reloads: outages and marks still owed to its store.
+    /// Per source (by name), kept across reloads: outages and marks still owed to its store.
     private var health: [String: ServerHealth] = [:]
     private var stopping = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
@@ -35,7 +35,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
 
-    /// One server's standing between polls.
+    /// One source's standing between polls.
     private final class ServerHealth {
         var consecutiveFailures = 0
         var outageAnnounced = false
@@ -45,10 +45,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         var awaitingUnmute = Set<RecordID>()
     }
 
-    private func health(of server: ServerSession) -> ServerHealth {
-        if let known = health[server.server.label] { return known }
+    private func health(of source: SourceSession) -> ServerHealth {
+        if let known = health[source.settings.sourceName] { return known }
         let fresh = ServerHealth()
-        health[server.server.label] = fresh
+        health[source.settings.sourceName] = fresh
         return fresh
     }
 
@@ -76,10 +76,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             edges.service.ready()
             logger.info("started", metadata: [
                 "interval_s": "\(session.config.poll.interval)",
-                "servers": "\(session.config.servers.map(\.label).joined(separator: ", "))",
-                "watches": "\(session.config.servers.map(\.watches.count).reduce(0, +))",
+                "sources": "\(session.config.sources.map(\.label).joined(separator: ", "))",
             ])
-            for server in session.servers { deliverOutbox(server, consultJournal: true) }
+            for source in session.sources { deliverOutbox(source, consultJournal: true) }
             wake()
         }
         dispatchMain()
@@ -116,7 +115,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     // MARK: - Polling and delivery
 
-    /// Polls every server in turn. The schedule counts the round as failed when any server failed (the
+    /// Polls every source in turn. The schedule counts the round as failed when any source failed (the
     /// retry then polls all; the healthy ones find nothing new).
     private func poll() {
         schedule.pollStarted(at: SystemClocks.bootTime(), random: Double.random(in: 0..<1))
@@ -125,12 +124,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let startedOnBootClock = SystemClocks.bootTime()
         var lines: [String] = []
         var retryable: [any Error] = []
-        var failures: [(ServerSession, any Error)] = []
+        var failures: [(SourceSession, any Error)] = []
         var pageWritten = false
-        for server in session.servers {
-            let prefix = session.servers.count > 1 ? "\(server.server.label): " : ""
+        for server in session.sources {
+            let prefix = session.sources.count > 1 ? "\(server.settings.label): " : ""
             do {
-                let report = try server.poller.poll()
+                let report = try server.source.poll(dryRun: false)
                 if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
                 for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
                 if let failure = report.failure {
@@ -139,7 +138,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                     lines.append("\(prefix)\(failure)")
                 } else {
                     pollSucceeded(server)  // "Connected again" before the changes of the meantime
-                    lines.append(prefix + Self.describe(report))
+                    lines.append(prefix + report.summary)
                 }
                 // The page first, so that a click on the bubbles finds what they announce.
                 if !report.changes.isEmpty {
@@ -160,7 +159,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         if !failedAtAll {
             schedule.pollSucceeded()
         } else if !retryable.isEmpty {
-            let retryAfter = retryable.compactMap { ($0 as? CompassError)?.retryAfter }.max()
+            let retryAfter = retryable.compactMap { ($0 as? any SourceFailure)?.retryAfter }.max()
             schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(), retryAfter: retryAfter,
                                 random: Double.random(in: 0..<1))
         }
@@ -168,55 +167,48 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         for (server, error) in failures { pollFailed(server, error) }
         if !pageWritten { refreshChangesPage() }  // its "Updated" line
         let joined = lines.joined(separator: "; ")
-        if failedAtAll, session.servers.count == 1, let only = lines.first, only.hasPrefix("failed: ") {
+        if failedAtAll, session.sources.count == 1, let only = lines.first, only.hasPrefix("failed: ") {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)) \(only) Next \(nextPollClockTime())")
         } else {
             edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
         }
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
         // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
-        for server in session.servers { server.client.closeIdleConnections() }
+        for source in session.sources { source.source.closeIdleConnections() }
         IdleMemory.release()
     }
 
-    /// `7 assigned, 1 change`, or `7 assigned, 12 in watched queries, 1 change`.
-    private static func describe(_ report: PollReport) -> String {
-        var parts = ["\(report.recordCount) assigned"]
-        if report.watchedRecordCount > 0 { parts.append("\(report.watchedRecordCount) in watched queries") }
-        parts.append(report.changes.count == 1 ? "1 change" : "\(report.changes.count) changes")
-        return parts.joined(separator: ", ")
-    }
-
-    private func pollSucceeded(_ server: ServerSession) {
+    private func pollSucceeded(_ server: SourceSession) {
         let health = health(of: server)
         if health.outageAnnounced {
-            let (summary, body) = OutageMessage.recovered(server: session.servers.count > 1 ? server.server.label : nil)
+            let (summary, body) = OutageMessage.recovered(
+                tracker: server.settings.trackerName, server: session.sources.count > 1 ? server.settings.label : nil)
             edges.announcer.announceServiceProblem(summary: summary, body: [body], resolved: true,
-                                                   server: server.server.label, settings: session.config.notify)
-            edges.recorder.recordServiceProblem(summary, detail: "", resolved: true, server: server.server.url)
+                                                   server: server.settings.label, settings: session.config.notify)
+            edges.recorder.recordServiceProblem(summary, detail: "", resolved: true, server: server.settings.url)
         }
         health.consecutiveFailures = 0
         health.outageAnnounced = false
     }
 
-    private func pollFailed(_ server: ServerSession, _ error: any Error) {
+    private func pollFailed(_ server: SourceSession, _ error: any Error) {
         let health = health(of: server)
         health.consecutiveFailures += 1
         logger.error("poll failed", metadata: [
-            "server": "\(server.server.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
+            "server": "\(server.settings.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
         ])
         // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
         // several failures in a row.
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
         if health.consecutiveFailures >= threshold && !health.outageAnnounced {
             health.outageAnnounced = true
-            let message = OutageMessage(error, nextTry: nextPollPhrase(),
-                                        server: session.servers.count > 1 ? server.server.label : nil)
+            let message = OutageMessage(error, tracker: server.settings.trackerName, nextTry: nextPollPhrase(),
+                                        server: session.sources.count > 1 ? server.settings.label : nil)
             edges.announcer.announceServiceProblem(summary: message.summary, body: [message.next, message.detail],
-                                                   resolved: false, server: server.server.label,
+                                                   resolved: false, server: server.settings.label,
                                                    settings: session.config.notify)
             edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
-                                                server: server.server.url)
+                                                server: server.settings.url)
         }
     }
 
@@ -246,7 +238,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     ///
     /// - Parameter consultJournal: after a restart, changes whose journal entry exists were delivered by the
     ///   previous process, which died before it could mark them; they are marked, not delivered again.
-    private func deliverOutbox(_ server: ServerSession, consultJournal: Bool = false) {
+    private func deliverOutbox(_ server: SourceSession, consultJournal: Bool = false) {
         let health = health(of: server)
         let store = server.store
         let outbox: [StoredChange]
@@ -272,7 +264,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         var bubbles: [Change] = []
         for stored in pending {
             let (verdict, liftsMute) = session.config.notify.rules.verdict(
-                for: stored.change, muted: muted[stored.change.record] != nil, minuteOfDay: minute)
+                for: stored.change, muted: muted[stored.change.record] != nil, minuteOfDay: minute,
+                ownerAndState: server.settings.ownerAndStateFields)
             if liftsMute { health.awaitingUnmute.insert(stored.change.record) }
             switch verdict {
             case .show: bubbles.append(stored.change)
@@ -281,14 +274,14 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
         }
         if !bubbles.isEmpty {
-            edges.announcer.announce(bubbles, settings: session.config.notify)
+            edges.announcer.announce(bubbles, tracker: server.settings.trackerName, settings: session.config.notify)
             // Journal only once the bubbles left the process, but never wait long for a hung server.
             if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
                 logger.warning("the notification server is slow; journaling the changes without waiting for it")
             }
         }
         for stored in pending {
-            edges.recorder.record(stored.change, id: store.globalID(of: stored), server: server.server.url)
+            edges.recorder.record(stored.change, id: store.globalID(of: stored), server: server.settings.url)
         }
         if failpoint == "after-journal", !pending.isEmpty { kill(getpid(), SIGKILL) }
         health.awaitingMark.formUnion(pending.map(\.id))
@@ -310,12 +303,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let rules = session.config.notify.rules
         if let quiet = rules.quiet, quiet.contains(minuteOfDay: SystemClocks.localMinuteOfDay(SystemClocks.wallTime())) { return }
         do {
-            let held = try session.servers.map { try $0.store.heldChanges() }
+            let held = try session.sources.map { try $0.store.heldChanges() }
             let changes = held.flatMap { $0.map(\.change) }
             guard !changes.isEmpty else { return }
-            edges.announcer.announceQuietHoursSummary(changes, settings: session.config.notify)
+            edges.announcer.announceQuietHoursSummary(changes, tracker: session.trackerName, settings: session.config.notify)
             _ = edges.announcer.flush(timeout: Self.bubbleHandOverTimeout)
-            for (server, changes) in zip(session.servers, held) where !changes.isEmpty { try server.store.releaseHeld() }
+            for (source, changes) in zip(session.sources, held) where !changes.isEmpty { try source.store.releaseHeld() }
             logger.info("quiet hours over", metadata: ["changes": "\(changes.count)"])
         } catch {
             logger.error("could not show the quiet-hours summary", metadata: ["error": "\(error)"])
@@ -336,8 +329,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func refreshChangesPage() {
         let file = ChangesPageFile(stateDirectory: session.stateDirectory)
         do {
-            try file.save(RecentChanges.page(stores: session.servers.map { ($0.server, $0.store) },
-                                             notify: session.config.notify, now: SystemClocks.wallTime()))
+            try file.save(RecentChanges.page(stores: session.sources.map { ($0.settings, $0.store) },
+                                             now: SystemClocks.wallTime()))
         } catch {
             logger.error("could not write the page of recent changes",
                          metadata: ["path": "\(file.path)", "error": "\(error)"])
@@ -347,13 +340,23 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// A click on a bubble or one of its buttons.
     private func perform(_ action: BubbleAction) {
         switch action {
-        case .open(let record):
-            // With several servers, the bubble was about the one that detected a change of this record.
-            guard let server = servers(knowing: record).first else { return }
-            runOpener(on: session.config.notify.recordURL(record, server: server.server), about: "\(record)")
-        case .mute(let record):
+        case .open(let record, let source):
+            // With several sources, the bubble was about the one that detected a change of this record.
+            guard let known = sources(knowing: record, named: source).first else { return }
+            // Its latest change carries the link where the source took it from the record; a source that makes
+            // links from its configuration needs only the record's key.
+            let change = (try? known.store.changes(since: nil, record: record, limit: 1).first?.change)
+                ?? Change(record: record, kind: .modified, headline: "")
+            guard let url = known.settings.link(for: change) else {
+                logger.warning("the record has no web page to open", metadata: ["record": "\(record)"])
+                return
+            }
+            runOpener(on: url, about: "\(record)")
+        case .mute(let record, let source):
             do {
-                for server in servers(knowing: record) { try server.store.mute(record, at: SystemClocks.wallTime()) }
+                for known in sources(knowing: record, named: source) {
+                    try known.store.mute(record, at: SystemClocks.wallTime())
+                }
                 logger.notice("muted until it changes owner or state", metadata: ["record": "\(record)"])
             } catch {
                 logger.error("could not mute", metadata: ["record": "\(record)", "error": "\(error)"])
@@ -365,13 +368,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    private func servers(knowing record: RecordID) -> [ServerSession] {
-        let servers = session.servers.count == 1
-            ? session.servers : session.servers.filter { (try? $0.store.hasChanges(of: record)) == true }
-        if servers.isEmpty {
-            logger.warning("a bubble's button names a record no server knows", metadata: ["record": "\(record)"])
+    /// The source named `name` (the bubble's), or without a name those whose store saw a change of `record`.
+    private func sources(knowing record: RecordID, named name: String?) -> [SourceSession] {
+        let sources = session.sources.count == 1
+            ? session.sources
+            : session.sources.filter { source in
+                name.map { source.settings.sourceName == $0 } ?? ((try? source.store.hasChanges(of: record)) == true)
+            }
+        if sources.isEmpty {
+            logger.warning("a bubble's button names a record no source knows", metadata: ["record": "\(record)"])
         }
-        return servers
+        return sources
     }
 
     /// Runs the opener on `url`; `what` names it in the log.
@@ -445,7 +452,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// the poll loop alive: idle and answering, or polling and making progress.
     private func startWatchdog() {
         guard let interval = edges.service.watchdogInterval else { return }
-        let progressLimit = Double(session.config.servers.map(\.requestTimeout).max() ?? 30) + 15
+        let progressLimit = Double(session.config.sources.map(\.requestTimeout).max() ?? 30) + 15
         let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
         timer.schedule(deadline: .now(), repeating: .milliseconds(Int(interval * 500)), leeway: .milliseconds(200))
         timer.setEventHandler { [heartbeat, queue, edges, logger] in

@@ -3,11 +3,12 @@ import TrackwatchCore
 /// Shows changes and service problems on the desktop. Must return at once: a hung notification server
 /// must never stall polling or the watchdog.
 public protocol ChangeAnnouncer: AnyObject {
-    func announce(_ changes: [Change], settings: NotifyConfig)
-    /// One bubble for the changes held back during quiet hours.
-    func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig)
-    /// A message about trackwatch and one server ("Cannot reach Compass"; "Connected to Compass again", which
-    /// replaces it), one line of `body` each.
+    /// One source's changes; `tracker` is what its tracker is called (a summary's "4 … changes").
+    func announce(_ changes: [Change], tracker: String?, settings: NotifyConfig)
+    /// One bubble for the changes held back during quiet hours (`tracker`: `nil` when of several trackers).
+    func announceQuietHoursSummary(_ changes: [Change], tracker: String?, settings: NotifyConfig)
+    /// A message about trackwatch and one source ("Cannot reach …"; "Connected to … again", which replaces
+    /// it), one line of `body` each.
     func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String, settings: NotifyConfig)
     /// Where clicks on bubbles and their buttons go (called on the announcer's own thread).
     func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void)
@@ -22,7 +23,7 @@ public protocol ChangeRecorder: AnyObject {
     func record(_ change: Change, id: String, server: String)
     /// The ids among `ids` that were already recorded (empty when the record cannot be read back).
     func recordedChangeIDs(among ids: [String]) -> Set<String>
-    /// The journal's record of an outage ("Cannot reach Compass") or a recovery.
+    /// The journal's record of an outage ("Cannot reach …") or a recovery.
     func recordServiceProblem(_ summary: String, detail: String, resolved: Bool, server: String)
 }
 

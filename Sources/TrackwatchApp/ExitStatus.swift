@@ -1,4 +1,4 @@
-import CompassClient
+import SourceKit
 import TrackwatchCore
 
 /// trackwatch's documented exit codes (sysexits.h values, so that scripts and systemd can tell them apart).
@@ -8,15 +8,15 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case failure = 1
     /// Bad command-line usage.
     case usage = 64
-    /// Compass could not be reached, timed out or answered 5xx; retrying later may help.
+    /// The tracker could not be reached, timed out or answered 5xx or 429; retrying later may help.
     case unavailable = 69
     /// The state directory or database could not be read or written.
     case stateError = 74
     /// Another trackwatch holds the state directory; try again when it is done.
     case busy = 75
-    /// Compass answered something that is not the documented API (garbage, incomplete pages).
+    /// The tracker answered something that is not its documented API (garbage, incomplete pages).
     case protocolError = 76
-    /// Compass rejected the login or the token, or the credential could not be read.
+    /// The tracker rejected the login or the token, or the credential could not be read.
     case credentials = 77
     /// The configuration file is missing or invalid.
     case configuration = 78
@@ -26,19 +26,12 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         switch error {
         case is ConfigError, is ConfigFileError, is UntrustedFile: return .configuration
         case is CredentialError: return .credentials
-        case let error as CompassError:
-            switch error {
-            // An oversized answer is no outage: waiting will not shrink it.
-            case .unreachable(let transport) where transport.kind == .responseTooLarge: return .protocolError
-            // https:// on a plain-HTTP port: the URL is wrong, and waiting will not fix it.
-            case .unreachable(let transport) where transport.kind == .notTLS: return .configuration
-            // The proxy refused its credentials: like a refused login, never retried soon.
-            case .unreachable(let transport) where transport.kind == .proxyCredentials: return .credentials
-            case .unreachable: return .unavailable
-            case .loginRejected, .tokenRejected: return .credentials
-            case .server(let status, _, _, _): return status >= 500 || status == 429 ? .unavailable : .protocolError
-            case .invalidResponse, .incompleteResult: return .protocolError
-            case .invalidConfiguration, .repositoryOrDatabaseNotFound: return .configuration
+        case let error as any SourceFailure:
+            switch error.failureKind.remedy {
+            case .retryLater: return .unavailable
+            case .reportTheAnswer: return .protocolError
+            case .fixCredentials: return .credentials
+            case .fixConfiguration: return .configuration
             }
         case is StateStoreFailure: return .stateError
         case is InstanceLock.Held: return .busy

@@ -1,5 +1,5 @@
-import CompassClient
 import Synchronization
+import TrackerHTTP
 
 /// Proof that the poll loop is alive, read by the watchdog from its own queue: the loop is idle (a probe
 /// sent to its queue came back), or a poll is running and its last HTTP request started or ended recently.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Gives memory back after a poll, so that the idle daemon stays small (measured in README, Performance).
-/// The daemon closes its HTTP connections first (`CompassClient.closeIdleConnections()`): their idle timer
+/// The daemon closes its HTTP connections first (`Source.closeIdleConnections()`): their idle timer
 /// would otherwise wake it after every poll to run code paged out below.
 ///
 /// - The heap: a large result is decoded into many short-lived allocations, and glibc keeps freed memory

@@ -1,4 +1,5 @@
-import CompassClient
+import SourceKit
+import TrackerHTTP
 import TrackwatchCore
 
 /// What the outage bubble and its journal entry say: what went wrong in the case's own words (no answer at
@@ -11,48 +12,55 @@ struct OutageMessage: Equatable {
     let detail: String
 
     /// - Parameters:
+    ///   - tracker: what people call the source's tracker (`SourceSettings.trackerName`).
     ///   - nextTry: when the next poll is: `in 30 s`, `at 10:35`.
-    ///   - server: the server's label, when there are several.
-    init(_ error: any Error, nextTry: String, server: String?) {
+    ///   - server: the source's label, when there are several.
+    init(_ error: any Error, tracker: String, nextTry: String, server: String?) {
         let what: String
         let retrying = "trackwatch keeps retrying by itself; next try \(nextTry)."
         let regularPoll = "trackwatch tries again at the next regular poll (\(nextTry)), not sooner: "
             + "servers lock accounts after repeated failures."
         let fixConfiguration = "Fix the configuration, then: systemctl --user reload trackwatch"
         switch error {
-        // Answers that say the configuration does not match the server: waiting will not fix them.
-        case CompassError.unreachable(let transport) where transport.kind == .notTLS:
-            (what, next) = ("Compass does not speak TLS on this port", fixConfiguration)
-        case CompassError.unreachable(let transport) where transport.kind == .proxyCredentials:
-            (what, next) = ("The proxy refused its credentials", regularPoll)
-        case CompassError.repositoryOrDatabaseNotFound:
-            (what, next) = ("Compass has no such repository or database", fixConfiguration)
-        case CompassError.unreachable(let transport) where transport.kind == .timedOut:
-            (what, next) = ("Compass does not answer", retrying)
-        case CompassError.unreachable(let transport) where transport.kind != .responseTooLarge:
-            (what, next) = ("Cannot reach Compass", retrying)
-        case CompassError.server(let status, _, _, _) where status == 429:
-            (what, next) = ("Compass is busy", retrying)
-        case CompassError.server(let status, _, _, _) where status >= 500:
-            (what, next) = ("Compass is unavailable", retrying)
-        case CompassError.loginRejected, CompassError.tokenRejected:
-            (what, next) = ("Compass refused the login", regularPoll)
+        case let failure as any SourceFailure:
+            (what, next) = Self.words(failure, tracker: tracker, retrying: retrying, regularPoll: regularPoll,
+                                      fixConfiguration: fixConfiguration)
         case is CredentialError:
             (what, next) = ("trackwatch cannot read the password", regularPoll)
-        case is ConfigError, is ConfigFileError, is UntrustedFile, CompassError.invalidConfiguration:
+        case is ConfigError, is ConfigFileError, is UntrustedFile:
             (what, next) = ("trackwatch configuration error", fixConfiguration)
         case is StateStoreFailure:
             (what, next) = ("trackwatch cannot save its state", retrying)
         default:
-            (what, next) = ("Compass sent an answer trackwatch cannot use", retrying)
+            (what, next) = ("\(tracker) sent an answer trackwatch cannot use", retrying)
         }
         detail = "\(error)"
         summary = server.map { "\(what) (\($0))" } ?? what
     }
 
-    /// "Connected to Compass again", for the bubble that replaces the outage bubble.
-    static func recovered(server: String?) -> (summary: String, body: String) {
-        (server.map { "Connected to Compass \($0) again" } ?? "Connected to Compass again",
+    private static func words(
+        _ failure: any SourceFailure, tracker: String, retrying: String, regularPoll: String, fixConfiguration: String
+    ) -> (String, String) {
+        if let cause = failure.cause(tracker: tracker) {
+            return (cause, failure.failureKind.remedy == .retryLater ? retrying : fixConfiguration)
+        }
+        switch failure.failureKind {
+        // Answers that say the configuration does not match the server: waiting will not fix them.
+        case .unreachable(.notTLS): return ("\(tracker) does not speak TLS on this port", fixConfiguration)
+        case .unreachable(.proxyCredentials): return ("The proxy refused its credentials", regularPoll)
+        case .unreachable(.timedOut): return ("\(tracker) does not answer", retrying)
+        case .unreachable(let kind) where kind != .responseTooLarge: return ("Cannot reach \(tracker)", retrying)
+        case .server(429): return ("\(tracker) is busy", retrying)
+        case .server(let status) where status >= 500: return ("\(tracker) is unavailable", retrying)
+        case .credentials: return ("\(tracker) refused the login", regularPoll)
+        case .configuration: return ("trackwatch configuration error", fixConfiguration)
+        default: return ("\(tracker) sent an answer trackwatch cannot use", retrying)
+        }
+    }
+
+    /// "Connected to … again", for the bubble that replaces the outage bubble.
+    static func recovered(tracker: String, server: String?) -> (summary: String, body: String) {
+        (server.map { "Connected to \(tracker) \($0) again" } ?? "Connected to \(tracker) again",
          "Polls work again; changes made meanwhile are reported now.")
     }
 }

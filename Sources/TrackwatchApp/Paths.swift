@@ -27,11 +27,6 @@ public struct Paths: Sendable {
     }
 }
 
-/// `~/x` → `$HOME/x`; other paths unchanged.
-public func expandTilde(_ path: String, environment: [String: String]) -> String {
-    guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
-    return home + path.dropFirst()
-}
 
 /// The configuration file could not be read.
 public struct ConfigFileError: Error, CustomStringConvertible {
@@ -61,7 +56,7 @@ public func loadConfig(path: String) throws -> Config {
     guard let text = String(validating: data, as: UTF8.self) else {
         throw ConfigFileError(path: path, reason: "the file is not UTF-8 text")
     }
-    return try Config.parse(text, file: path)
+    return try Config.parse(text, file: path, kinds: SourceRegistry.kinds)
 }
 
 /// `path` from the working directory when it is relative.

@@ -11,10 +11,15 @@ public struct BubbleDigest: Equatable, Sendable {
     public private(set) var count = 0
     private var critical: [Change] = []
     private var others: [Change] = []
+    private var trackers: Set<String> = []
+    private var unnamed = false
 
-    public init(_ changes: [Change] = []) { add(changes) }
+    /// - Parameter tracker: what the changes' tracker is called (`NotificationPlan.make`'s `tracker`).
+    public init(_ changes: [Change] = [], tracker: String? = nil) { add(changes, tracker: tracker) }
 
-    public mutating func add(_ changes: [Change]) {
+    public mutating func add(_ changes: [Change], tracker: String? = nil) {
+        guard !changes.isEmpty else { return }
+        if let tracker { trackers.insert(tracker) } else { unnamed = true }
         count += changes.count
         for change in changes {
             if NotificationPlan.criticalReason(change) != nil {
@@ -24,6 +29,9 @@ public struct BubbleDigest: Equatable, Sendable {
             }
         }
     }
+
+    /// The one tracker all its changes come from, for "8 Compass changes"; `nil` for changes of several.
+    public var tracker: String? { unnamed || trackers.count != 1 ? nil : trackers.first }
 
     /// Whether any change it stands for is critical: then so is its bubble.
     public var isCritical: Bool { !critical.isEmpty }

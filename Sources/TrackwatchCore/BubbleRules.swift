@@ -53,11 +53,15 @@ public struct BubbleRules: Equatable, Sendable {
     public var minPriority: Int?
     /// Likewise for severity; a change passes when its priority *or* its severity is high enough.
     public var minSeverity: Int?
-    /// A muted record is heard again when a change touches one of these fields (or it enters or leaves the set).
-    public var unmuteOn: [String]
+    /// A muted record is heard again when a change touches one of these fields (or it enters or leaves the set);
+    /// `nil`: its owner or state, as its source names them (`SourceSettings.ownerAndStateFields`).
+    public var unmuteOn: [String]?
+
+    /// What lifts a mute unless `unmute_on` or the source says otherwise.
+    public static let ownerAndState = ["Owner", "State"]
 
     public init(quiet: QuietHours? = nil, minPriority: Int? = nil, minSeverity: Int? = nil,
-                unmuteOn: [String] = ["Owner", "State"]) {
+                unmuteOn: [String]? = nil) {
         self.quiet = quiet
         self.minPriority = minPriority
         self.minSeverity = minSeverity
@@ -73,9 +77,12 @@ public struct BubbleRules: Equatable, Sendable {
         case journalOnly
     }
 
-    /// The verdict for one change, and whether it lifts the record's mute.
-    public func verdict(for change: Change, muted: Bool, minuteOfDay: Int) -> (Verdict, liftsMute: Bool) {
-        let liftsMute = muted && lifts(change)
+    /// The verdict for one change, and whether it lifts the record's mute. `ownerAndState`: the fields of the
+    /// change's source that lift a mute when `unmuteOn` is not set.
+    public func verdict(
+        for change: Change, muted: Bool, minuteOfDay: Int, ownerAndState: [String] = ownerAndState
+    ) -> (Verdict, liftsMute: Bool) {
+        let liftsMute = muted && lifts(change, lifters: unmuteOn ?? ownerAndState)
         if muted && !liftsMute { return (.journalOnly, false) }
         if !important(change) { return (.journalOnly, liftsMute) }
         if quiet?.contains(minuteOfDay: minuteOfDay) == true { return (.hold, liftsMute) }
@@ -84,10 +91,10 @@ public struct BubbleRules: Equatable, Sendable {
 
     /// Entering or leaving my records lifts a mute, and so does a change of an `unmute_on` field. A record
     /// entering or leaving a watched query does not: that is the query's view of it, not the record's fate.
-    func lifts(_ change: Change) -> Bool {
+    func lifts(_ change: Change, lifters: [String]) -> Bool {
         switch change.kind {
         case .assigned, .unassigned: true
-        case .modified, .changed: change.changes.contains { unmuteOn.contains($0.field) }
+        case .modified, .changed: change.changes.contains { lifters.contains($0.field) }
         case .entered, .left: false
         }
     }
@@ -108,41 +115,13 @@ public struct BubbleRules: Equatable, Sendable {
     }
 }
 
-/// What a click on a bubble or one of its buttons asks for.
+/// What a click on a bubble or one of its buttons asks for. `source` names the source that saw the change
+/// (`Change.source`): keys of different trackers may look alike.
 public enum BubbleAction: Equatable, Sendable {
-    /// Open the record in the Compass web client (a click on a change's bubble, "Open").
-    case open(RecordID)
+    /// Open the record's web page (a click on a change's bubble, "Open").
+    case open(RecordID, source: String? = nil)
     /// Stop bubbles for the record until it changes owner or state ("Mute this record").
-    case mute(RecordID)
+    case mute(RecordID, source: String? = nil)
     /// Open the page of recent changes (a click on a summary bubble, "Show all").
     case showAll
-}
-
-extension NotifyConfig {
-    /// `web_url` with `{url}` (the server URL without `/ccmweb/rest`), `{repo}`, `{database}`, `{entity}` and
-    /// `{id}` filled in; values are percent-encoded except `{url}`.
-    public func recordURL(_ record: RecordID, server: ServerConfig, entity: String = "Defect") -> String {
-        var base = server.url
-        while base.hasSuffix("/") { base.removeLast() }
-        if base.hasSuffix("/ccmweb/rest") { base.removeLast("/ccmweb/rest".count) }
-        var url = webURL
-        for (key, value) in [("{url}", base), ("{repo}", Self.encode(server.repo)), ("{database}", Self.encode(server.database)),
-                             ("{entity}", Self.encode(entity)), ("{id}", Self.encode(record.rawValue))] {
-            url = url.split(separator: key, omittingEmptySubsequences: false).joined(separator: value)
-        }
-        return url
-    }
-
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte) {
-                out.append(Character(Unicode.Scalar(byte)))
-            } else {
-                let hex = Array("0123456789ABCDEF")
-                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return out
-    }
 }

@@ -34,25 +34,32 @@ public struct Change: Equatable, Codable, Sendable {
     public let record: RecordID
     public let kind: ChangeKind
     public let headline: String
-    /// The colleague whose action caused the change; `nil` when the history does not say.
+    /// The colleague whose action caused the change; `nil` when the tracker does not say.
     public let by: String?
-    /// The latest Compass action by `by` (`Resolve`, `Modify`, `Assign`, …).
+    /// The latest action by `by` in the tracker's words (`Resolve`, `Modify`, `Assign`, …).
     public let action: String?
     public let changes: [FieldChange]
     /// Server timestamp of that action, when known.
-    public let at: CompassTimestamp?
+    public let at: Timestamp?
     /// Current Priority, Severity and State, kept for urgency and display (`nil` where the query does not
     /// show the field, and in changes stored before State was kept).
     public let priority: String?
     public let severity: String?
     public let state: String?
-    /// The `[[watch]]` the change was seen in (its name, e.g. `Team P1s`); `nil` for the built-in queries.
+    /// The `[[watch]]` the change was seen in (its name, e.g. `Team P1s`), or the list it was seen in; `nil`
+    /// for a source's own questions (assigned to me, my records changed by others).
     public let watch: String?
+    /// The name of the source that saw it (`SourceSettings.sourceName`); `nil` in changes
+    /// stored before there was more than one kind of source (they belong to their store's source).
+    public var source: String?
+    /// The record's web page as the source knew it when it saw the change (`nil`: the source makes the link
+    /// from its configuration when asked, `SourceSettings.link(for:)`).
+    public var link: String?
 
     public init(
         record: RecordID, kind: ChangeKind, headline: String, by: String? = nil, action: String? = nil,
-        changes: [FieldChange] = [], at: CompassTimestamp? = nil, priority: String? = nil, severity: String? = nil,
-        state: String? = nil, watch: String? = nil
+        changes: [FieldChange] = [], at: Timestamp? = nil, priority: String? = nil, severity: String? = nil,
+        state: String? = nil, watch: String? = nil, source: String? = nil, link: String? = nil
     ) {
         self.record = record
         self.kind = kind
@@ -65,6 +72,8 @@ public struct Change: Equatable, Codable, Sendable {
         self.severity = severity
         self.state = state
         self.watch = watch
+        self.source = source
+        self.link = link
     }
 
     /// The field change for `field`, if that field changed.

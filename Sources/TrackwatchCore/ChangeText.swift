@@ -1,8 +1,8 @@
 /// The words people read for a change: the same sentence goes to the terminal, the journal's MESSAGE and
 /// the notification summary. Plain text; escaping for notification markup happens where markup is built.
 extension Change {
-    /// `SAMPL00000042 assigned to you`, `SAMPL00000017 resolved by lead`, `SAMPL00000003 no longer assigned to you`,
-    /// `SAMPL00000008 now in Team P1s` (a `[[watch]]`).
+    /// `A-42 assigned to you`, `A-17 resolved by lead`, `A-3 no longer assigned to you`, `A-8 now in Team P1s`
+    /// (a watched query or list).
     public var summary: String { "\(record) \(event)" }
 
     /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
@@ -29,7 +29,7 @@ extension Change {
         }
     }
 
-    /// `SAMPL00000042 assigned to you by lead: Crash on save [2-Give High Attention]` — one line for the
+    /// `A-42 assigned to you by lead: Crash on save [2-Give High Attention]` — one line for the
     /// terminal and the journal.
     public var sentence: String {
         var text = summary

@@ -1,5 +1,5 @@
 /// The page of recent changes: where a summary bubble's "Show all" goes, and what `trackwatch log --html`
-/// prints. One self-contained HTML file, newest change first: each record linked to the Compass web client,
+/// prints. One self-contained HTML file, newest change first: each record linked to its tracker's web page,
 /// who did what and when, every changed field old → new.
 ///
 /// Server text is hostile: every value is cleaned like bubble text (`Markup.plain`), bounded, escaped for HTML,
@@ -11,9 +11,9 @@ public enum ChangesPage {
         public var change: Change
         /// When trackwatch detected it, in local time (`2026-11-22 10:05`).
         public var detected: String
-        /// The server profile's name, with several `[[server]]` profiles.
+        /// The source's label (`SourceSettings.label`), when there are several.
         public var server: String?
-        /// The record in the Compass web client (`web_url`).
+        /// The record's web page (`SourceSettings.link(for:)`); not linked unless http(s).
         public var url: String
 
         public init(change: Change, detected: String, server: String? = nil, url: String) {
@@ -35,7 +35,10 @@ public enum ChangesPage {
     ///   - entries: newest first.
     ///   - updated: when the page was made, in local time.
     ///   - limited: the page shows only the latest `entries.count` changes (says where the rest are).
-    public static func render(_ entries: [Entry], updated: String, limited: Bool) -> String {
+    ///   - tracker: what the changes' tracker is called, when they all come from one kind (`Recent … changes`).
+    public static func render(_ entries: [Entry], updated: String, limited: Bool, tracker: String? = nil) -> String {
+        let heading = "ecent " + (tracker.map { Markup.escape(NotificationPlan.bounded(Markup.plain($0), 40)) + " " } ?? "")
+            + "changes"
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -44,11 +47,11 @@ public enum ChangesPage {
             <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
             <meta name="referrer" content="no-referrer">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>trackwatch: recent Compass changes</title>
+            <title>trackwatch: r\(heading)</title>
             <style>\(styleSheet)</style>
             </head>
             <body>
-            <header><h1>Recent Compass changes</h1>
+            <header><h1>R\(heading)</h1>
             <p id="updated">Updated \(text(updated, 40)) · newest first\(limited ? olderOnes(entries.count) : "")</p></header>
 
             """

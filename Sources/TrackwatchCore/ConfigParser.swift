@@ -1,18 +1,54 @@
+/// One kind of source as the configuration file has it: the tables it owns and how they become sources. Each
+/// source module defines one; the application passes them all to `Config.parse`, so that the reader itself
+/// knows no tracker.
+public protocol SourceKind: Sendable {
+    /// The root tables this kind reads, each with the keys it accepts (anything else there is reported).
+    var tables: [String: [String]] { get }
+    /// Keys of the shared tables (`notify`, `poll`) that this kind reads besides the shared ones.
+    var sharedKeys: [String: [String]] { get }
+    /// How to add one source of this kind, for the error of a file without any (`a [[name]] table with url …`).
+    var advice: String { get }
+    /// This kind's sources in `root`: its tables are already known to hold only the keys it accepts.
+    func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource]
+}
+
+/// A source read from a table, with the table's name and line, so that errors about it can point there.
+public struct ConfiguredSource: Sendable {
+    public var settings: any SourceSettings
+    /// The dotted key of the table's name, such as `table.name`.
+    public var nameKey: String
+    public var line: Int?
+
+    public init(_ settings: any SourceSettings, nameKey: String, line: Int?) {
+        self.settings = settings
+        self.nameKey = nameKey
+        self.line = line
+    }
+}
+
 extension Config {
-    /// The keys each table accepts; anything else is a typo and is reported, never silently ignored. Every one
-    /// is in etc/config.example.toml and docs/configuration.md (ConfigurationReferenceTests).
-    public static let schema: [String: [String]] = [
-        "server": ["name", "url", "repo", "database", "username", "password_file", "password_command", "credential",
-                   "token_file", "keyring", "ca_file", "insecure", "timeout", "proxy"],
-        "watch": ["name", "query", "fields", "notify", "server"],
+    /// The shared tables and their keys.
+    static let sharedSchema: [String: [String]] = [
         "poll": ["interval", "overlap", "page_size", "first_retry"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
-                   "unmute_on", "web_url", "opener"],
+                   "unmute_on", "opener"],
     ]
 
-    /// Reads `config.toml` text. Every error names the file, the line and the dotted key, and says what is
-    /// expected.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> Config {
+    /// The keys each table accepts with these kinds of source; anything else is a typo and is reported, never
+    /// silently ignored. Every one is in etc/config.example.toml and docs/configuration.md
+    /// (ConfigurationReferenceTests).
+    public static func schema(_ kinds: [any SourceKind]) -> [String: [String]] {
+        var schema = sharedSchema
+        for kind in kinds {
+            schema.merge(kind.tables) { $0 + $1 }
+            schema.merge(kind.sharedKeys) { $0 + $1 }
+        }
+        return schema
+    }
+
+    /// Reads `config.toml` text with these kinds of source. Every error names the file, the line and the dotted
+    /// key, and says what is expected.
+    public static func parse(_ text: String, file: String, kinds: [any SourceKind]) throws(ConfigError) -> Config {
         let root: TOMLTable
         do {
             root = try TOML.parse(text)
@@ -24,195 +60,135 @@ extension Config {
         } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "\(error)")
         }
-        var reader = ConfigReader(file: file)
-        return try reader.config(root)
+        let reader = ConfigReader(file: file, schema: schema(kinds))
+        return try reader.config(root, kinds: kinds)
     }
 }
 
-/// Turns the TOML tree into a `Config`, with located errors.
-struct ConfigReader {
-    let file: String
+/// Turns the TOML tree into a `Config`, with located errors. Source kinds read their tables with it.
+public struct ConfigReader: Sendable {
+    public let file: String
+    /// The keys each table accepts (`Config.schema`).
+    let schema: [String: [String]]
 
-    func error(_ value: TOMLValue?, _ key: String, _ message: String) -> ConfigError {
+    public func error(_ value: TOMLValue?, _ key: String, _ message: String) -> ConfigError {
         ConfigError(file: file, line: value?.line, key: key, message: message)
     }
 
-    mutating func config(_ root: TOMLTable) throws(ConfigError) -> Config {
-        for key in root.keys where Config.schema[key] == nil {
-            throw error(root[key], key, "unknown setting; expected the tables [server] (or [[server]]), [[watch]], [poll] and [notify]")
+    func config(_ root: TOMLTable, kinds: [any SourceKind]) throws(ConfigError) -> Config {
+        for key in root.keys where schema[key] == nil {
+            let tables = kinds.flatMap { $0.tables.keys.sorted() }.map { "[\($0)]" }
+            throw error(root[key], key, "unknown setting; expected the tables \(tables.joined(separator: ", ")), "
+                            + "[poll] and [notify]")
         }
-        guard let serverValue = root["server"] else {
-            throw ConfigError(file: file, line: nil, key: "server",
-                              message: "missing; add a [server] table with url, repo, database and username")
+        var sources: [ConfiguredSource] = []
+        for kind in kinds { sources += try kind.sources(in: root, reader: self) }
+        guard !sources.isEmpty else {
+            let key = kinds.first?.tables.keys.sorted().first ?? "source"
+            throw ConfigError(file: file, line: nil, key: key,
+                              message: "missing; add \(kinds.map(\.advice).joined(separator: ", or "))")
         }
-        var servers = try self.servers(serverValue)
-        if let watchValue = root["watch"] { try addWatches(watchValue, to: &servers) }
+        var seen: [String: ConfiguredSource] = [:]
+        for source in sources {
+            if let other = seen[source.settings.sourceName] {
+                throw ConfigError(
+                    file: file, line: source.line, key: source.nameKey,
+                    message: "\"\(source.settings.sourceName)\" also names the source at line \(other.line.map(String.init) ?? "?"); "
+                        + "each source needs a name of its own (it names its state folder)")
+            }
+            seen[source.settings.sourceName] = source
+        }
         let poll = try root["poll"].map { (value) throws(ConfigError) in try table(value, "poll") }
         let notify = try root["notify"].map { (value) throws(ConfigError) in try table(value, "notify") }
-        return Config(servers: servers, poll: try self.poll(poll), notify: try self.notify(notify))
+        return Config(sources: sources.map(\.settings), poll: try self.poll(poll), notify: try self.notify(notify))
     }
 
-    /// `[server]`: one unnamed server. `[[server]]`: named profiles, each with its own credentials and state.
-    func servers(_ value: TOMLValue) throws(ConfigError) -> [ServerConfig] {
-        guard case .array(let items) = value.kind else { return [try server(try table(value, "server"))] }
-        var servers: [ServerConfig] = []
-        for item in items {
-            let table = try table(item, "server")
-            guard let name = try string(table, "server", "name") else {
-                throw ConfigError(file: file, line: item.line, key: "server.name",
-                                  message: "missing; each [[server]] needs a name (letters, digits, - _ .), e.g. name = \"prod\"")
-            }
-            guard Self.isProfileName(name) else {
-                throw error(table["name"], "server.name", "expected letters, digits, - _ or . (it names a state directory), found \"\(name.prefix(40))\"")
-            }
-            guard !servers.contains(where: { $0.name == name }) else {
-                throw error(table["name"], "server.name", "\"\(name)\" is used by two [[server]] tables; names must differ")
-            }
-            var config = try server(table, line: item.line)
-            config.name = name
-            servers.append(config)
-        }
-        return servers
-    }
-
-    static func isProfileName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name != "." && name != ".."
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
-    }
-
-    /// `[[watch]]` tables, each added to its server (`server = "name"`, needed when there are several).
-    func addWatches(_ value: TOMLValue, to servers: inout [ServerConfig]) throws(ConfigError) {
-        guard case .array(let items) = value.kind else {
-            throw error(value, "watch", "expected [[watch]] tables (double brackets: one per watched query)")
-        }
-        for item in items {
-            let table = try table(item, "watch")
-            let text = try requiredString(table, "watch", "query", example: "Public Queries/Team P1s", line: item.line)
-            guard let query = WorkspacePath(text) else {
-                throw error(table["query"], "watch.query",
-                            "expected a workspace path: the root folder (\"Public Queries\" or \"Personal Queries\", "
-                                + "or their names in your Compass's language), any subfolders and the query, "
-                                + "separated by /, e.g. \"Public Queries/Team P1s\", found \"\(text.prefix(60))\"")
-            }
-            let name = try string(table, "watch", "name") ?? query.queryName
-            guard !name.isEmpty, name.count <= 100 else { throw error(table["name"], "watch.name", "expected 1 to 100 characters") }
-            var watch = WatchConfig(name: name, query: query)
-            if let fields = try stringArray(table, "watch", "fields") {
-                guard !fields.isEmpty, fields.allSatisfy({ !$0.isEmpty }) else {
-                    throw error(table["fields"], "watch.fields", "expected field names such as [\"State\", \"Priority\"]; leave it out to compare every column")
-                }
-                watch.fields = fields
-            }
-            if let rule = try string(table, "watch", "notify") {
-                guard let parsed = WatchRule(rawValue: rule) else {
-                    throw error(table["notify"], "watch.notify",
-                                "expected one of \(WatchRule.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(rule.prefix(40))\"")
-                }
-                watch.rule = parsed
-            }
-            let index: Int
-            if let serverName = try string(table, "watch", "server") {
-                guard let found = servers.firstIndex(where: { $0.name == serverName }) else {
-                    let names = servers.compactMap(\.name)
-                    throw error(table["server"], "watch.server",
-                                names.isEmpty ? "there is a single [server] table: leave server out"
-                                              : "no [[server]] is named \"\(serverName.prefix(40))\"; expected one of \(names.joined(separator: ", "))")
-                }
-                index = found
-            } else {
-                guard servers.count == 1 else {
-                    throw ConfigError(file: file, line: item.line, key: "watch.server",
-                                      message: "missing; with several [[server]] tables each [[watch]] names its server")
-                }
-                index = 0
-            }
-            guard !servers[index].watches.contains(where: { $0.name == name }) else {
-                throw error(table["name"] ?? table["query"], "watch.name", "two [[watch]] tables of one server are named \"\(name)\"; give one a different name")
-            }
-            servers[index].watches.append(watch)
-        }
-    }
-
-    func table(_ value: TOMLValue, _ name: String) throws(ConfigError) -> TOMLTable {
+    /// `value` as the table `name`, holding only the keys `name` accepts.
+    public func table(_ value: TOMLValue, _ name: String) throws(ConfigError) -> TOMLTable {
         guard case .table(let table) = value.kind else {
             throw error(value, name, "expected a table [\(name)], found \(value.typeName)")
         }
-        for key in table.keys where !(Config.schema[name] ?? []).contains(key) {
+        for key in table.keys where !(schema[name] ?? []).contains(key) {
             throw error(table[key], "\(name).\(key)",
-                        "unknown key; expected one of: \((Config.schema[name] ?? []).joined(separator: ", "))")
+                        "unknown key; expected one of: \((schema[name] ?? []).joined(separator: ", "))")
         }
         return table
     }
 
-    // MARK: Tables
-
-    /// - Parameter line: the `[[server]]` header's line, named when a key is missing (one of several tables).
-    func server(_ table: TOMLTable, line: Int? = nil) throws(ConfigError) -> ServerConfig {
-        let url = try requiredString(table, "server", "url", example: "https://compass.example.com:8190", line: line)
-        // Checked first, and the URL never quoted: the part before @ may be a password.
-        guard !ServerURL.hasUserInfo(url) else {
-            throw error(table["url"], "server.url",
-                        "must not contain a user name or password (the part before @, not shown here); "
-                            + "put the user name in username and the password in a password source such as password_file")
+    /// `value` as an array of tables `[[name]]`, each holding only the keys `name` accepts.
+    public func tables(_ value: TOMLValue, _ name: String) throws(ConfigError) -> [(table: TOMLTable, line: Int?)] {
+        guard case .array(let items) = value.kind else {
+            throw error(value, name, "expected [[\(name)]] tables (double brackets: one per \(name) source)")
         }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"),
-            let host = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first, !host.isEmpty
-        else {
-            throw error(table["url"], "server.url", "expected an http:// or https:// URL with a host, found \"\(url)\"")
-        }
-        var config = ServerConfig(
-            url: url, repo: try requiredString(table, "server", "repo", example: "2.0.0", line: line),
-            database: try requiredString(table, "server", "database", example: "SAMPL", line: line),
-            username: try requiredString(table, "server", "username", example: "engineer", line: line))
-        config.credential = try credential(table, url: url, username: config.username)
-        config.caFile = try string(table, "server", "ca_file").map(resolved)
-        config.insecure = try boolean(table, "server", "insecure") ?? false
-        config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
-        config.proxy = try proxy(table)
-        return config
+        var tables: [(TOMLTable, Int?)] = []
+        for item in items { tables.append((try table(item, name), item.line)) }
+        return tables
     }
 
-    /// `proxy = "http://host:port"` (credentials allowed), or `""` for none; absent: the environment decides.
-    func proxy(_ table: TOMLTable) throws(ConfigError) -> ProxySetting {
-        guard let text = try string(table, "server", "proxy") else { return .environment }
-        if text.isEmpty { return .direct }
-        do {
-            return .proxy(try ProxyURL(parsing: text))
-        } catch {
-            throw self.error(
-                table["proxy"], "server.proxy",
-                "\(error.message) (expected \"http://host:port\", or \"\" for no proxy)")
+    /// The secret's source among `keys` of `table` (at most one may be set): `password_file`, `token_file`,
+    /// `password_command` or `token_command`, `credential` (systemd), `keyring = true` (looked up under
+    /// `keyringAttributes`); `nil` when none is set.
+    public func credential(
+        _ table: TOMLTable, _ name: String, keys: [String], keyringAttributes: [String]
+    ) throws(ConfigError) -> CredentialSource? {
+        let set = keys.filter { table[$0] != nil }
+        if set.count > 1 {
+            throw error(table[set[1]], "\(name).\(set[1])",
+                        "set only one of \(set.joined(separator: " and ")): each is a complete password source")
         }
-    }
-
-    func credential(_ table: TOMLTable, url: String, username: String) throws(ConfigError) -> CredentialSource {
-        let keys = ["password_file", "password_command", "credential", "token_file", "keyring"].filter { table[$0] != nil }
-        if keys.count > 1 {
-            throw error(table[keys[1]], "server.\(keys[1])",
-                        "set only one of \(keys.joined(separator: " and ")): each is a complete password source")
+        guard let key = set.first else { return nil }
+        if key == "keyring" {
+            return try boolean(table, name, key) == true ? .keyring(attributes: keyringAttributes) : nil
         }
-        if keys.first == "keyring" {
-            guard try boolean(table, "server", "keyring") == true else { return .emptyPassword }
-            return .keyring(attributes: Self.keyringAttributes(url: url, username: username))
-        }
-        guard let key = keys.first, let value = try string(table, "server", key) else { return .emptyPassword }
-        guard !value.isEmpty else { throw error(table[key], "server.\(key)", "must not be empty") }
+        guard let value = try string(table, name, key) else { return nil }
+        guard !value.isEmpty else { throw error(table[key], "\(name).\(key)", "must not be empty") }
         switch key {
         case "password_file": return .passwordFile(path: resolved(value))
-        case "password_command": return .passwordCommand(value)
+        case "token_file": return .tokenFile(path: resolved(value))
+        case "password_command", "token_command": return .passwordCommand(value)
         case "credential":
-            guard !value.contains("/") else { throw error(table[key], "server.credential", "expected a credential name without /") }
+            guard !value.contains("/") else { throw error(table[key], "\(name).credential", "expected a credential name without /") }
             return .systemdCredential(name: value)
-        default: return .tokenFile(path: resolved(value))
+        default: return nil
         }
     }
 
     /// A relative path in the file is relative to the file's directory, not to wherever trackwatch was started
     /// (a unit starts it in the home directory, a terminal anywhere). `~/…` and absolute paths stay as written.
-    func resolved(_ path: String) -> String {
+    public func resolved(_ path: String) -> String {
         guard !path.hasPrefix("/"), path != "~", !path.hasPrefix("~/"), let slash = file.lastIndex(of: "/") else { return path }
         return String(file[...slash]) + path
+    }
+
+    /// `proxy = "http://host:port"` (credentials allowed), or `""` for none; absent: the environment decides.
+    public func proxy(_ table: TOMLTable, _ name: String) throws(ConfigError) -> ProxySetting {
+        guard let text = try string(table, name, "proxy") else { return .environment }
+        if text.isEmpty { return .direct }
+        do {
+            return .proxy(try ProxyURL(parsing: text))
+        } catch {
+            throw self.error(
+                table["proxy"], "\(name).proxy",
+                "\(error.message) (expected \"http://host:port\", or \"\" for no proxy)")
+        }
+    }
+
+    /// A source's `name`: letters, digits, `-`, `_` and `.`, as it names a state folder.
+    public func sourceName(_ table: TOMLTable, _ name: String, default fallback: String?, line: Int?) throws(ConfigError) -> String {
+        guard let text = try string(table, name, "name") ?? fallback else {
+            throw ConfigError(file: file, line: line, key: "\(name).name",
+                              message: "missing; each [[\(name)]] needs a name (letters, digits, - _ .), e.g. name = \"team\"")
+        }
+        guard Self.isProfileName(text) else {
+            throw error(table["name"], "\(name).name",
+                        "expected letters, digits, - _ or . (it names a state directory), found \"\(text.prefix(40))\"")
+        }
+        return text
+    }
+
+    public static func isProfileName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name != "." && name != ".."
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
     }
 
     func poll(_ table: TOMLTable?) throws(ConfigError) -> PollConfig {
@@ -246,25 +222,14 @@ struct ConfigReader {
         }
         config.rules.minPriority = try integer(table, "notify", "min_priority", range: 1...9)
         config.rules.minSeverity = try integer(table, "notify", "min_severity", range: 1...9)
-        config.rules.unmuteOn = try stringArray(table, "notify", "unmute_on") ?? config.rules.unmuteOn
-        if let template = try string(table, "notify", "web_url") {
-            guard template.hasPrefix("https://") || template.hasPrefix("http://") || template.hasPrefix("{url}") else {
-                throw error(table["web_url"], "notify.web_url", "expected an http(s):// URL template with {id}, found \"\(template.prefix(40))\"")
-            }
-            config.webURL = template
-        }
+        config.rules.unmuteOn = try stringArray(table, "notify", "unmute_on")
         config.opener = try string(table, "notify", "opener") ?? config.opener
         return config
     }
 
-    /// The Secret Service attributes trackwatch looks the password up by (README: `secret-tool store …`).
-    static func keyringAttributes(url: String, username: String) -> [String] {
-        ["service", "trackwatch", "server", url, "user", username]
-    }
-
     // MARK: Typed values
 
-    func requiredString(_ table: TOMLTable, _ name: String, _ key: String, example: String, line: Int? = nil) throws(ConfigError) -> String {
+    public func requiredString(_ table: TOMLTable, _ name: String, _ key: String, example: String, line: Int? = nil) throws(ConfigError) -> String {
         guard let text = try string(table, name, key) else {
             throw ConfigError(file: file, line: line, key: "\(name).\(key)",
                               message: "missing; add \(key) = \"\(example)\" under [\(name)]")
@@ -273,7 +238,7 @@ struct ConfigReader {
         return text
     }
 
-    func string(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> String? {
+    public func string(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> String? {
         guard let value = table[key] else { return nil }
         guard case .string(let text) = value.kind else {
             throw error(value, "\(name).\(key)", "expected a string, found \(value.typeName)")
@@ -281,7 +246,7 @@ struct ConfigReader {
         return text
     }
 
-    func stringArray(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> [String]? {
+    public func stringArray(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> [String]? {
         guard let value = table[key] else { return nil }
         guard case .array(let items) = value.kind else {
             throw error(value, "\(name).\(key)", "expected an array of strings such as [\"Owner\", \"State\"], found \(value.typeName)")
@@ -296,7 +261,7 @@ struct ConfigReader {
         return strings
     }
 
-    func boolean(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> Bool? {
+    public func boolean(_ table: TOMLTable, _ name: String, _ key: String) throws(ConfigError) -> Bool? {
         guard let value = table[key] else { return nil }
         guard case .boolean(let flag) = value.kind else {
             throw error(value, "\(name).\(key)", "expected true or false, found \(value.typeName)")
@@ -304,7 +269,7 @@ struct ConfigReader {
         return flag
     }
 
-    func integer(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+    public func integer(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let value = table[key] else { return nil }
         guard case .integer(let number) = value.kind else {
             throw error(value, "\(name).\(key)", "expected an integer, found \(value.typeName)")
@@ -316,7 +281,7 @@ struct ConfigReader {
     }
 
     /// `"30s"`, `"5m"`, `"1h30m"`, `"90"` or an integer, in seconds.
-    func duration(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+    public func duration(_ table: TOMLTable, _ name: String, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let value = table[key] else { return nil }
         let seconds: Int?
         switch value.kind {
@@ -339,7 +304,7 @@ struct ConfigReader {
     }
 
     /// Parses `1h30m`, `5m`, `30s`, `90`; `nil` when malformed or absurdly large.
-    static func seconds(in text: String) -> Int? {
+    public static func seconds(in text: String) -> Int? {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         var total = 0, digits = "", sawUnit = false
         for character in text.filter({ $0 != " " }) {

@@ -1,60 +1,14 @@
-/// One row of the "modified by others" query: one history entry of a record I own.
-public struct HistoryEntry: Equatable, Codable, Sendable {
-    public let record: RecordID
-    public let headline: String
-    public let action: String
-    /// Server time as Compass prints it, `yyyy-MM-dd HH:mm:ss`.
-    public let timestamp: CompassTimestamp
-    public let user: String
-    public let oldState: String
-    public let newState: String
-
-    public init(
-        record: RecordID, headline: String, action: String, timestamp: CompassTimestamp, user: String,
-        oldState: String, newState: String
-    ) {
-        self.record = record
-        self.headline = headline
-        self.action = action
-        self.timestamp = timestamp
-        self.user = user
-        self.oldState = oldState
-        self.newState = newState
-    }
-
-    /// The entry's key as the first of its kind; `keys(of:)` numbers identical entries.
-    public var key: HistoryKey { HistoryKey(record: record, action: action, timestamp: timestamp, user: user) }
-
-    /// The keys of `entries`, in their order. Identical entries — the same person doing the same action on one
-    /// record twice within a second (a script, a bulk update, a quick Modify + Modify) — are two real actions:
-    /// they are numbered 1, 2, … so that each counts once. A window returns all of them together, as they share
-    /// their timestamp, so the numbering is the same in every poll that sees them; the second arriving in a
-    /// later poll than the first is then number 2, unseen, and reported.
-    public static func keys(of entries: [HistoryEntry]) -> [HistoryKey] {
-        // One hash per entry in the usual case of no twins; the rare twin counts in a second table.
-        var firsts = Set<HistoryKey>(minimumCapacity: entries.count)
-        var counts: [HistoryKey: Int] = [:]
-        return entries.map { entry in
-            let key = entry.key
-            if firsts.insert(key).inserted { return key }
-            let occurrence = (counts[key] ?? 1) + 1
-            counts[key] = occurrence
-            return key.occurrence(occurrence)
-        }
-    }
-}
-
 /// Identifies a history entry across polls: the overlap window returns entries again, and this key makes
-/// each one count once. `occurrence` tells identical entries apart (`HistoryEntry.keys(of:)`).
+/// each one count once. `occurrence` tells identical entries apart (`numbered`).
 public struct HistoryKey: Hashable, Codable, Sendable {
     public let record: RecordID
     public let action: String
-    public let timestamp: CompassTimestamp
+    public let timestamp: Timestamp
     public let user: String
     /// 1 for the first entry with these values in a window, 2 for the second, …
     public let occurrence: Int
 
-    public init(record: RecordID, action: String, timestamp: CompassTimestamp, user: String, occurrence: Int = 1) {
+    public init(record: RecordID, action: String, timestamp: Timestamp, user: String, occurrence: Int = 1) {
         self.record = record
         self.action = action
         self.timestamp = timestamp
@@ -65,5 +19,22 @@ public struct HistoryKey: Hashable, Codable, Sendable {
     /// The same key as the `number`th of its kind.
     public func occurrence(_ number: Int) -> HistoryKey {
         HistoryKey(record: record, action: action, timestamp: timestamp, user: user, occurrence: number)
+    }
+
+    /// `keys`, in their order, with identical ones numbered. Identical entries — the same person doing the same
+    /// action on one record twice within a second (a script, a bulk update, a quick Modify + Modify) — are two
+    /// real actions: they are numbered 1, 2, … so that each counts once. A window returns all of them together, as they share
+    /// their timestamp, so the numbering is the same in every poll that sees them; the second arriving in a
+    /// later poll than the first is then number 2, unseen, and reported.
+    public static func numbered(_ keys: [HistoryKey]) -> [HistoryKey] {
+        // One hash per entry in the usual case of no twins; the rare twin counts in a second table.
+        var firsts = Set<HistoryKey>(minimumCapacity: keys.count)
+        var counts: [HistoryKey: Int] = [:]
+        return keys.map { key in
+            if firsts.insert(key).inserted { return key }
+            let occurrence = (counts[key] ?? 1) + 1
+            counts[key] = occurrence
+            return key.occurrence(occurrence)
+        }
     }
 }

@@ -7,7 +7,7 @@ public struct DesktopNotification: Equatable, Sendable {
     public var urgency: Urgency
     public var category: String
     /// Bubbles of one slot replace each other in place (replaces_id): the rolling summary, and each server's
-    /// outage bubble, which its "Connected to Compass again" replaces. `nil`: a bubble of its own.
+    /// outage bubble, which its "Connected to … again" replaces. `nil`: a bubble of its own.
     public var slot: String?
     /// Offered when the server advertises `actions`; a `default` key is a click on the bubble itself.
     public var buttons: [BubbleButton]
@@ -40,9 +40,9 @@ public struct BubbleButton: Equatable, Sendable {
     /// A change's bubble: a click (or "Open", where the server draws the click as a button) opens the record,
     /// "Mute this record" mutes it. One of each: servers that show every action as a button (xfce4-notifyd,
     /// dunst's menu) would show a second "Open" for a separate `open` action.
-    static func forRecord(_ record: RecordID) -> [BubbleButton] {
-        [BubbleButton(key: "default", label: "Open", action: .open(record)),
-         BubbleButton(key: "mute", label: "Mute this record", action: .mute(record))]
+    static func forRecord(_ record: RecordID, source: String? = nil) -> [BubbleButton] {
+        [BubbleButton(key: "default", label: "Open", action: .open(record, source: source)),
+         BubbleButton(key: "mute", label: "Mute this record", action: .mute(record, source: source))]
     }
 
     /// A summary's one way on: the page of recent changes.
@@ -67,9 +67,11 @@ public enum NotificationPlan {
     /// A summary's line per change: one line of a 500-pixel GNOME banner (about 56 characters of its font).
     static let itemLimit = 56
 
-    public static func make(changes: [Change], threshold: Int, bodyMarkup: Bool) -> [DesktopNotification] {
+    /// - Parameter tracker: what the changes' tracker is called (`SourceSettings.trackerName`), for the summary's
+    ///   "4 … changes"; `nil` when they come from several.
+    public static func make(changes: [Change], threshold: Int, bodyMarkup: Bool, tracker: String? = nil) -> [DesktopNotification] {
         guard !changes.isEmpty else { return [] }
-        if changes.count > threshold { return [summary(BubbleDigest(changes), bodyMarkup: bodyMarkup)] }
+        if changes.count > threshold { return [summary(BubbleDigest(changes, tracker: tracker), bodyMarkup: bodyMarkup)] }
         return changes.map { single($0, bodyMarkup: bodyMarkup) }
     }
 
@@ -78,29 +80,35 @@ public enum NotificationPlan {
         DesktopNotification(
             summary: line(title(change)), body: body(lines(change), markup: bodyMarkup),
             urgency: criticalReason(change) == nil ? .normal : .critical, category: changeCategory,
-            buttons: BubbleButton.forRecord(change.record), record: change.record)
+            buttons: BubbleButton.forRecord(change.record, source: change.source), record: change.record)
     }
 
     /// The summary bubble of what `digest` stands for: `8 Compass changes`, a short line for each change it names
     /// (critical ones first, newest first), and `and 5 more`.
     public static func summary(_ digest: BubbleDigest, bodyMarkup: Bool) -> DesktopNotification {
         DesktopNotification(
-            summary: "\(digest.count) Compass changes", body: body(summaryLines(digest), markup: bodyMarkup),
+            summary: "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))",
+            body: body(summaryLines(digest), markup: bodyMarkup),
             urgency: digest.isCritical ? .critical : .normal, category: changeCategory, slot: summarySlot,
             buttons: BubbleButton.showAll)
     }
 
     /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.
-    public static func quietHoursSummary(changes: [Change], bodyMarkup: Bool) -> DesktopNotification? {
+    public static func quietHoursSummary(changes: [Change], bodyMarkup: Bool, tracker: String? = nil) -> DesktopNotification? {
         guard !changes.isEmpty else { return nil }
         return DesktopNotification(
-            summary: changes.count == 1 ? "1 Compass change during quiet hours" : "\(changes.count) Compass changes during quiet hours",
+            summary: "\(changes.count) \(noun(tracker, plural: changes.count != 1)) during quiet hours",
             body: body(summaryLines(BubbleDigest(changes)), markup: bodyMarkup),
             urgency: urgency(of: changes), category: changeCategory, buttons: BubbleButton.showAll)
     }
 
-    /// A message about trackwatch itself, in the server's own slot: an outage bubble ("Cannot reach Compass"),
-    /// then the recovery ("Connected to Compass again") in its place.
+    /// `<tracker> changes`, or `changes` without a tracker's name.
+    static func noun(_ tracker: String?, plural: Bool) -> String {
+        (tracker.map { line($0) + " " } ?? "") + (plural ? "changes" : "change")
+    }
+
+    /// A message about trackwatch itself, in the source's own slot: an outage bubble ("Cannot reach …"), then
+    /// the recovery ("Connected to … again") in its place.
     /// Its lines are trackwatch's own words and an error message, which may quote the server: longer lines
     /// than a change's, still bounded.
     public static func serviceProblem(summary: String, body: [String], resolved: Bool, server: String,

@@ -1,3 +1,31 @@
+/// The outcome of comparing what a poll observed with the persisted state; everything a `PollCommit` needs.
+public struct DiffOutcome: Equatable, Sendable {
+    public var changes: [Change]
+    public var delta: SnapshotDelta
+    public var isBaseline: Bool
+    public var newlySeen: [HistoryKey]
+    public var checkpoint: Timestamp?
+    /// Records whose fields changed by my own hand: stored silently.
+    public var silentUpdates: Int
+    /// Changes that no history entry explains (reported without a name; logged, as the tracker's history should
+    /// have had an entry).
+    public var unexplained = 0
+
+    public init(
+        changes: [Change], delta: SnapshotDelta, isBaseline: Bool, newlySeen: [HistoryKey], checkpoint: Timestamp?,
+        silentUpdates: Int, unexplained: Int = 0
+    ) {
+        self.changes = changes
+        self.delta = delta
+        self.isBaseline = isBaseline
+        self.newlySeen = newlySeen
+        self.checkpoint = checkpoint
+        self.silentUpdates = silentUpdates
+        self.unexplained = unexplained
+    }
+}
+
+
 /// Everything one successful poll of one watch persists, in one transaction: the snapshot difference, the
 /// newly seen history entries, the new checkpoint and the detected changes (the outbox).
 public struct PollCommit: Equatable, Sendable {
@@ -8,14 +36,14 @@ public struct PollCommit: Equatable, Sendable {
     public var isBaseline: Bool
     public var newlySeen: [HistoryKey]
     /// History keys older than this are no longer needed for de-duplication and may be dropped.
-    public var pruneSeenBefore: CompassTimestamp?
-    public var checkpoint: CompassTimestamp?
+    public var pruneSeenBefore: Timestamp?
+    public var checkpoint: Timestamp?
     public var changes: [Change]
     public var log: PollLogEntry
 
     public init(
         watch: String, delta: SnapshotDelta, isBaseline: Bool, newlySeen: [HistoryKey],
-        pruneSeenBefore: CompassTimestamp?, checkpoint: CompassTimestamp?, changes: [Change], log: PollLogEntry
+        pruneSeenBefore: Timestamp?, checkpoint: Timestamp?, changes: [Change], log: PollLogEntry
     ) {
         self.watch = watch
         self.delta = delta

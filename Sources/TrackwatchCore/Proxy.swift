@@ -9,7 +9,7 @@ public enum ProxySetting: Equatable, Sendable {
 }
 
 /// An HTTP proxy: `http://[user:password@]host[:port]`. Requests go through it with CONNECT, so TLS runs end to
-/// end between trackwatch and the Compass server.
+/// end between trackwatch and the tracker's server.
 public struct ProxyURL: Equatable, Sendable, CustomStringConvertible {
     /// curl's default proxy port.
     public static let defaultPort = 1080

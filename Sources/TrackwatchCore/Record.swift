@@ -1,10 +1,10 @@
-/// A string from Compass with a meaning of its own; encoded as the bare string.
-public protocol CompassString: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+/// A string from a tracker with a meaning of its own; encoded as the bare string.
+public protocol TrackerString: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     var rawValue: String { get }
     init(_ rawValue: String)
 }
 
-extension CompassString {
+extension TrackerString {
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
@@ -18,18 +18,18 @@ extension CompassString {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// A Compass record's display id, such as `SAMPL00000042`.
-public struct RecordID: CompassString {
+/// A record's key in its tracker, as people see it (`A-42`, `P/defect/7`, a list item's key field).
+public struct RecordID: TrackerString {
     public let rawValue: String
 
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
-/// One record as a watched query returned it: its id and the watched fields, keyed by Compass field name
-/// (`Headline`, `State`, `Priority`, …). Values are Compass's strings; an empty cell is `""`.
+/// One record as a source observed it: its key and the watched fields, keyed by the tracker's field names
+/// (`Headline`, `State`, `Priority`, …). Values are the tracker's text; an empty cell is `""`.
 ///
 /// Kept compact: the fields are one string, their canonical JSON (`CanonicalFields`), not a dictionary.
-/// `fields` builds the dictionary on demand; `subscript` and `headline` read one value without one.
+/// `fields` builds the dictionary on demand; `subscript` reads one value without one.
 public struct Record: Sendable {
     public let id: RecordID
     /// `{"key":"value",…}`, keys ascending, minimal escapes: equal fields are equal bytes.
@@ -63,7 +63,6 @@ public struct Record: Sendable {
     }
 
     public subscript(field: String) -> String? { withCanonicalJSON { CanonicalFields.value(of: field, in: $0) } }
-    public var headline: String { self["Headline"] ?? "" }
 
     /// Calls `body` with the UTF-8 bytes of `canonicalFields`, what the state store keeps.
     public func withCanonicalJSON<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {

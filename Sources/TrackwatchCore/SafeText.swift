@@ -1,4 +1,4 @@
-/// Text that came from outside (the Compass server above all) on its way into a channel where some characters
+/// Text that came from outside (a tracker's server above all) on its way into a channel where some characters
 /// are control data: a terminal, a log line, sd_notify's `KEY=value` lines, a notification. Whatever the text
 /// holds, what leaves here is one line that a terminal shows literally.
 public enum SafeText {

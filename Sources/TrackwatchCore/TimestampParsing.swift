@@ -1,4 +1,4 @@
-/// How a server printed a history timestamp: reported by `trackwatch probe` and logged once per client.
+/// How a server printed a timestamp: reported by `trackwatch probe` and logged once per client.
 public struct TimestampFormat: Hashable, Sendable, CustomStringConvertible {
     public enum Form: String, Sendable, CaseIterable {
         /// `2024-01-31 10:15:00`, what clients send in filters.
@@ -27,12 +27,12 @@ public struct TimestampFormat: Hashable, Sendable, CustomStringConvertible {
     public var description: String { form.rawValue + (hasFraction ? " with fractional seconds" : "") }
 }
 
-extension CompassTimestamp {
-    /// Reads a timestamp in any form a Compass or DevOps Plan server plausibly prints (`TimestampFormat.Form`),
+extension Timestamp {
+    /// Reads a timestamp in any form a tracker's server plausibly prints — SQL, ISO 8601, US (`TimestampFormat.Form`) —
     /// with up to nine digits of fractional seconds, and returns it in normal form. `nil` for anything else,
     /// including impossible dates and times (`2023-02-29`, hour 25) and years outside 1…9999: every number is
     /// bounded before it is used, so no answer can make the arithmetic trap.
-    public static func parse(_ text: String) -> (timestamp: CompassTimestamp, format: TimestampFormat)? {
+    public static func parse(_ text: String) -> (timestamp: Timestamp, format: TimestampFormat)? {
         // A CHAR column or a sloppy formatter may pad with spaces.
         var scanner = TimestampScanner(text, trimmingSpaces: true)
         if scanner.looksLikeUSDate { return parseUS(&scanner) }
@@ -49,13 +49,13 @@ extension CompassTimestamp {
             form = offset.isUTCDesignator ? .isoUTC : .isoOffset
             guard secondsRange.contains(seconds) else { return nil }
         }
-        let whole = CompassTimestamp(secondsSinceEpoch: seconds).rawValue
-        return (CompassTimestamp(fraction.isEmpty ? whole : whole + "." + fraction),
+        let whole = Timestamp(secondsSinceEpoch: seconds).rawValue
+        return (Timestamp(fraction.isEmpty ? whole : whole + "." + fraction),
                 TimestampFormat(form, hasFraction: scanner.sawFraction))
     }
 
     /// `M/d/yyyy h:mm:ss AM` (1 or 2 digits for month, day and hour), or without AM/PM in 24-hour time.
-    private static func parseUS(_ scanner: inout TimestampScanner) -> (timestamp: CompassTimestamp, format: TimestampFormat)? {
+    private static func parseUS(_ scanner: inout TimestampScanner) -> (timestamp: Timestamp, format: TimestampFormat)? {
         guard let month = scanner.digits(1...2), scanner.take("/"), let day = scanner.digits(1...2), scanner.take("/"),
             let year = scanner.digits(4...4), scanner.take(" "), var hour = scanner.digits(1...2), scanner.take(":"),
             let minute = scanner.digits(2...2), scanner.take(":"), let second = scanner.digits(2...2)
@@ -66,7 +66,7 @@ extension CompassTimestamp {
         }
         let date = TimestampScanner.Date(year: year, month: month, day: day)
         guard let seconds = seconds(date, TimestampScanner.Time(hour: hour, minute: minute, second: second)) else { return nil }
-        return (CompassTimestamp(secondsSinceEpoch: seconds), TimestampFormat(.us))
+        return (Timestamp(secondsSinceEpoch: seconds), TimestampFormat(.us))
     }
 }
 
@@ -76,7 +76,7 @@ struct TimestampScanner {
         let year: Int, month: Int, day: Int
         var isValid: Bool {
             (1...9999).contains(year) && (1...12).contains(month)
-                && (1...CompassTimestamp.daysIn(month: month, year: year)).contains(day)
+                && (1...Timestamp.daysIn(month: month, year: year)).contains(day)
         }
     }
 

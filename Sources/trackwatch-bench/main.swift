@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CompassClient
 import StateStore
 import TrackwatchCore
 
@@ -47,7 +48,7 @@ var history: [HistoryEntry] = []
 for index in stride(from: 0, to: count, by: 100) {
     current[index] = record(index + 1, state: "Resolved")
     history.append(HistoryEntry(record: current[index].id, headline: current[index].headline, action: "Resolve",
-                                timestamp: CompassTimestamp("2026-11-23 10:00:00"), user: "lead", oldState: "Opened",
+                                timestamp: Timestamp("2026-11-23 10:00:00"), user: "lead", oldState: "Opened",
                                 newState: "Resolved"))
 }
 
@@ -73,7 +74,7 @@ let windowRows = 3_000
 let windowRecords = Array(baseline.prefix(1_000))
 let window = (0..<windowRows).map { index in
     HistoryEntry(record: windowRecords[index % windowRecords.count].id, headline: "", action: "Modify",
-                 timestamp: CompassTimestamp(secondsSinceEpoch: 1_795_000_000 + index * 17), user: "lead",
+                 timestamp: Timestamp(secondsSinceEpoch: 1_795_000_000 + index * 17), user: "lead",
                  oldState: "Opened", newState: "Opened")
 }
 let windowSeen = Set(window.map(\.key))  // every entry distinct: each the first of its kind

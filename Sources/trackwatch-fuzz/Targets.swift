@@ -1,5 +1,7 @@
 import CompassClient
 import Logging
+import TrackerHTTP
+import TrackwatchApp
 import TrackwatchCore
 
 /// The fuzz targets, by name: each takes one input and must not crash, hang or allocate without bound.
@@ -29,8 +31,8 @@ func fuzzCSV(_ bytes: UnsafeRawBufferPointer) {
 /// the same moment and parses to itself.
 func fuzzTimestamp(_ bytes: UnsafeRawBufferPointer) {
     let text = String(decoding: bytes, as: UTF8.self)
-    guard let (timestamp, _) = CompassTimestamp.parse(text) else { return }
-    guard timestamp.secondsSinceEpoch != nil, CompassTimestamp.parse(timestamp.rawValue)?.timestamp == timestamp,
+    guard let (timestamp, _) = Timestamp.parse(text) else { return }
+    guard timestamp.secondsSinceEpoch != nil, Timestamp.parse(timestamp.rawValue)?.timestamp == timestamp,
         timestamp.adding(seconds: -HistoryWindow.reach(overlap: 86_400)) != nil
     else { fatalError("\(text.debugDescription) → \(timestamp) is not a normal form") }
 }
@@ -40,7 +42,7 @@ func fuzzTimestamp(_ bytes: UnsafeRawBufferPointer) {
 func fuzzConfig(_ bytes: UnsafeRawBufferPointer) {
     let text = String(decoding: bytes, as: UTF8.self)
     do {
-        _ = try Config.parse(text, file: "fuzz.toml")
+        _ = try Config.parse(text, file: "fuzz.toml", kinds: SourceRegistry.kinds)
     } catch {
         if let line = error.line, line < 1 || line > text.utf8.count + 1 { fatalError("line \(line) out of range") }
     }

@@ -4,12 +4,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SourceKit
 import TrackwatchApp
 import TrackwatchCore
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Poll Compass once now and print each change.",
+        abstract: "Poll every source once now and print each change.",
         discussion: """
             Prints one line per change, e.g. "SAMPL00000042 assigned to you by lead: Crash on save \
             [2-Give High Attention]". The first check takes a silent baseline and prints one summary line. \
@@ -35,13 +36,13 @@ struct Check: ParsableCommand {
                 config: try options.loadConfiguration(), stateDirectory: options.paths().stateDirectory,
                 environment: environment, logger: logger)
             defer { session.logoff() }
-            // Every server is polled; the exit status is the first failure's. With several servers each
-            // failure is named, so that one server's trouble does not hide another's changes.
+            // Every source is polled; the exit status is the first failure's. With several sources each
+            // failure is named, so that one source's trouble does not hide another's changes.
             var firstFailure: (any Error)?
-            for server in session.servers {
+            for server in session.sources {
                 let failure: (any Error)?
                 do {
-                    let report = try server.poller.poll(dryRun: dryRun)
+                    let report = try server.source.poll(dryRun: dryRun)
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
@@ -50,8 +51,8 @@ struct Check: ParsableCommand {
                 } catch {
                     failure = error
                 }
-                if let failure, session.servers.count > 1 {
-                    Console.error("trackwatch: \(server.server.label): \(failure)")
+                if let failure, session.sources.count > 1 {
+                    Console.error("trackwatch: \(server.settings.label): \(failure)")
                     firstFailure = firstFailure ?? ExitCode(ExitStatus.forError(failure).rawValue)
                 } else if let failure {
                     firstFailure = firstFailure ?? failure
@@ -67,10 +68,7 @@ struct Check: ParsableCommand {
 
     private func print(_ report: PollReport) {
         var notes: [String] = []
-        if report.isBaseline {
-            notes.append("Baseline: watching \(report.recordCount) records assigned to you; "
-                + "changes are reported from the next check on.")
-        }
+        if report.isBaseline { notes.append(report.baselineNote) }
         for watch in report.baselineWatches {
             notes.append("Baseline: watching the query \(watch); its changes are reported from the next check on.")
         }
@@ -82,7 +80,8 @@ struct Check: ParsableCommand {
     }
 }
 
-/// The `--json` shape of a change: `{"record","kind","headline","by","action","changes","at","priority","severity","watch"}`.
+/// The `--json` shape of a change: `{"record","kind","headline","by","action","changes","at","priority","severity","watch",
+/// "source"}`.
 struct ChangeLine: Encodable {
     let record: String
     let kind: String
@@ -93,8 +92,10 @@ struct ChangeLine: Encodable {
     let at: String?
     let priority: String?
     let severity: String?
-    /// The `[[watch]]` it was seen in; `null` for the built-in queries.
+    /// The `[[watch]]` or list it was seen in; `null` for a source's own questions.
     let watch: String?
+    /// The source that saw it (its table's `name`); `null` in changes stored before sources had names.
+    let source: String?
     /// When trackwatch detected it (`log --json` only).
     let detected: String?
     /// The `[[server]]` profile (`log --json` with several servers only).
@@ -113,6 +114,7 @@ struct ChangeLine: Encodable {
         priority = change.priority
         severity = change.severity
         watch = change.watch
+        source = change.source
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -127,11 +129,14 @@ struct ChangeLine: Encodable {
         try container.encode(priority, forKey: .priority)
         try container.encode(severity, forKey: .severity)
         try container.encode(watch, forKey: .watch)
+        try container.encode(source, forKey: .source)
         try container.encodeIfPresent(detected, forKey: .detected)
         try container.encodeIfPresent(server, forKey: .server)
     }
 
-    enum CodingKeys: String, CodingKey { case record, kind, headline, by, action, changes, at, priority, severity, watch, detected, server }
+    enum CodingKeys: String, CodingKey {
+        case record, kind, headline, by, action, changes, at, priority, severity, watch, source, detected, server
+    }
 
     var json: String {
         let encoder = JSONEncoder()

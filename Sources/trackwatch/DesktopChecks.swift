@@ -1,4 +1,5 @@
 import DesktopNotifier
+import SourceKit
 #if canImport(Glibc)
     import Glibc
 #endif

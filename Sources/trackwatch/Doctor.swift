@@ -1,7 +1,7 @@
 import ArgumentParser
-import CompassClient
 import DesktopNotifier
 import Logging
+import SourceKit
 import StateStore
 import SystemdIntegration
 import TrackwatchApp
@@ -14,10 +14,10 @@ struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check the whole setup and say how to fix what is wrong.",
         discussion: """
-            Checks, in order: the configuration file, the password source, the server (reachable, login, \
-            query support), the state directory, the session bus, the notification server, the desktop entry and \
-            the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for \
-            what works with a caveat \
+            Checks, in order: the configuration file, each source's password or token and server (reachable, \
+            login, query support), the state directory, the session bus, the notification server, the desktop \
+            entry and the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what \
+            works, ⚠ for what works with a caveat \
             and ✘ with the fix for what does not. Exit status 0 when nothing is ✘, 1 otherwise. Safe while the \
             daemon runs: it changes nothing.
             """)
@@ -35,15 +35,12 @@ struct Doctor: ParsableCommand {
             (error as? UntrustedFile)?.fix ?? "correct the line and key named above (etc/config.example.toml documents every key)"
         })
         if let config {
-            for server in config.servers {
-                let named = server.name.map { " of \($0)" } ?? ""
-                if ServerURL.isCleartextToAnotherHost(server.url) { report.warn("\(server.url): \(ServerSession.cleartextWarning)") }
-                if let credential = report.check("password source\(named) (\(Self.describe(server.credential)))",
-                                                 { try loadCredential(server.credential, environment: environment) },
-                                                 fix: "the message above says what to change") {
-                    checkServer(server, config.poll, credential, logger: logger, report: &report)
-                } else {
-                    report.skip("server login\(named) (needs the password)")
+            let context = DiagnosisContext(
+                poll: config.poll, environment: environment, logger: logger,
+                secret: { try loadSecret($0, environment: environment) }, wallClock: SystemClocks.wallTime)
+            for source in config.sources {
+                for factory in SourceRegistry.factories {
+                    if let found = factory.diagnose(source, context: context) { report.append(found) }
                 }
             }
         } else {
@@ -52,8 +49,8 @@ struct Doctor: ParsableCommand {
 
         // State: looked at, never created (doctor changes nothing).
         let root = paths.stateDirectory
-        let servers = config?.servers ?? []
-        for state in servers.isEmpty ? [root] : servers.map({ ServerSession.stateDirectory(of: $0, in: root) }) {
+        let sources = config?.sources ?? []
+        for state in sources.isEmpty ? [root] : sources.map({ SourceSession.stateDirectory(of: $0, in: root) }) {
             let database = state + "/" + StateStore.fileName
             var info = stat()
             if lstat(state, &info) == 0, report.check("state directory \(state) (yours, private, no links)", {
@@ -123,49 +120,12 @@ struct Doctor: ParsableCommand {
         if report.failed { throw ExitCode(1) }
     }
 
-    private func checkServer(_ server: ServerConfig, _ poll: PollConfig, _ credential: Credential, logger: Logger,
-                             report: inout DoctorReport) {
-        guard let client = report.check("server \(server.url)", {
-            try ServerSession.makeClient(server: server, credential: credential, environment: environment, logger: logger)
-        }, fix: "check url, ca_file, insecure and proxy in [server]") else { return }
-        defer { client.logoff() }
-        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment),
-            let proxy = choice.proxy
-        {
-            report.pass("through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
-        }
-        let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {
-            try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
-                           pageSize: poll.pageSize)
-        }, fix: "the message above says what to do")
-        guard let rows else { return }
-        let path = client.queryPath == .stored
-            ? "stored queries (in \(client.personalFolderName ?? "Personal Queries"))" : "ad-hoc queries"
-        report.pass("\(rows.count) records assigned to you; the server runs \(path)")
-        for watch in server.watches {
-            _ = report.check("watched query \(watch.query)", {
-                let result = try client.run(savedQuery: watch.query, pageSize: poll.pageSize)
-                _ = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
-                _ = try SavedQueryRows.comparedFields(watch, columns: result.columns)
-                return result
-            }, fix: "correct query or fields in the [[watch]] named \(watch.name), or save the query in Compass")
-        }
-        if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
-    }
-
     /// The unit hides the home directory (ProtectHome=tmpfs) but for what it binds: a file the daemon needs
     /// elsewhere under it is missing in the daemon (✘, with the drop-in line that shows it).
     private func checkSandboxShows(_ config: Config, configPath: String, unitText: String, report: inout DoctorReport) {
         guard let home = environment["HOME"], home != "/" else { return }
         var files: [(key: String, path: String)] = options.config == nil ? [("configuration", configPath)] : []
-        for server in config.servers {
-            switch server.credential {
-            case .passwordFile(let path): files.append(("password_file", path))
-            case .tokenFile(let path): files.append(("token_file", path))
-            default: break
-            }
-            if let caFile = server.caFile { files.append(("ca_file", caFile)) }
-        }
+        for source in config.sources { files += source.files }
         // What the manager applies, drop-ins included; the unit file's own lines when no manager answers.
         let applied = ["BindReadOnlyPaths", "BindPaths"].compactMap {
             Self.systemctl(["--user", "show", "-p", $0, "--value", "trackwatch"])
@@ -190,16 +150,6 @@ struct Doctor: ParsableCommand {
         }.filter { !$0.isEmpty }
     }
 
-    static func describe(_ source: CredentialSource) -> String {
-        switch source {
-        case .passwordFile(let path): "password_file \(path)"
-        case .passwordCommand: "password_command"
-        case .systemdCredential(let name): "systemd credential \(name)"
-        case .tokenFile(let path): "token_file \(path)"
-        case .keyring: "keyring"
-        case .emptyPassword: "empty password"
-        }
-    }
 
     static func busSocketExists(_ address: String) -> Bool {
         guard let range = address.split(separator: ",").first, range.hasPrefix("unix:path=") else { return true }  // abstract or TCP: trust it
@@ -233,38 +183,5 @@ struct Doctor: ParsableCommand {
         let line = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self)
         // is-enabled prints a state and exits non-zero for "disabled"; no output means no manager.
         return line.isEmpty ? nil : line
-    }
-}
-
-/// The ✔/⚠/✘ lines of `trackwatch doctor`; each is printed as one line (see `Console`), so an error text from the
-/// server cannot add lines of its own.
-struct DoctorReport {
-    private(set) var lines: [String] = []
-    private(set) var failed = false
-
-    mutating func pass(_ what: String) { lines.append("✔ \(what)") }
-    mutating func warn(_ what: String) { lines.append("⚠ \(what)") }
-    mutating func skip(_ what: String) { lines.append("· skipped: \(what)") }
-
-    mutating func fail(_ what: String, fix: String) {
-        failed = true
-        lines += ["✘ \(what)", "    fix: \(fix)"]
-    }
-
-    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
-    mutating func check<T>(_ what: String, _ body: () throws -> T, fix: String) -> T? {
-        check(what, body, fix: { _ in fix })
-    }
-
-    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and the fix for that error.
-    mutating func check<T>(_ what: String, _ body: () throws -> T, fix: (any Error) -> String) -> T? {
-        do {
-            let value = try body()
-            pass(what)
-            return value
-        } catch {
-            fail("\(what): \(error)", fix: fix(error))
-            return nil
-        }
     }
 }

@@ -65,14 +65,14 @@ final class DesktopAnnouncer: ChangeAnnouncer {
 
     init(notifier: DesktopNotifier) { self.notifier = notifier }
 
-    func announce(_ changes: [Change], settings: NotifyConfig) {
+    func announce(_ changes: [Change], tracker: String?, settings: NotifyConfig) {
         guard settings.desktop else { return }
-        notifier.announce(changes, summaryThreshold: settings.summaryThreshold)
+        notifier.announce(changes, summaryThreshold: settings.summaryThreshold, tracker: tracker)
     }
 
-    func announceQuietHoursSummary(_ changes: [Change], settings: NotifyConfig) {
+    func announceQuietHoursSummary(_ changes: [Change], tracker: String?, settings: NotifyConfig) {
         guard settings.desktop else { return }
-        notifier.announceQuietHoursSummary(changes)
+        notifier.announceQuietHoursSummary(changes, tracker: tracker)
     }
 
     func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String,

@@ -28,7 +28,7 @@ struct Log: ParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "An HTML page of the changes, as the daemon keeps it in the state directory (changes.html), on stdout.",
-        discussion: "Each record is linked to the Compass web client (web_url in [notify])."))
+        discussion: "Each record is linked to its web page (for Compass, web_url in [notify])."))
     var html = false
 
     func validate() throws {
@@ -45,8 +45,7 @@ struct Log: ParsableCommand {
             let from = since.flatMap { Self.start($0, now: SystemClocks.wallTime()) }
             let id = try record.map(Mute.recordID)
             if html {
-                let (config, stores) = try options.configuredStores()
-                let page = try RecentChanges.page(stores: stores, notify: config?.notify ?? NotifyConfig(), since: from,
+                let page = try RecentChanges.page(stores: try options.configuredStores().stores, since: from,
                                                   record: id, limit: limit, now: SystemClocks.wallTime())
                 print(page, terminator: "")
                 return

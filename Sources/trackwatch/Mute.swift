@@ -1,4 +1,5 @@
 import ArgumentParser
+import SourceKit
 import StateStore
 import TrackwatchApp
 import TrackwatchCore
@@ -15,16 +16,21 @@ struct Mute: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Argument(help: "Record id, e.g. SAMPL00000042.")
+    @Argument(help: "Record id, e.g. SAMPL00000042, DEMO-9 or DEMO/defect/7.")
     var records: [String] = []
+
+    @Option(help: ArgumentHelp("Only in this source (its table's name); default: every source.", valueName: "name"))
+    var source: String?
 
     func validate() throws { _ = try records.map(Self.recordID) }
 
     func run() throws {
         do {
-            // With several servers a record id is muted on each: ids carry their database's prefix, so only
-            // the server that has it ever sees it change.
-            let stores = try options.stores()
+            // With several sources a record id is muted on each (unless --source names one): ids mostly carry
+            // their database's or project's prefix, so only the source that has it ever sees it change.
+            let (config, all) = try options.configuredStores()
+            let chosen = try Self.chosen(all, source: source, config: config)
+            let stores = chosen.map { ($0.source.flatMap { $0.stateFolder.isEmpty ? nil : $0.label }, $0.store) }
             if records.isEmpty {
                 for (label, store) in stores {
                     for (record, since) in try store.mutedRecords().sorted(by: { $0.key < $1.key }) {
@@ -33,11 +39,15 @@ struct Mute: ParsableCommand {
                 }
                 return
             }
-            let lifters = (try? options.loadConfiguration().notify.rules.unmuteOn) ?? BubbleRules().unmuteOn
+            let owned = Set(chosen.compactMap { $0.source?.ownerAndStateFields })
+            let lifters = config?.notify.rules.unmuteOn ?? (owned.count <= 1 ? owned.first ?? BubbleRules.ownerAndState : nil)
             for record in try records.map(Self.recordID) {
                 for (_, store) in stores { try store.mute(record, at: SystemClocks.wallTime()) }
-                Console.line("\(record) muted: its changes are journaled, not shown, until \(Self.describe(lifters)) changes or it enters or leaves your records")
+                let until = lifters.map(Self.describe) ?? "its owner or state"
+                Console.line("\(record) muted: its changes are journaled, not shown, until \(until) changes or it enters or leaves your records")
             }
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw fail(error)
         }
@@ -52,12 +62,28 @@ struct Mute: ParsableCommand {
         }
     }
 
-    /// Record ids are what people copy from bubbles and the web client; anything else is a typo.
+    /// Record ids are what people copy from bubbles, `log` and the web client: letters, digits and `_ - . / : @ + #`
+    /// (`SAMPL00000042`, `DEMO/defect/7`, `jd123@duke.edu`); anything else is a typo, or worse.
     static func recordID(_ text: String) throws -> RecordID {
-        guard !text.isEmpty, text.count <= 64, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
-            throw ValidationError("\"\(text)\" is not a record id such as SAMPL00000042")
+        guard !text.isEmpty, text.count <= 200,
+            text.allSatisfy({ $0.isLetter || $0.isNumber || "_-./:@+#".contains($0) })
+        else {
+            throw ValidationError("\"\(text)\" is not a record id such as SAMPL00000042 or DEMO/defect/7")
         }
         return RecordID(text)
+    }
+
+    /// The stores of the source named `source`, or all of them.
+    static func chosen(
+        _ stores: [(source: (any SourceSettings)?, store: StateStore)], source: String?, config: Config?
+    ) throws -> [(source: (any SourceSettings)?, store: StateStore)] {
+        guard let source else { return stores }
+        let named = stores.filter { $0.source?.sourceName == source }
+        guard !named.isEmpty else {
+            let names = config?.sources.map(\.sourceName).joined(separator: ", ") ?? "none"
+            throw ValidationError("no source is named \(source); the configuration has: \(names)")
+        }
+        return named
     }
 }
 
@@ -69,11 +95,15 @@ struct Unmute: ParsableCommand {
     @Argument(help: "Record id, e.g. SAMPL00000042.")
     var records: [String]
 
+    @Option(help: ArgumentHelp("Only in this source (its table's name); default: every source.", valueName: "name"))
+    var source: String?
+
     func validate() throws { _ = try records.map(Mute.recordID) }
 
     func run() throws {
         do {
-            let stores = try options.stores()
+            let (config, all) = try options.configuredStores()
+            let stores = try Mute.chosen(all, source: source, config: config)
             for record in try records.map(Mute.recordID) {
                 var was = false
                 for (_, store) in stores where try store.unmute(record) { was = true }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import Logging
+import SourceKit
 import StateStore
 import SystemdIntegration
 import TrackwatchApp
@@ -22,21 +23,23 @@ struct ConfigOptions: ParsableArguments {
         try loadConfig(path: config ?? paths().configFile)
     }
 
-    /// The state store of each configured server, labelled when there are several `[[server]]` profiles.
-    /// Without a configuration file, the state directory's own store (a single `[server]`'s).
+    /// The state store of each configured source, labelled unless it is a single `[server]`, whose store is the
+    /// state directory's own. Without a configuration file, that store.
     func stores() throws -> [(label: String?, store: StateStore)] {
-        try configuredStores().stores.map { ($0.server?.name, $0.store) }
+        try configuredStores().stores.map { source, store in
+            (source.flatMap { $0.stateFolder.isEmpty ? nil : $0.label }, store)
+        }
     }
 
-    /// The configuration (`nil` when there is no file and none was named) and each server's store with its
+    /// The configuration (`nil` when there is no file and none was named) and each source's store with its
     /// configuration.
-    func configuredStores() throws -> (config: Config?, stores: [(server: ServerConfig?, store: StateStore)]) {
+    func configuredStores() throws -> (config: Config?, stores: [(source: (any SourceSettings)?, store: StateStore)]) {
         let root = paths().stateDirectory
         let path = config ?? paths().configFile
         guard config != nil || access(path, F_OK) == 0 else { return (nil, [(nil, try StateStore(directory: root))]) }
         let loaded = try loadConfig(path: path)
-        return (loaded, try loaded.servers.map { server in
-            (server, try StateStore(directory: ServerSession.stateDirectory(of: server, in: root)))
+        return (loaded, try loaded.sources.map { source in
+            (source, try StateStore(directory: SourceSession.stateDirectory(of: source, in: root)))
         })
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import SourceKit
 import SystemdIntegration
 import TrackwatchApp
 import TrackwatchCore
@@ -9,14 +10,14 @@ import TrackwatchCore
 
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Ask your Compass server what trackwatch needs of it: is it supported?",
+        abstract: "Ask each tracker's server what trackwatch needs of it: is it supported?",
         discussion: """
-            Logs in once and, read-only, finds the query folders, runs the built-in queries on tiny pages, reads \
-            the newest history entry, asks for /query, and reuses its logged-off token; then prints each \
-            finding: ✔ works, ⚠ differs (and what trackwatch does about it), ✘ does not work (and what to do), \
-            · not checked. The queries it stores are deleted again; no record is changed. With --save, the \
-            whole exchange is written to FILE (mode 0600) with secrets removed and record text replaced by \
-            salted hashes, to attach to a bug report.
+            Asks each configured source's server, read-only, what the daemon will ask — for Compass: logs in \
+            once, finds the query folders, runs the built-in queries on tiny pages, reads the newest history \
+            entry, asks for /query, and reuses its logged-off token — then prints each finding: ✔ works, ⚠ \
+            differs (and what trackwatch does about it), ✘ does not work (and what to do), · not checked. \
+            Nothing is changed on the server. With --save, the whole exchange is written to FILE (mode 0600) \
+            with secrets removed and record text replaced by salted hashes, to attach to a bug report.
 
             Exit status: 0 when nothing is ✘, 1 otherwise; 69 server unreachable; 76 an answer that is not the \
             documented API; 77 login refused; \
@@ -25,8 +26,11 @@ struct Probe: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Option(help: ArgumentHelp("Only the [[server]] profile of this name.", valueName: "name"))
-    var server: String?
+    @Option(
+        name: [.customLong("source"), .customLong("server")],
+        help: ArgumentHelp("Only the source of this name (a [[server]] profile, a [[qase]] or [[json]] table).",
+                           valueName: "name"))
+    var source: String?
 
     @Option(
         help: ArgumentHelp(
@@ -42,16 +46,12 @@ struct Probe: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        var servers = config.servers
-        if let name = server {
-            servers = servers.filter { $0.name == name }
+        var servers = config.sources
+        if let name = source {
+            servers = servers.filter { $0.sourceName == name }
             guard !servers.isEmpty else {
-                let names = config.servers.compactMap(\.name)
-                Console.error(
-                    "trackwatch: no [[server]] named \(name)"
-                        + (names.isEmpty
-                            ? " (the configuration has a single [server])"
-                            : "; there are: \(names.joined(separator: ", "))"))
+                let names = config.sources.map(\.sourceName)
+                Console.error("trackwatch: no source named \(name); there are: \(names.joined(separator: ", "))")
                 throw ExitCode(ExitStatus.configuration.rawValue)
             }
         }
@@ -59,14 +59,16 @@ struct Probe: ParsableCommand {
         var failed = false
         var stoppedBy: (any Error)?
         for server in servers {
-            if servers.count > 1 || config.servers.count > 1 { Console.line("server \(server.label) (\(server.url))") }
-            let probe: ServerProbe
+            if servers.count > 1 || config.sources.count > 1 { Console.line("server \(server.label) (\(server.url))") }
+            let probe: any SourceProbe
             do {
-                let credential = try loadCredential(server.credential, environment: environment)
-                probe = try ServerProbe(
-                    server: server, poll: config.poll, credential: credential,
-                    environment: environment, logger: logger, transcript: save != nil,
-                    now: SystemClocks.wallTime)
+                let context = DiagnosisContext(
+                    poll: config.poll, environment: environment, logger: logger,
+                    secret: { try loadSecret($0, environment: environment) }, wallClock: SystemClocks.wallTime)
+                guard let made = try SourceRegistry.factories.lazy
+                    .compactMap({ try $0.probe(server, context: context, transcript: save != nil) }).first
+                else { continue }
+                probe = made
             } catch {
                 Console.line("✘ \(error)")
                 stoppedBy = stoppedBy ?? error

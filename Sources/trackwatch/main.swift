@@ -6,19 +6,20 @@ if !CoreDumps.forbid() {
     Console.error("trackwatch: warning: could not turn core dumps off (prctl/setrlimit refused); a crash could write your password to disk")
 }
 
-/// trackwatch: watches an HCL Compass server for one engineer and reports every change once.
+/// trackwatch: watches the trackers where one engineer's work lives and reports every change once.
 struct Trackwatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trackwatch",
-        abstract: "Watch HCL Compass for changes to your records and report each change once.",
+        abstract: "Watch your trackers for changes to your records and report each change once.",
         discussion: """
-            Reruns two queries on your Compass server (records assigned to you, and records you own that \
-            someone else changed), compares them with the snapshot kept in $XDG_STATE_HOME/trackwatch and \
-            reports every change.
+            Asks each configured source its questions — on an HCL Compass server, records assigned to you and \
+            records you own that someone else changed; likewise on Qase TestOps; or the items of any JSON list — \
+            compares the answers with the snapshot kept in $XDG_STATE_HOME/trackwatch and reports every change \
+            as a desktop notification and a journal entry.
 
-            Exit status: 0 success; 64 usage; 69 Compass unreachable or failing (retry later); 74 state \
-            directory unusable; 75 another trackwatch holds the state directory; 76 unexpected answer from Compass; 77 login or credential rejected; \
-            78 configuration invalid; 1 internal error.
+            Exit status: 0 success; 64 usage; 69 a tracker unreachable or failing (retry later); 74 state \
+            directory unusable; 75 another trackwatch holds the state directory; 76 unexpected answer from a \
+            tracker; 77 login or credential rejected; 78 configuration invalid; 1 internal error.
             """,
         version: trackwatchVersion,
         subcommands: [Check.self, Run.self, Status.self, Log.self, Mute.self, Unmute.self, Doctor.self, Probe.self, NotifyTest.self]

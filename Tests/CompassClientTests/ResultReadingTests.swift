@@ -1,6 +1,7 @@
 @testable import CompassClient
 import Foundation
 import Logging
+import TrackerHTTP
 import TrackwatchCore
 import XCTest
 

@@ -1,5 +1,6 @@
 @testable import CompassClient
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// The allow-list redaction of `probe --save` transcripts: what is kept is known to be harmless, everything else

@@ -2,8 +2,8 @@ import DesktopNotifier
 import Foundation
 import Logging
 import Synchronization
-import TrackwatchCore
 import TestSupport
+import TrackwatchCore
 import XCTest
 
 /// Collects log messages in memory, so that tests can count warnings without bootstrapping LoggingSystem.
@@ -79,8 +79,8 @@ final class NotificationTests: XCTestCase {
 
         // A burst becomes one summary bubble; the next burst replaces it in place, counting both (issue 20, item 5).
         try bus.clearCalls()
-        notifier.announce((1...5).map { change($0) }, summaryThreshold: 3)
-        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3)
+        notifier.announce((1...5).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
+        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
         calls = try bus.waitForNotifyCalls(2)
         XCTAssertEqual(calls.map(\.summary), ["5 Compass changes", "9 Compass changes"])
         XCTAssertTrue(calls.first?.body.hasSuffix("and 2 more") == true, calls.first?.body ?? "")
@@ -126,7 +126,7 @@ final class NotificationTests: XCTestCase {
                                               ["default", "Show all", "show-all", "Show all"]])
         try bus.startNotificationServer(capabilities: "body body-markup actions")
         notifier.announce([change(3)], summaryThreshold: 3)
-        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3)
+        notifier.announce((1...4).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
         calls = try bus.waitForNotifyCalls(2)
         XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003: \u{2068}Crash on save\u{2069}", "4 Compass changes"])
         XCTAssertEqual(calls.map(\.replacesID), [0, 0], "nothing of the previous server is replaced")

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// `trackwatch run` against compass-sim: scheduling, signals, sd_notify and exactly-once reporting.

@@ -1,5 +1,6 @@
 import CompassClient
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// The directory holding the built executables (next to the test bundle).

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// A hostile server's numbers and words at the protocol level (issue 12, items 1 and 4): no number it sends can

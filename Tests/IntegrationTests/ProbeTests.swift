@@ -1,5 +1,6 @@
 import CompassClient
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// `trackwatch probe` against compass-sim in its server variants (issue 11, "a probe the user can run against

@@ -1,5 +1,6 @@
 import CompassClient
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// A recognisable secret goes in; it must come out nowhere: not in output or logs (even verbose), not in the

@@ -87,16 +87,16 @@ final class CommitTests: StoreTestCase {
         XCTAssertNil(try store.checkpoint(watch: "assigned"))
         try store.commit(poll(checkpoint: "2025-03-01 09:00:00"))
         try store.commit(poll(checkpoint: nil))
-        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:00:00"))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), Timestamp("2025-03-01 09:00:00"))
         try store.commit(poll(checkpoint: "2025-03-01 09:05:00"))
-        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:05:00"))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), Timestamp("2025-03-01 09:05:00"))
     }
 
     func test_rebaseline_keepsCheckpointWhenNoneGiven() throws {
         let store = try makeStore()
         try store.commit(baseline([record(1)], checkpoint: "2025-03-01 09:00:00"))
         try store.commit(baseline([record(2)], checkpoint: nil, at: 1_700_001_000))
-        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:00:00"))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), Timestamp("2025-03-01 09:00:00"))
     }
 
     func test_commitWithoutBaseline_throwsAndWritesNothing() throws {
@@ -136,7 +136,7 @@ final class CommitTests: StoreTestCase {
         // The same connection and its cached statements keep working after the rollback.
         try saboteur.exec("DROP TRIGGER fail_on_boom")
         XCTAssertEqual(try store.commit(doomed).count, 2)
-        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 10:00:00"))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), Timestamp("2025-03-01 10:00:00"))
     }
 
     func test_tenThousandRecordBaseline_thenHundredRecordDelta() throws {
@@ -158,7 +158,7 @@ final class CommitTests: StoreTestCase {
     private struct Everything: Equatable {
         var snapshot: Snapshot?
         var keys: Set<HistoryKey>
-        var checkpoint: CompassTimestamp?
+        var checkpoint: Timestamp?
         var changes: [StoredChange]
         var polls: [LoggedPoll]
     }

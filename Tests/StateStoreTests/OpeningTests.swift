@@ -15,7 +15,7 @@ final class OpeningTests: StoreTestCase {
         }
         let reopened = try makeStore()
         XCTAssertEqual(try reopened.snapshot(watch: "assigned"), Snapshot([record(1), record(2)]))
-        XCTAssertEqual(try reopened.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:00:00"))
+        XCTAssertEqual(try reopened.checkpoint(watch: "assigned"), Timestamp("2025-03-01 09:00:00"))
         XCTAssertEqual(try reopened.seenHistoryKeys(watch: "assigned"), [key(1, at: "2025-03-01 08:00:00")])
         XCTAssertEqual(try reopened.undeliveredChanges(), stored)
         XCTAssertEqual(try reopened.status().consecutiveFailures, 1)

@@ -23,7 +23,7 @@ final class OutboxAndLogTests: StoreTestCase {
         let full = Change(
             record: RecordID("SAMPL1"), kind: .modified, headline: "Crash \"on\" start\n", by: "bob", action: "Modify",
             changes: [FieldChange(field: "Owner", old: nil, new: "me"), FieldChange(field: "State", old: "A", new: nil)],
-            at: CompassTimestamp("2025-03-01 10:00:00"), priority: "1-Critical", severity: "2-Major"
+            at: Timestamp("2025-03-01 10:00:00"), priority: "1-Critical", severity: "2-Major"
         )
         let bare = Change(record: RecordID("SAMPL2"), kind: .unassigned, headline: "")
         try store.commit(poll(changes: [full, bare]))
@@ -72,7 +72,7 @@ final class OutboxAndLogTests: StoreTestCase {
         try store.commit(baseline([record(1)], checkpoint: "2025-03-01 09:00:00"))
         try store.recordFailure(watch: "assigned", log: log(at: 500, error: nil))
         XCTAssertEqual(try store.snapshot(watch: "assigned"), Snapshot([record(1)]))
-        XCTAssertEqual(try store.checkpoint(watch: "assigned"), CompassTimestamp("2025-03-01 09:00:00"))
+        XCTAssertEqual(try store.checkpoint(watch: "assigned"), Timestamp("2025-03-01 09:00:00"))
         XCTAssertEqual(try store.recentPolls(limit: 1).first?.entry.error, "unknown error")
         XCTAssertNoThrow(try store.recordFailure(watch: "never-baselined", log: log(error: "x")))
     }
@@ -99,7 +99,7 @@ final class OutboxAndLogTests: StoreTestCase {
         XCTAssertEqual(status.lastError, log(at: 300, error: "login rejected"))
         XCTAssertEqual(status.consecutiveFailures, 2)
         XCTAssertEqual(status.recordCounts, ["assigned": 2])
-        XCTAssertEqual(status.checkpoints, ["assigned": CompassTimestamp("2025-03-01 09:00:00")])
+        XCTAssertEqual(status.checkpoints, ["assigned": Timestamp("2025-03-01 09:00:00")])
         XCTAssertEqual(status.undelivered, 1)
 
         try store.commit(poll(at: 400))

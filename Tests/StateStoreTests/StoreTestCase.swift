@@ -44,14 +44,14 @@ class StoreTestCase: XCTestCase {
     }
 
     func key(_ number: Int, at timestamp: String, user: String = "alice", action: String = "Modify") -> HistoryKey {
-        HistoryKey(record: recordID(number), action: action, timestamp: CompassTimestamp(timestamp), user: user)
+        HistoryKey(record: recordID(number), action: action, timestamp: Timestamp(timestamp), user: user)
     }
 
     func change(_ number: Int, _ kind: ChangeKind = .modified) -> Change {
         Change(
             record: recordID(number), kind: kind, headline: "Defect number \(number)", by: "alice", action: "Resolve",
             changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")],
-            at: CompassTimestamp("2025-03-01 10:00:00"), priority: "2-High", severity: nil
+            at: Timestamp("2025-03-01 10:00:00"), priority: "2-High", severity: nil
         )
     }
 
@@ -61,7 +61,7 @@ class StoreTestCase: XCTestCase {
     ) -> PollCommit {
         PollCommit(
             watch: watch, delta: SnapshotDelta(upserts: records), isBaseline: true, newlySeen: [],
-            pruneSeenBefore: nil, checkpoint: checkpoint.map(CompassTimestamp.init), changes: [],
+            pruneSeenBefore: nil, checkpoint: checkpoint.map(Timestamp.init), changes: [],
             log: log(at: startedAt, records: records.count)
         )
     }
@@ -73,8 +73,8 @@ class StoreTestCase: XCTestCase {
     ) -> PollCommit {
         PollCommit(
             watch: watch, delta: SnapshotDelta(upserts: upserts, removals: removals), isBaseline: false,
-            newlySeen: seen, pruneSeenBefore: pruneBefore.map(CompassTimestamp.init),
-            checkpoint: checkpoint.map(CompassTimestamp.init), changes: changes,
+            newlySeen: seen, pruneSeenBefore: pruneBefore.map(Timestamp.init),
+            checkpoint: checkpoint.map(Timestamp.init), changes: changes,
             log: log(at: startedAt, changes: changes.count)
         )
     }

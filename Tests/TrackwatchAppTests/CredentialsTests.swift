@@ -1,3 +1,4 @@
+@testable import CompassClient
 import Foundation
 import TrackwatchApp
 import TrackwatchCore
@@ -82,4 +83,9 @@ final class CredentialsTests: XCTestCase {
         XCTAssertEqual("\(Secret("s3cret"))", "<redacted>")
         XCTAssertFalse("\(Credential.password(Secret("s3cret")))".contains("s3cret"))
     }
+}
+
+/// A Compass server's credential from its configured source, as the Compass source reads it.
+private func loadCredential(_ source: CredentialSource, environment: [String: String]) throws -> Credential {
+    try CompassFactory.credential(source) { try loadSecret($0, environment: environment) }
 }

@@ -1,3 +1,5 @@
+@testable import CompassClient
+import SourceKit
 @testable import TrackwatchApp
 import XCTest
 

@@ -1,3 +1,4 @@
+@testable import CompassClient
 import TrackwatchCore
 import XCTest
 
@@ -46,10 +47,10 @@ final class BubbleRulesTests: XCTestCase {
     func test_recordURL_fillsTheTemplate_andEncodesValues() {
         let server = ServerConfig(url: "https://compass.example.com:8190/ccmweb/rest/", repo: "2.0.0", database: "SAMPL DB",
                                   username: "engineer")
-        XCTAssertEqual(NotifyConfig().recordURL(RecordID("SAMPL00000042"), server: server),
+        XCTAssertEqual(server.recordURL(RecordID("SAMPL00000042")),
                        "https://compass.example.com:8190/cqweb/#/2.0.0/SAMPL%20DB/RECORD/SAMPL00000042&recordType=Defect&format=HTML&noframes=false")
-        var custom = NotifyConfig()
+        var custom = server
         custom.webURL = "https://web/{id}?x={id}"
-        XCTAssertEqual(custom.recordURL(RecordID("A&B"), server: server), "https://web/A%26B?x=A%26B")
+        XCTAssertEqual(custom.recordURL(RecordID("A&B")), "https://web/A%26B?x=A%26B")
     }
 }

@@ -1,3 +1,4 @@
+@testable import CompassClient
 import Foundation
 import TrackwatchCore
 import XCTest

@@ -1,28 +1,29 @@
+@testable import CompassClient
 import TrackwatchCore
 import XCTest
 
-final class CompassTimestampTests: XCTestCase {
+final class TimestampTests: XCTestCase {
     func test_roundTripsThroughSeconds() {
         for text in ["1970-01-01 00:00:00", "2000-02-29 23:59:59", "2026-11-22 10:05:00", "2100-12-31 12:00:00"] {
-            let stamp = CompassTimestamp(text)
-            XCTAssertEqual(stamp.secondsSinceEpoch.map(CompassTimestamp.init(secondsSinceEpoch:)), stamp, text)
+            let stamp = Timestamp(text)
+            XCTAssertEqual(stamp.secondsSinceEpoch.map(Timestamp.init(secondsSinceEpoch:)), stamp, text)
         }
-        XCTAssertEqual(CompassTimestamp("1970-01-02 00:00:00").secondsSinceEpoch, 86_400)
-        XCTAssertEqual(CompassTimestamp("1970-01-02 00:00:00.25").secondsSinceEpoch, 86_400, "the fraction is dropped")
+        XCTAssertEqual(Timestamp("1970-01-02 00:00:00").secondsSinceEpoch, 86_400)
+        XCTAssertEqual(Timestamp("1970-01-02 00:00:00.25").secondsSinceEpoch, 86_400, "the fraction is dropped")
     }
 
     func test_arithmeticCrossesDayMonthAndYear_andIsClampedToYears1To9999() {
-        XCTAssertEqual(CompassTimestamp("2027-01-01 00:05:00").adding(seconds: -600), CompassTimestamp("2026-12-31 23:55:00"))
-        XCTAssertEqual(CompassTimestamp("2024-02-28 23:59:00").adding(seconds: 120), CompassTimestamp("2024-02-29 00:01:00"))
-        XCTAssertEqual(CompassTimestamp("9999-12-31 23:00:00").adding(seconds: 7_200), CompassTimestamp("9999-12-31 23:59:59"))
-        XCTAssertNil(CompassTimestamp("2024-02-28 23:59:00").adding(seconds: .min), "no trap")
-        XCTAssertEqual(CompassTimestamp(secondsSinceEpoch: .max), CompassTimestamp("9999-12-31 23:59:59"))
-        XCTAssertEqual(CompassTimestamp(secondsSinceEpoch: .min), CompassTimestamp("0001-01-01 00:00:00"))
+        XCTAssertEqual(Timestamp("2027-01-01 00:05:00").adding(seconds: -600), Timestamp("2026-12-31 23:55:00"))
+        XCTAssertEqual(Timestamp("2024-02-28 23:59:00").adding(seconds: 120), Timestamp("2024-02-29 00:01:00"))
+        XCTAssertEqual(Timestamp("9999-12-31 23:00:00").adding(seconds: 7_200), Timestamp("9999-12-31 23:59:59"))
+        XCTAssertNil(Timestamp("2024-02-28 23:59:00").adding(seconds: .min), "no trap")
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: .max), Timestamp("9999-12-31 23:59:59"))
+        XCTAssertEqual(Timestamp(secondsSinceEpoch: .min), Timestamp("0001-01-01 00:00:00"))
     }
 
     func test_rejectsTextThatIsNotInNormalForm() {
         for text in ["", "2026-11-22", "2026-13-01 00:00:00", "2026-11-22T10:00:00", "abcd-ef-gh ij:kl:mn", "2026-11-22 10:00:00Z"] {
-            XCTAssertNil(CompassTimestamp(text).secondsSinceEpoch, text)
+            XCTAssertNil(Timestamp(text).secondsSinceEpoch, text)
         }
     }
 
@@ -54,8 +55,8 @@ final class CompassTimestampTests: XCTestCase {
             ("2024-02-29 23:59:59", "2024-02-29 23:59:59", .sql, false),
         ]
         for (text, normal, form, fraction) in cases {
-            let parsed = try XCTUnwrap(CompassTimestamp.parse(text), text)
-            XCTAssertEqual(parsed.timestamp, CompassTimestamp(normal), text)
+            let parsed = try XCTUnwrap(Timestamp.parse(text), text)
+            XCTAssertEqual(parsed.timestamp, Timestamp(normal), text)
             XCTAssertEqual(parsed.format, TimestampFormat(form, hasFraction: fraction), text)
             XCTAssertNotNil(parsed.timestamp.secondsSinceEpoch, text)
         }
@@ -74,13 +75,13 @@ final class CompassTimestampTests: XCTestCase {
             "01/31/24 10:15:00 AM", "01/31/2024 10:15 AM", "31.01.2024 10:15:00", "2024-01-31 10:15:00\u{0}",
             "２０２４-01-31 10:15:00", "9223372036854775807-01-01 00:00:00",
         ] {
-            XCTAssertNil(CompassTimestamp.parse(text), text)
+            XCTAssertNil(Timestamp.parse(text), text)
         }
     }
 
     func test_normalForm_ordersAsTheMomentsDo() throws {
         let texts = ["2024-01-31T10:15:00Z", "2024-01-31 10:15:00.25", "2024-01-31T19:45:00.5+09:30", "2024-01-31 10:15:01"]
-        let stamps = try texts.map { try XCTUnwrap(CompassTimestamp.parse($0)?.timestamp) }
+        let stamps = try texts.map { try XCTUnwrap(Timestamp.parse($0)?.timestamp) }
         XCTAssertEqual(stamps, stamps.sorted())
         XCTAssertEqual(Set(stamps).count, 4)
     }
@@ -118,7 +119,7 @@ final class WatchQueriesTests: XCTestCase {
     }
 
     func test_historyQuery_coversEveryActionByAnyoneSinceTheWindowStart() {
-        let query = WatchQueries.historyOfMyRecords(since: CompassTimestamp("2026-11-22 09:50:00"))
+        let query = WatchQueries.historyOfMyRecords(since: Timestamp("2026-11-22 09:50:00"))
         XCTAssertEqual(query.filterNode.fieldFilters, [
             FieldFilter("Owner", .equal, ["[CURRENT_USER]"]),
             FieldFilter("history.action_timestamp", .greater, ["2026-11-22 09:50:00"]),
@@ -153,7 +154,7 @@ final class WatchQueriesTests: XCTestCase {
             ["SAMPL00000001", "Crash", "Resolve", "2026-11-22T19:30:00+09:30", "lead", "Opened", "Resolved"],
         ])
         XCTAssertEqual(history.entries[0].key, HistoryKey(record: RecordID("SAMPL00000001"), action: "Resolve",
-                                                           timestamp: CompassTimestamp("2026-11-22 10:00:00"), user: "lead"))
+                                                           timestamp: Timestamp("2026-11-22 10:00:00"), user: "lead"))
         XCTAssertEqual(history.entries[1].key, history.entries[0].key, "one moment, one key, whatever the form")
         XCTAssertEqual(history.formats, [TimestampFormat(.sql), TimestampFormat(.isoOffset)])
     }

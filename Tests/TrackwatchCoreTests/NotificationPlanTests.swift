@@ -162,7 +162,8 @@ final class NotificationPlanTests: XCTestCase {
 
     /// Issue 13, item 7: a summary has somewhere to go — "Show all", its click, opens the page of changes.
     func test_moreThanThreshold_becomesOneSummaryBubble_withShowAll() {
-        let plan = NotificationPlan.make(changes: (1...5).map { change($0) }, threshold: 3, bodyMarkup: true)
+        let plan = NotificationPlan.make(changes: (1...5).map { change($0) }, threshold: 3, bodyMarkup: true,
+                                         tracker: "Compass")
         XCTAssertEqual(plan.count, 1)
         XCTAssertEqual(plan[0].slot, NotificationPlan.summarySlot)
         XCTAssertEqual(plan[0].summary, "5 Compass changes")
@@ -215,7 +216,7 @@ final class NotificationPlanTests: XCTestCase {
         let plan = NotificationPlan.make(changes: (1...9).map { change($0, headline: long) }, threshold: 20,
                                          bodyMarkup: false)
         XCTAssertEqual(plan.count, 9, "up to the threshold, one bubble each")
-        let summary = NotificationPlan.summary(BubbleDigest((1...9).map { change($0, headline: long) }),
+        let summary = NotificationPlan.summary(BubbleDigest((1...9).map { change($0, headline: long) }, tracker: "Compass"),
                                                bodyMarkup: true)
         let lines = summary.body.split(separator: "\n").map(String.init)
         XCTAssertEqual(summary.summary, "9 Compass changes")
@@ -226,10 +227,10 @@ final class NotificationPlanTests: XCTestCase {
 
     /// Issue 20, item 5: what a summary stands for adds up across bursts; it names the critical ones first.
     func test_digest_countsEveryChange_andNamesCriticalOnesFirst_newestFirst() {
-        var digest = BubbleDigest((1...4).map { change($0) })
+        var digest = BubbleDigest((1...4).map { change($0) }, tracker: "Compass")
         XCTAssertEqual(digest.count, 4)
         XCTAssertFalse(digest.isCritical)
-        digest.add([assigned(8, priority: "1-Resolve Immediately")] + (5...7).map { change($0) })
+        digest.add([assigned(8, priority: "1-Resolve Immediately")] + (5...7).map { change($0) }, tracker: "Compass")
         XCTAssertEqual(digest.count, 8)
         XCTAssertTrue(digest.isCritical)
         XCTAssertEqual(digest.changes.map(\.record.rawValue), ["SAMPL00000008", "SAMPL00000007", "SAMPL00000006"])
@@ -237,6 +238,8 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(summary.summary, "8 Compass changes")
         XCTAssertEqual(summary.urgency, .critical)
         XCTAssertEqual(summary.body.split(separator: "\n").last, "and 5 more")
+        digest.add([change(9)], tracker: "Qase")
+        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes", "several trackers: no name")
     }
 
     /// Issue 21, item 2: exactly one visible way to open on each server — a button where the server only runs the

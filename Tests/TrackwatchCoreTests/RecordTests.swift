@@ -1,3 +1,4 @@
+@testable import CompassClient
 import TrackwatchCore
 import XCTest
 

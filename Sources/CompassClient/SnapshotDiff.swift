@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// What one poll saw: the *assigned to me* records and the *modified by others* history rows.
 public struct PollObservation: Equatable, Sendable {
     public var records: [Record]
@@ -9,21 +11,17 @@ public struct PollObservation: Equatable, Sendable {
     }
 }
 
-/// The outcome of comparing a poll with the persisted state; everything a `PollCommit` needs.
-public struct DiffOutcome: Equatable, Sendable {
-    public var changes: [Change]
-    public var delta: SnapshotDelta
-    public var isBaseline: Bool
-    public var newlySeen: [HistoryKey]
-    public var checkpoint: CompassTimestamp?
-    /// Records whose fields changed by my own hand: stored silently.
-    public var silentUpdates: Int
-    /// Changes that no history entry explains (reported without a name; logged, as the server's history should
-    /// have had an entry).
-    public var unexplained = 0
-    /// Entries seen for the first time that are dated later than any zone allows (`HistoryWindow.latestPlausible`):
-    /// diffed and remembered like any other, but they did not move the checkpoint (logged, for the administrator).
+/// `DiffOutcome` and the history entries dated later than any zone allows (`HistoryWindow.latestPlausible`): diffed
+/// and remembered like any other, but they did not move the checkpoint (logged, for the administrator).
+@dynamicMemberLookup
+public struct HistoryDiffOutcome: Equatable, Sendable {
+    public var outcome: DiffOutcome
     public var implausible: [HistoryEntry] = []
+
+    public subscript<Value>(dynamicMember path: WritableKeyPath<DiffOutcome, Value>) -> Value {
+        get { outcome[keyPath: path] }
+        set { outcome[keyPath: path] = newValue }
+    }
 }
 
 /// Compares one poll with the previous snapshot and the history already seen.
@@ -43,9 +41,9 @@ public enum SnapshotDiff {
     ///   - latestPlausible: entries dated later than this never move the checkpoint (`HistoryWindow.latestPlausible`).
     public static func compare(
         previous: Snapshot?, seen: Set<HistoryKey>, observation: PollObservation,
-        previousCheckpoint: CompassTimestamp?, me: String, seenUpTo: CompassTimestamp? = nil,
-        latestPlausible: CompassTimestamp? = nil
-    ) -> DiffOutcome {
+        previousCheckpoint: Timestamp?, me: String, seenUpTo: Timestamp? = nil,
+        latestPlausible: Timestamp? = nil
+    ) -> HistoryDiffOutcome {
         let current = Snapshot(observation.records)
         var checkpoint = previousCheckpoint
         var unseenByRecord: [RecordID: [HistoryEntry]] = [:]
@@ -65,14 +63,15 @@ public enum SnapshotDiff {
             unseenByRecord[entry.record, default: []].append(entry)
         }
         guard let previous else {
-            return DiffOutcome(
-                changes: [], delta: SnapshotDelta(upserts: current.sortedRecords),
-                isBaseline: true, newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0,
+            return HistoryDiffOutcome(
+                outcome: DiffOutcome(
+                    changes: [], delta: SnapshotDelta(upserts: current.sortedRecords),
+                    isBaseline: true, newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0),
                 implausible: implausible)
         }
         var outcome = DiffOutcome(
             changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: newlySeen, checkpoint: checkpoint,
-            silentUpdates: 0, implausible: implausible)
+            silentUpdates: 0)
         let mine = me.lowercased()
         // Both snapshots are in id order: walk them side by side. Records that stay the same, nearly all of
         // them, cost one comparison of their canonical bytes.
@@ -99,7 +98,7 @@ public enum SnapshotDiff {
             oldIndex += 1
         }
         outcome.changes += unassigned
-        return outcome
+        return HistoryDiffOutcome(outcome: outcome, implausible: implausible)
     }
 
     /// Records that stayed in the set with the same fields although an unseen history entry says someone acted

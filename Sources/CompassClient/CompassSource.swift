@@ -1,42 +1,13 @@
-import CompassClient
 import Logging
+import SourceKit
+import TrackerHTTP
 import TrackwatchCore
 
-/// What the poller needs from the state store. `StateStore` implements it over SQLite; the protocol keeps
-/// the poll logic testable and the store swappable.
-public protocol PollState: AnyObject {
-    func snapshot(watch: String) throws -> Snapshot?
-    func checkpoint(watch: String) throws -> CompassTimestamp?
-    func seenHistoryKeys(watch: String) throws -> Set<HistoryKey>
-    @discardableResult func commit(_ poll: PollCommit) throws -> [StoredChange]
-    func recordFailure(watch: String, log: PollLogEntry) throws
-    func value(forKey key: String) throws -> String?
-    func setValue(_ value: String?, forKey key: String) throws
-}
-
-/// The result of one poll of a server: the built-in watch and every `[[watch]]`.
-public struct PollReport {
-    /// Detected changes; stored in the outbox unless the poll was a dry run (then their ids are 0).
-    public var changes: [StoredChange]
-    /// The built-in watch took its silent baseline.
-    public var isBaseline: Bool
-    /// Records assigned to me.
-    public var recordCount: Int
-    /// Records in the watched saved queries, all together.
-    public var watchedRecordCount = 0
-    /// `[[watch]]` names that took their silent baseline in this poll.
-    public var baselineWatches: [String] = []
-    public var durationMilliseconds: Int
-    public var silentUpdates: Int
-    /// The first watch that failed, if one did: what it found before is still stored, the rest was polled.
-    public var failure: (any Error)?
-}
-
-/// One poll of a server: the built-in watch — *assigned to me*, then *modified by others* — and then each
-/// saved query of a `[[watch]]`. Each watch is diffed against its stored snapshot and committed in its own
-/// transaction (snapshot, seen history, checkpoint and changes together), so one watch's failure never
-/// touches another's state.
-public final class Poller {
+/// A Compass server as a source: each poll asks the built-in watch — *assigned to me*, then *modified by others* —
+/// and then each saved query of a `[[watch]]`. Each watch is diffed against its stored snapshot and committed in
+/// its own transaction (snapshot, seen history, checkpoint and changes together, `WatchPoller`), so one watch's
+/// failure never touches another's state.
+public final class CompassSource: Source {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
     /// Marks state kept with the zone-independent history window (`HistoryWindow`) and numbered keys for identical
@@ -51,23 +22,34 @@ public final class Poller {
     public private(set) var timestampFormats: Set<TimestampFormat> = []
     /// A stored checkpoint later than any zone allows was logged (once per process).
     private var reportedStoredCheckpoint = false
+    /// History entries older than the window came back (a server ignoring the filter) was logged (once per process).
+    private var reportedIgnoredWindow = false
 
-    private let client: CompassClient
+    public let server: ServerConfig
+    public let client: CompassClient
     private let state: any PollState
-    private let settings: PollConfig
-    private let watches: [WatchConfig]
+    private let poll: PollConfig
+    private var watches: [WatchConfig] { server.watches }
     private let logger: Logger
     private let wallClock: () -> Double
+    private let watchPoller: WatchPoller
 
-    public init(client: CompassClient, state: any PollState, settings: PollConfig, watches: [WatchConfig] = [],
-                logger: Logger, wallClock: @escaping () -> Double = SystemClocks.wallTime) {
+    public init(server: ServerConfig, client: CompassClient, state: any PollState, poll: PollConfig, logger: Logger,
+                wallClock: @escaping () -> Double) {
+        self.server = server
         self.client = client
         self.state = state
-        self.settings = settings
-        self.watches = watches
+        self.poll = poll
         self.logger = logger
         self.wallClock = wallClock
+        watchPoller = WatchPoller(source: server.sourceName, state: state, logger: logger, wallClock: wallClock)
     }
+
+    public var settings: any SourceSettings { server }
+
+    public func closeIdleConnections() { client.closeIdleConnections() }
+
+    public func close() { client.logoff() }
 
     /// Polls once. A failure of the built-in watch is thrown (nothing else is polled then: the server or the
     /// session is in trouble); a failure of a `[[watch]]` is in `PollReport.failure`, and only a watch's own
@@ -77,7 +59,7 @@ public final class Poller {
         let clock = ContinuousClock()
         let start = clock.now
         let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow
-        let builtIn = try pollWatch(Self.assignedWatch, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
+        let builtIn = try watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
             let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch))
@@ -107,7 +89,9 @@ public final class Poller {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])
             }
-            return (outcome, observation.records.count)
+            return WatchResult(
+                outcome: outcome.outcome, recordCount: observation.records.count,
+                pruneSeenBefore: HistoryWindow.pruneBoundary(checkpoint: outcome.checkpoint, overlap: poll.overlap))
         }
         if !wideWindow, !dryRun {
             // Not fatal: the poll is committed, and migrating again next time only marks entries seen again.
@@ -117,11 +101,13 @@ public final class Poller {
         }
         var report = PollReport(
             changes: builtIn.changes, isBaseline: builtIn.isBaseline, recordCount: builtIn.recordCount,
-            durationMilliseconds: 0, silentUpdates: builtIn.silentUpdates)
+            recordCountLabel: "assigned", durationMilliseconds: 0, silentUpdates: builtIn.silentUpdates,
+            baselineNote: "Baseline: watching \(builtIn.recordCount) records assigned to you; "
+                + "changes are reported from the next check on.")
         for watch in watches {
             do {
-                let polled = try pollWatch(watch.storeKey, dryRun: dryRun) { () throws -> (DiffOutcome, Int) in
-                    let result = try client.run(savedQuery: watch.query, pageSize: settings.pageSize)
+                let polled = try watchPoller.poll(watch.storeKey, dryRun: dryRun) { () throws -> WatchResult in
+                    let result = try client.run(savedQuery: watch.query, pageSize: poll.pageSize)
                     let records: [Record], compared: [String]
                     do {
                         records = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
@@ -131,7 +117,7 @@ public final class Poller {
                     }
                     let previous = try state.snapshot(watch: watch.storeKey)
                     let outcome = SavedQueryDiff.compare(previous: previous, records: records, watch: watch, comparedFields: compared)
-                    return (outcome, records.count)
+                    return WatchResult(outcome: outcome, recordCount: records.count)
                 }
                 report.changes += polled.changes
                 report.watchedRecordCount += polled.recordCount
@@ -141,71 +127,24 @@ public final class Poller {
                 logger.error("watch failed", metadata: ["watch": "\(watch.name)", "query": "\(watch.query)", "error": "\(error)"])
                 if report.failure == nil { report.failure = error }
                 // A watch's own problem spares the others; trouble with the server or the session does not.
-                guard ExitStatus.forError(error) == .configuration else { break }
+                guard (error as? any SourceFailure)?.failureKind.remedy == .fixConfiguration else { break }
             }
         }
-        report.durationMilliseconds = Self.milliseconds(clock.now - start)
+        report.durationMilliseconds = WatchPoller.milliseconds(clock.now - start)
         return report
-    }
-
-    private struct WatchPoll {
-        var changes: [StoredChange]
-        var isBaseline: Bool
-        var recordCount: Int
-        var silentUpdates: Int
-    }
-
-    /// Observes and diffs one watch through `diff`, then commits what it found; on failure logs it and rethrows.
-    private func pollWatch(_ watch: String, dryRun: Bool, _ diff: () throws -> (DiffOutcome, Int)) throws -> WatchPoll {
-        let started = wallClock()
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            let (outcome, recordCount) = try diff()
-            let duration = Self.milliseconds(clock.now - start)
-            let log = PollLogEntry(
-                startedAt: started, durationMilliseconds: duration, recordCount: recordCount,
-                changeCount: outcome.changes.count, error: nil)
-            let stored: [StoredChange]
-            if dryRun {
-                stored = outcome.changes.map { StoredChange(id: 0, watch: watch, detectedAt: started, change: $0, delivered: false) }
-            } else {
-                stored = try state.commit(
-                    PollCommit(
-                        watch: watch, delta: outcome.delta, isBaseline: outcome.isBaseline, newlySeen: outcome.newlySeen,
-                        pruneSeenBefore: HistoryWindow.pruneBoundary(checkpoint: outcome.checkpoint, overlap: settings.overlap),
-                        checkpoint: outcome.checkpoint, changes: outcome.changes, log: log))
-            }
-            logger.debug(
-                "poll finished",
-                metadata: ["watch": "\(watch)", "records": "\(recordCount)", "changes": "\(outcome.changes.count)",
-                           "duration_ms": "\(duration)", "baseline": "\(outcome.isBaseline)"])
-            return WatchPoll(changes: stored, isBaseline: outcome.isBaseline, recordCount: recordCount,
-                             silentUpdates: outcome.silentUpdates)
-        } catch {
-            if !dryRun {
-                let log = PollLogEntry(
-                    startedAt: started, durationMilliseconds: Self.milliseconds(clock.now - start), recordCount: 0,
-                    changeCount: 0, error: "\(error)")
-                do { try state.recordFailure(watch: watch, log: log) } catch {
-                    logger.warning("could not log the failed poll", metadata: ["error": "\(error)"])
-                }
-            }
-            throw error
-        }
     }
 
     /// Reads *assigned to me*, then the history window measured from the `stored` checkpoint. Returns what it saw,
     /// the checkpoint the window was measured from (`nil` for a stored one later than any zone allows) and the
     /// latest plausible history timestamp.
     private func observe(
-        stored: CompassTimestamp?
-    ) throws -> (observation: PollObservation, checkpoint: CompassTimestamp?, latest: CompassTimestamp?) {
+        stored: Timestamp?
+    ) throws -> (observation: PollObservation, checkpoint: Timestamp?, latest: Timestamp?) {
         do {
             // Rows become records page by page: the raw rows of a large result are never all held at once.
             let records = try client.run(
                 WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
-                pageSize: settings.pageSize, transform: WatchQueries.records(fromRows:))
+                pageSize: poll.pageSize, transform: WatchQueries.records(fromRows:))
             // Only now: the answers so far carry the server's `Date`.
             let latest = HistoryWindow.latestPlausible(now: client.serverDate ?? wallClock())
             let checkpoint = HistoryWindow.plausible(stored, latest: latest)
@@ -217,7 +156,7 @@ public final class Poller {
                         + "measuring the window again from the newest plausible entry"),
                     metadata: ["checkpoint": "\(stored)", "latest_plausible": "\(latest.map(\.rawValue) ?? "")"])
             }
-            let since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
+            let since = HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap)
             let history = try history(since: since, latest: latest)
             return (PollObservation(records: records, history: history), checkpoint, latest)
         } catch let error as WatchQueries.RowError {
@@ -229,18 +168,28 @@ public final class Poller {
     /// the newest plausible entry (not later than `latest`) is read first and the window is measured back from
     /// it: the baseline then marks as seen exactly what the next poll's window returns again, however much older
     /// history there is.
-    private func history(since: CompassTimestamp?, latest: CompassTimestamp?) throws -> [HistoryEntry] {
+    private func history(since: Timestamp?, latest: Timestamp?) throws -> [HistoryEntry] {
         var since = since
         if since == nil {
             let newest = try historyRows(WatchQueries.historyOfMyRecords(since: nil, until: latest), maxRows: 1)
             guard let checkpoint = newest.first?.timestamp else { return [] }
-            since = HistoryWindow.since(checkpoint: checkpoint, overlap: settings.overlap)
+            since = HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap)
         }
-        return try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+        let entries = try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+        // A server that ignores the filter returns older entries too, whose keys were pruned long ago: they are not
+        // news, and would be reported again every poll. The window's start is in the checkpoint's own terms.
+        guard let since else { return entries }
+        let inWindow = entries.filter { $0.timestamp > since }
+        if inWindow.count < entries.count, !reportedIgnoredWindow {
+            reportedIgnoredWindow = true
+            logger.warning("the server returned history entries older than the window asked for; ignoring them",
+                           metadata: ["since": "\(since)", "older_entries": "\(entries.count - inWindow.count)"])
+        }
+        return inWindow
     }
 
     /// Log metadata for a future-dated entry: its values quoted (server text), and how many there were.
-    static func describe(_ entry: HistoryEntry, count: Int, latest: CompassTimestamp?) -> Logger.Metadata {
+    static func describe(_ entry: HistoryEntry, count: Int, latest: Timestamp?) -> Logger.Metadata {
         let quote = WatchQueries.RowError.quote
         return [
             "record": "\(quote(entry.record.rawValue))", "action": "\(quote(entry.action))",
@@ -251,7 +200,7 @@ public final class Poller {
 
     private func historyRows(_ query: QueryDefinition, maxRows: Int?) throws -> [HistoryEntry] {
         let rows = try client.run(query, storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
-                                  pageSize: settings.pageSize, maxRows: maxRows)
+                                  pageSize: poll.pageSize, maxRows: maxRows)
         let history = try WatchQueries.historyRows(rows)
         logger.debug("history read", metadata: ["rows": "\(rows.count)", "part": "\(maxRows == nil ? "window" : "newest entry")"])
         if history.formats != timestampFormats, !history.formats.isEmpty {
@@ -270,16 +219,12 @@ public final class Poller {
         do {
             fresh = try client.run(
                 WatchQueries.assignedRecords(Array(ids.prefix(Self.secondLookLimit))),
-                storedAs: WatchQueries.assignedQueryName + " again", lifetime: .temporary, pageSize: settings.pageSize,
+                storedAs: WatchQueries.assignedQueryName + " again", lifetime: .temporary, pageSize: poll.pageSize,
                 transform: WatchQueries.records(fromRows:))
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
         }
         let byID = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         observation.records = observation.records.map { byID[$0.id] ?? $0 }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -1,13 +1,13 @@
-/// A Compass DATE_TIME value in trackwatch's one normal form, `yyyy-MM-dd HH:mm:ss` with an optional fraction of a
-/// second (`.5`, `.123`; trailing zeros dropped).
+/// A date and time from a tracker in trackwatch's one normal form, `yyyy-MM-dd HH:mm:ss` with an optional fraction
+/// of a second (`.5`, `.123`; trailing zeros dropped).
 ///
-/// Servers print history timestamps in several forms (`CompassTimestamp.parse`); whatever the form, the same
+/// Servers print history timestamps in several forms (`Timestamp.parse`); whatever the form, the same
 /// moment becomes the same value, so that keys, checkpoints and de-duplication do not depend on it. A value that
 /// names its zone (`Z`, `+09:30`) is converted to UTC; one that does not is kept in the server's own (unknown)
 /// zone, which is why trackwatch never mixes these values with the local clock. The fixed-width form orders
 /// correctly as a string; arithmetic goes through seconds since an arbitrary epoch, treating the value as
 /// zone-less.
-public struct CompassTimestamp: CompassString {
+public struct Timestamp: TrackerString {
     public let rawValue: String
 
     /// A value already in normal form (stored state, tests); server text goes through `parse`.
@@ -38,10 +38,10 @@ public struct CompassTimestamp: CompassString {
 
     /// This timestamp moved by `seconds` (negative = earlier), in whole seconds; `nil` if the text is not a
     /// timestamp. Clamped to years 1…9999.
-    public func adding(seconds: Int) -> CompassTimestamp? {
+    public func adding(seconds: Int) -> Timestamp? {
         let bound = 10_000 * 366 * 86_400  // more than the whole range: the sum cannot overflow
         guard let base = secondsSinceEpoch, seconds > -bound, seconds < bound else { return nil }
-        return CompassTimestamp(secondsSinceEpoch: base + seconds)
+        return Timestamp(secondsSinceEpoch: base + seconds)
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

@@ -1,13 +1,13 @@
 /// The `Retry-After` header (RFC 9110 §10.2.3): either delay-seconds or an HTTP-date. Both come from the
 /// server and are bounded here, before anything converts them: a hostile `9223372036854775807` or a date in
 /// the year 999999999999 once overflowed an `Int` and crashed `check` and `run`.
-enum RetryAfter {
+public enum RetryAfter {
     /// The longest wait a server can ask for: a day. The poll schedule caps it further.
-    static let longest: Double = 86_400
+    public static let longest: Double = 86_400
 
     /// Seconds to wait from `now` (local seconds since 1970), at most `longest`, or `nil` when absent or
     /// unreadable. A date in the past means "now" (0): the server's clock may differ from ours.
-    static func seconds(_ header: String?, now: Double) -> Double? {
+    public static func seconds(_ header: String?, now: Double) -> Double? {
         guard let header, header.utf8.count <= 64 else { return nil }
         let trimmed = header.split(separator: " ").joined(separator: " ")
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
@@ -26,7 +26,7 @@ enum RetryAfter {
 
     /// IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, as seconds since 1970; also the older
     /// `06-Nov-1994` form of cookies' `Expires`. Years outside 1970…9999 are refused (`nil`).
-    static func httpDate(_ text: String) -> Double? {
+    public static func httpDate(_ text: String) -> Double? {
         guard text.utf8.count <= 64 else { return nil }
         var parts = text.split(separator: " ")
         if parts.count == 4, parts[1].split(separator: "-").count == 3 {

@@ -1,3 +1,4 @@
+@testable import CompassClient
 import Foundation
 import TrackwatchCore
 import XCTest
@@ -16,16 +17,16 @@ final class SnapshotDiffTests: XCTestCase {
         -> HistoryEntry
     {
         HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: action,
-                     timestamp: CompassTimestamp("2026-11-22 \(time)"), user: user, oldState: from, newState: to)
+                     timestamp: Timestamp("2026-11-22 \(time)"), user: user, oldState: from, newState: to)
     }
 
     private func compare(_ previous: [Record]?, seen: [HistoryEntry] = [], now records: [Record],
-                         history: [HistoryEntry] = [], checkpoint: String? = nil, seenUpTo: String? = nil) -> DiffOutcome {
+                         history: [HistoryEntry] = [], checkpoint: String? = nil, seenUpTo: String? = nil) -> HistoryDiffOutcome {
         SnapshotDiff.compare(
             previous: previous.map { Snapshot($0) }, seen: Set(seen.map(\.key)),
             observation: PollObservation(records: records, history: history),
-            previousCheckpoint: checkpoint.map { CompassTimestamp("2026-11-22 \($0)") }, me: "engineer",
-            seenUpTo: seenUpTo.map { CompassTimestamp("2026-11-22 \($0)") })
+            previousCheckpoint: checkpoint.map { Timestamp("2026-11-22 \($0)") }, me: "engineer",
+            seenUpTo: seenUpTo.map { Timestamp("2026-11-22 \($0)") })
     }
 
     func test_firstPoll_isSilentBaselineThatStoresEverythingAndMarksHistorySeen() {
@@ -35,7 +36,7 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(outcome.delta.upserts.map(\.id.rawValue), ["SAMPL00000001", "SAMPL00000002"])
         XCTAssertEqual(outcome.newlySeen, history.map(\.key))
-        XCTAssertEqual(outcome.checkpoint, CompassTimestamp("2026-11-22 10:00:00"))
+        XCTAssertEqual(outcome.checkpoint, Timestamp("2026-11-22 10:00:00"))
     }
 
     func test_colleagueAssignsAndChangesPriority_isOneAssignedChangeByThatColleague() {
@@ -92,7 +93,7 @@ final class SnapshotDiffTests: XCTestCase {
         XCTAssertEqual(outcome.changes, [
             Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "Defect 1", by: "lead", action: "Resolve",
                    changes: [FieldChange(field: "State", old: "Opened", new: "Resolved")],
-                   at: CompassTimestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average",
+                   at: Timestamp("2026-11-22 11:00:00"), priority: "3-Normal Queue", severity: "3-Average",
                    state: "Resolved"),
         ])
         XCTAssertEqual(outcome.changes[0].summary, "SAMPL00000001 resolved by lead")
@@ -240,33 +241,33 @@ final class SnapshotDiffTests: XCTestCase {
 
     private func dated(_ n: Int, _ timestamp: String, by user: String = "lead") -> HistoryEntry {
         HistoryEntry(record: RecordID("SAMPL\(String(format: "%08d", n))"), headline: "Defect \(n)", action: "Modify",
-                     timestamp: CompassTimestamp(timestamp), user: user, oldState: "", newState: "")
+                     timestamp: Timestamp(timestamp), user: user, oldState: "", newState: "")
     }
 
     func test_latestPlausible_isNowPlusTheZoneFurthestAheadAndAnHour() throws {
-        let now = try XCTUnwrap(CompassTimestamp("2026-11-22 12:00:00").secondsSinceEpoch)
-        XCTAssertEqual(HistoryWindow.latestPlausible(now: Double(now) + 0.9), CompassTimestamp("2026-11-23 03:00:00"))
+        let now = try XCTUnwrap(Timestamp("2026-11-22 12:00:00").secondsSinceEpoch)
+        XCTAssertEqual(HistoryWindow.latestPlausible(now: Double(now) + 0.9), Timestamp("2026-11-23 03:00:00"))
         for bad in [Double.nan, .infinity, -1, 1e300] { XCTAssertNil(HistoryWindow.latestPlausible(now: bad)) }
-        let latest = CompassTimestamp("2026-11-23 03:00:00")
+        let latest = Timestamp("2026-11-23 03:00:00")
         XCTAssertEqual(HistoryWindow.plausible(latest, latest: latest), latest)
-        XCTAssertNil(HistoryWindow.plausible(CompassTimestamp("2099-01-01 00:00:00"), latest: latest))
+        XCTAssertNil(HistoryWindow.plausible(Timestamp("2099-01-01 00:00:00"), latest: latest))
         XCTAssertNil(HistoryWindow.plausible(nil, latest: latest))
-        XCTAssertEqual(HistoryWindow.plausible(CompassTimestamp("2099-01-01 00:00:00"), latest: nil),
-                       CompassTimestamp("2099-01-01 00:00:00"), "no clock to judge by: kept")
+        XCTAssertEqual(HistoryWindow.plausible(Timestamp("2099-01-01 00:00:00"), latest: nil),
+                       Timestamp("2099-01-01 00:00:00"), "no clock to judge by: kept")
     }
 
     /// An entry dated 2099 is a change like any other, remembered like any other, but the checkpoint stays with the
     /// plausible entries: before, it went to 2099 and every later window was empty.
     func test_entryDatedLaterThanAnyZone_isDiffedAndRemembered_butDoesNotMoveTheCheckpoint() {
-        let latest = CompassTimestamp("2026-11-23 03:00:00")
+        let latest = Timestamp("2026-11-23 03:00:00")
         let future = dated(1, "2099-01-01 00:00:00"), real = dated(2, "2026-11-22 11:30:00", by: "alice")
         let outcome = SnapshotDiff.compare(
             previous: Snapshot([record(1), record(2)]), seen: [],
             observation: PollObservation(records: [record(1), record(2, state: "Resolved")], history: [future, real]),
-            previousCheckpoint: CompassTimestamp("2026-11-22 11:00:00"), me: "engineer", latestPlausible: latest)
+            previousCheckpoint: Timestamp("2026-11-22 11:00:00"), me: "engineer", latestPlausible: latest)
         XCTAssertEqual(outcome.changes.map(\.by), ["lead", "alice"])
         XCTAssertEqual(Set(outcome.newlySeen), [future.key, real.key])
-        XCTAssertEqual(outcome.checkpoint, CompassTimestamp("2026-11-22 11:30:00"))
+        XCTAssertEqual(outcome.checkpoint, Timestamp("2026-11-22 11:30:00"))
         XCTAssertEqual(outcome.implausible, [future])
         // Seen: not reported, nor logged, again.
         let again = SnapshotDiff.compare(
@@ -275,7 +276,7 @@ final class SnapshotDiffTests: XCTestCase {
             previousCheckpoint: outcome.checkpoint, me: "engineer", latestPlausible: latest)
         XCTAssertEqual(again.changes, [])
         XCTAssertEqual(again.implausible, [])
-        XCTAssertEqual(again.checkpoint, CompassTimestamp("2026-11-22 11:30:00"))
+        XCTAssertEqual(again.checkpoint, Timestamp("2026-11-22 11:30:00"))
     }
 
     /// Within the bound is plausible (a server at UTC+14 whose clock is a little fast): the checkpoint moves.
@@ -284,7 +285,7 @@ final class SnapshotDiffTests: XCTestCase {
         let outcome = SnapshotDiff.compare(
             previous: Snapshot([record(1)]), seen: [],
             observation: PollObservation(records: [record(1)], history: [ahead]),
-            previousCheckpoint: nil, me: "engineer", latestPlausible: CompassTimestamp("2026-11-23 03:00:00"))
+            previousCheckpoint: nil, me: "engineer", latestPlausible: Timestamp("2026-11-23 03:00:00"))
         XCTAssertEqual(outcome.checkpoint, ahead.timestamp)
         XCTAssertEqual(outcome.implausible, [])
     }
@@ -294,13 +295,13 @@ final class SnapshotDiffTests: XCTestCase {
         let outcome = compare([record(1)], now: [record(1)], history: [row], checkpoint: "11:00:00")
         XCTAssertEqual(outcome.changes, [])
         XCTAssertEqual(outcome.newlySeen, [])
-        XCTAssertEqual(outcome.checkpoint, CompassTimestamp("2026-11-22 11:00:00"))
+        XCTAssertEqual(outcome.checkpoint, Timestamp("2026-11-22 11:00:00"))
     }
 
     func test_checkpoint_neverMovesBackwards() {
         let old = entry(1, "Modify", by: "lead", at: "09:00:00")
         let outcome = compare([record(1)], now: [record(1)], history: [old], checkpoint: "11:00:00")
-        XCTAssertEqual(outcome.checkpoint, CompassTimestamp("2026-11-22 11:00:00"))
+        XCTAssertEqual(outcome.checkpoint, Timestamp("2026-11-22 11:00:00"))
     }
 
     func test_severalColleagueActions_giveOneChangeNamingTheLatest() {
@@ -316,21 +317,21 @@ final class SnapshotDiffTests: XCTestCase {
     }
 
     func test_historyWindow_reachesBackFifteenHoursPlusOverlap_andKeepsKeysForAnotherFifteen() {
-        let checkpoint = CompassTimestamp("2026-11-22 12:05:00")
-        XCTAssertEqual(HistoryWindow.since(checkpoint: checkpoint, overlap: 600), CompassTimestamp("2026-11-21 20:55:00"))
-        XCTAssertEqual(HistoryWindow.pruneBoundary(checkpoint: checkpoint, overlap: 600), CompassTimestamp("2026-11-21 05:55:00"))
+        let checkpoint = Timestamp("2026-11-22 12:05:00")
+        XCTAssertEqual(HistoryWindow.since(checkpoint: checkpoint, overlap: 600), Timestamp("2026-11-21 20:55:00"))
+        XCTAssertEqual(HistoryWindow.pruneBoundary(checkpoint: checkpoint, overlap: 600), Timestamp("2026-11-21 05:55:00"))
         XCTAssertNil(HistoryWindow.since(checkpoint: nil, overlap: 600))
         XCTAssertNil(HistoryWindow.pruneBoundary(checkpoint: nil, overlap: 600))
-        XCTAssertEqual(HistoryWindow.since(checkpoint: CompassTimestamp("0001-01-01 03:00:00"), overlap: 0),
-                       CompassTimestamp("0001-01-01 00:00:00"), "clamped, never a trap or year 0")
+        XCTAssertEqual(HistoryWindow.since(checkpoint: Timestamp("0001-01-01 03:00:00"), overlap: 0),
+                       Timestamp("0001-01-01 00:00:00"), "clamped, never a trap or year 0")
     }
 
     /// Every zone offset and both DST changes, for the window's promise: an entry written after the poll that set
     /// the checkpoint is inside the next window whatever offset lies between the stored timestamps and the server's
     /// reading of the filter value.
     func test_historyWindow_coversAnyZoneOffsetAndTheRepeatedHour() throws {
-        let checkpoint = try XCTUnwrap(CompassTimestamp("2026-11-01 01:55:00").secondsSinceEpoch)
-        let since = try XCTUnwrap(HistoryWindow.since(checkpoint: CompassTimestamp(secondsSinceEpoch: checkpoint), overlap: 600)?
+        let checkpoint = try XCTUnwrap(Timestamp("2026-11-01 01:55:00").secondsSinceEpoch)
+        let since = try XCTUnwrap(HistoryWindow.since(checkpoint: Timestamp(secondsSinceEpoch: checkpoint), overlap: 600)?
             .secondsSinceEpoch)
         // The server compares an entry's stored time with the filter value read in its filter zone, i.e. with
         // `since + d`, d the difference of the two zones' offsets: −14 h … +14 h. An entry written after the poll

@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// The two built-in queries trackwatch reruns every poll, and how their rows become records and history.
 public enum WatchQueries {
     /// Compass substitutes the logged-in user's login name for this value.
@@ -50,7 +52,7 @@ public enum WatchQueries {
     /// change with neither my entry nor a colleague's behind it is then known to be unexplained and is reported,
     /// never taken for my own edit. `until` (`history.action_timestamp LTE until`) leaves out entries dated later
     /// than any zone allows, when the newest entry is looked for.
-    public static func historyOfMyRecords(since: CompassTimestamp?, until: CompassTimestamp? = nil) -> QueryDefinition {
+    public static func historyOfMyRecords(since: Timestamp?, until: Timestamp? = nil) -> QueryDefinition {
         var filters = [FieldFilter("Owner", .equal, [currentUser])]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
         if let until { filters.append(FieldFilter("history.action_timestamp", .lessOrEqual, [until.rawValue])) }
@@ -126,7 +128,7 @@ public enum WatchQueries {
                 throw RowError(message: "a history row has \(values.count) values for \(historyColumns.count) columns")
             }
             guard !values[0].isEmpty else { throw RowError(message: "history row \(index + 1) has an empty id") }
-            guard let (timestamp, format) = CompassTimestamp.parse(values[3]) else {
+            guard let (timestamp, format) = Timestamp.parse(values[3]) else {
                 throw RowError(
                     message: "history row \(index + 1) (\(RowError.quote(values[0]))) has the timestamp "
                         + "\(RowError.quote(values[3])), which is not a date and time in a form trackwatch reads "

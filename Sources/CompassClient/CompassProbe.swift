@@ -1,39 +1,7 @@
-import CompassClient
 import Logging
+import SourceKit
+import TrackerHTTP
 import TrackwatchCore
-
-/// The lines of `trackwatch probe`: each item ✔ (works), ⚠ (works differently; what trackwatch does about it),
-/// ✘ (does not work; what to do) or · (could not be checked, and why), with what was seen.
-public struct ProbeReport {
-    public enum Mark: String, Sendable {
-        case pass = "✔", warn = "⚠", fail = "✘", unknown = "·"
-    }
-
-    public struct Item: Sendable {
-        public let mark: Mark
-        public let text: String
-        /// For ⚠ and ✘: what trackwatch does about it, or what the user should do.
-        public let then: String?
-    }
-
-    public private(set) var items: [Item] = []
-    /// The error that ended the probe early (unreachable server, refused login), for the exit status.
-    public internal(set) var stoppedBy: (any Error)?
-
-    public var failed: Bool { items.contains { $0.mark == .fail } }
-
-    mutating func add(_ mark: Mark, _ text: String, then: String? = nil) {
-        items.append(Item(mark: mark, text: text, then: then))
-    }
-
-    /// One line per item, and one indented line for its consequence.
-    public var lines: [String] {
-        items.flatMap { item in
-            ["\(item.mark.rawValue) \(item.text)"]
-                + (item.then.map { ["    \(item.mark == .fail ? "fix" : "then"): \($0)"] } ?? [])
-        }
-    }
-}
 
 /// `trackwatch probe`: is this Compass server supported? Asks the server what the daemon would ask, through the
 /// daemon's own client, read-only: the queries it stores are temporary and deleted again, no record is changed,
@@ -75,14 +43,13 @@ public struct ServerProbe {
     ) throws {
         var recorder: RecordingTransport?
         // makeClient calls `wrap` exactly once, before it returns.
-        client = try ServerSession.makeClient(
-            server: server, credential: credential, environment: environment,
-            logger: logger
-        ) { inner in
+        client = try CompassClient.make(
+            server: server, credential: credential, environment: environment, logger: logger,
+            wrap: { inner in
             let recording = RecordingTransport(inner, harmless: Self.harmlessStrings, keeping: transcript)
             recorder = recording
             return recording
-        }
+        }, now: now)
         client.probing = true
         self.recorder = recorder!
         self.server = server
@@ -134,14 +101,15 @@ public struct ServerProbe {
                         + (server.caFile.map { "ca_file \($0)" } ?? "the system's certificate store"))
             }
         } else if ServerURL.isCleartextToAnotherHost(server.url) {
-            report.add(.warn, "plain http:// to another host", then: ServerSession.cleartextWarning)
+            report.add(.warn, "plain http:// to another host", then: Connection.cleartextWarning)
         } else {
             report.add(.pass, "plain http:// on this machine")
         }
     }
 
     private func proxy(_ report: inout ProbeReport) {
-        if let choice = try? ServerSession.proxyChoice(for: server, environment: environment), let proxy = choice.proxy
+        if let choice = try? server.connection.proxyChoice(environment: environment, table: "[server]", label: server.label),
+            let proxy = choice.proxy
         {
             report.add(.pass, "through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
         } else {

@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// A Compass QueryDef as the REST API takes it (`POST …/query`, `POST …/workspace/queryDefs`).
 public struct QueryDefinition: Codable, Equatable, Sendable {
     public var name: String?

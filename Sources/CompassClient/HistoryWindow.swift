@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// How far back the history query looks, so that finding colleagues' changes does not depend on the server's time
 /// zone.
 ///
@@ -20,14 +22,14 @@ public enum HistoryWindow {
     public static func reach(overlap: Int) -> Int { zoneMargin + max(0, overlap) }
 
     /// The filter value for the history query: `checkpoint − reach`; `nil` without a checkpoint.
-    public static func since(checkpoint: CompassTimestamp?, overlap: Int) -> CompassTimestamp? {
+    public static func since(checkpoint: Timestamp?, overlap: Int) -> Timestamp? {
         checkpoint?.adding(seconds: -reach(overlap: overlap))
     }
 
     /// Seen keys older than this can never be returned again and may be forgotten: a later window reaches back
     /// `reach` from a checkpoint no earlier than this one, and the server's reading of it may lie up to another
     /// `zoneMargin` further back.
-    public static func pruneBoundary(checkpoint: CompassTimestamp?, overlap: Int) -> CompassTimestamp? {
+    public static func pruneBoundary(checkpoint: Timestamp?, overlap: Int) -> Timestamp? {
         checkpoint?.adding(seconds: -(reach(overlap: overlap) + zoneMargin))
     }
 
@@ -42,15 +44,15 @@ public enum HistoryWindow {
     /// clock, a hand-edited entry, a hostile answer dated 2099) must not move the checkpoint: every later window
     /// would start after every real entry, and colleagues' changes would lose their names, history-only actions
     /// vanish, for good. `nil` for a `now` that is not a time.
-    public static func latestPlausible(now: Double) -> CompassTimestamp? {
+    public static func latestPlausible(now: Double) -> Timestamp? {
         guard now.isFinite, now > 0, now < 253_402_300_800 else { return nil }  // before year 10000
-        return CompassTimestamp(secondsSinceEpoch: Int(now) + furthestZoneAhead + clockSlack)
+        return Timestamp(secondsSinceEpoch: Int(now) + furthestZoneAhead + clockSlack)
     }
 
     /// `checkpoint` if it is not later than `latest`, else `nil`: a checkpoint stored from an implausible entry
     /// (by a version without this bound) is dropped, and the window is measured again from the newest plausible
     /// entry.
-    public static func plausible(_ checkpoint: CompassTimestamp?, latest: CompassTimestamp?) -> CompassTimestamp? {
+    public static func plausible(_ checkpoint: Timestamp?, latest: Timestamp?) -> Timestamp? {
         guard let checkpoint, let latest else { return checkpoint }
         return checkpoint <= latest ? checkpoint : nil
     }

@@ -1,0 +1,77 @@
+import Logging
+import TrackwatchCore
+
+/// What `trackwatch doctor` gives a source kind to check one of its sources with: read-only, changing nothing.
+public struct DiagnosisContext {
+    public var poll: PollConfig
+    public var environment: [String: String]
+    public var logger: Logger
+    /// Reads the source's password or token (`SourceContext.secret`).
+    public var secret: (CredentialSource) throws -> Secret
+    /// Seconds since 1970 (the local clock).
+    public var wallClock: () -> Double
+
+    public init(poll: PollConfig, environment: [String: String], logger: Logger,
+                secret: @escaping (CredentialSource) throws -> Secret, wallClock: @escaping () -> Double) {
+        self.poll = poll
+        self.environment = environment
+        self.logger = logger
+        self.secret = secret
+        self.wallClock = wallClock
+    }
+}
+
+/// The ✔/⚠/✘ lines of `trackwatch doctor`; each is printed as one line (see `Console`), so an error text from the
+/// server cannot add lines of its own.
+public struct DoctorReport {
+    public private(set) var lines: [String] = []
+    public private(set) var failed = false
+
+    public init() {}
+
+    /// Another report's lines, after these.
+    public mutating func append(_ other: DoctorReport) {
+        lines += other.lines
+        failed = failed || other.failed
+    }
+
+    public mutating func pass(_ what: String) { lines.append("✔ \(what)") }
+    public mutating func warn(_ what: String) { lines.append("⚠ \(what)") }
+    public mutating func skip(_ what: String) { lines.append("· skipped: \(what)") }
+
+    public mutating func fail(_ what: String, fix: String) {
+        failed = true
+        lines += ["✘ \(what)", "    fix: \(fix)"]
+    }
+
+    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and `fix`.
+    public mutating func check<T>(_ what: String, _ body: () throws -> T, fix: String) -> T? {
+        check(what, body, fix: { _ in fix })
+    }
+
+    /// Runs `body`; ✔ `what` and its value, or ✘ with the error and the fix for that error.
+    public mutating func check<T>(_ what: String, _ body: () throws -> T, fix: (any Error) -> String) -> T? {
+        do {
+            let value = try body()
+            pass(what)
+            return value
+        } catch {
+            fail("\(what): \(error)", fix: fix(error))
+            return nil
+        }
+    }
+}
+
+extension CredentialSource {
+    /// How a person names it: `password_file ~/.config/trackwatch/password`, `keyring`.
+    public var summary: String {
+        switch self {
+        case .passwordFile(let path): "password_file \(path)"
+        case .passwordCommand: "password_command"
+        case .systemdCredential(let name): "systemd credential \(name)"
+        case .tokenFile(let path): "token_file \(path)"
+        case .keyring: "keyring"
+        case .emptyPassword: "empty password"
+        }
+    }
+}
