@@ -71,7 +71,9 @@ public enum NotificationPlan {
     ///   "4 … changes"; `nil` when they come from several.
     public static func make(changes: [Change], threshold: Int, bodyMarkup: Bool, tracker: String? = nil) -> [DesktopNotification] {
         guard !changes.isEmpty else { return [] }
-        if changes.count > threshold { return [summary(BubbleDigest(changes, tracker: tracker), bodyMarkup: bodyMarkup)] }
+        if changes.count > threshold {
+            return [summary(BubbleDigest(changes, tracker: tracker), bodyMarkup: bodyMarkup)]
+        }
         return changes.map { single($0, bodyMarkup: bodyMarkup) }
     }
 
@@ -135,8 +137,12 @@ public enum NotificationPlan {
     static func criticalCause(_ change: Change) -> (field: String, value: String, raised: Bool)? {
         switch change.kind {
         case .assigned:
-            if BubbleRules.level(change.priority) == 1, let level = change.priority { return ("Priority", level, false) }
-            if BubbleRules.level(change.severity) == 1, let level = change.severity { return ("Severity", level, false) }
+            if BubbleRules.level(change.priority) == 1, let level = change.priority {
+                return ("Priority", level, false)
+            }
+            if BubbleRules.level(change.severity) == 1, let level = change.severity {
+                return ("Severity", level, false)
+            }
         case .modified:
             for field in ["Priority", "Severity"] {
                 if let raised = change.change(of: field), let new = raised.new,

@@ -23,7 +23,7 @@ final class BubbleIconTests: XCTestCase {
         XCTAssertEqual(
             find("/opt/tw/trackwatch", files: []).appIcon, "dialog-information", "nowhere: a name every theme has")
         XCTAssertEqual(
-            find("/opt/tw/bin/trackwatch", dataDirectories: "/opt/share", files: [system]).appIcon, "dialog-information",
+            find("/opt/bin/trackwatch", dataDirectories: "/opt/share", files: [system]).appIcon, "dialog-information",
             "the system data directories are XDG_DATA_DIRS")
     }
 }

@@ -204,7 +204,8 @@ final class BubbleTests: XCTestCase {
         poll(daemon, notify, expecting: "1 change;")
         let bubble = try XCTUnwrap(try bus.notifyCalls().first)
         // The headline is in the title, which is plain text (servers escape it themselves), one line, bounded.
-        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m reddesrever "
+        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m "
+                                               + "reddesrever "
                                                + "State: Closed → Opened long long"),
                       String(bubble.summary.prefix(200)))
         XCTAssertTrue(bubble.summary.hasSuffix("…\u{2069}"), String(bubble.summary.suffix(40)))

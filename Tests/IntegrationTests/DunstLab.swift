@@ -221,9 +221,11 @@ final class DunstLab {
     @discardableResult
     func screenshot(_ name: String, cropToBubbles: Bool = false) throws -> URL {
         let file = output.appendingPathComponent(name)
-        guard let geometry = bubbleWindow() else { throw LabError("dunst shows no window") }
-        let arguments = ["-window", "root"] + (cropToBubbles ? ["-crop", geometry, "+repage"] : []) + [file.path]
+        guard bubbleWindow() != nil else { throw LabError("dunst shows no window") }
         let drawn = try waitUntil {
+            // The window's place is read again each time: dunst may still move or resize it after mapping it.
+            guard let geometry = self.bubbleWindow() else { return false }
+            let arguments = ["-window", "root"] + (cropToBubbles ? ["-crop", geometry, "+repage"] : []) + [file.path]
             let result = try runProduct("/usr/bin/import", arguments, environment: environment, timeout: 30)
             guard result.status == 0 else { throw LabError("import: \(result.stderr)") }
             let brightest = try runProduct("/usr/bin/identify", ["-format", "%[max]", file.path], timeout: 30).stdout

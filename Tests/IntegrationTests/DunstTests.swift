@@ -192,8 +192,8 @@ final class DunstTests: XCTestCase {
             XCTAssertTrue(body.contains("<a href=\"\(recordURL(record))\" rel=\"noreferrer noopener\">\(record)</a>"), record)
         }
         // Issue 20, item 8: the right-to-left values isolated on the page too, old before new as the arrow says.
-        XCTAssertTrue(body.contains("<del>\u{2068}\(Self.dana)\u{2069}</del> → <ins>\u{2068}\(Self.yael)\u{2069}</ins>"),
-                      "isolated")
+        let isolated = "<del>\u{2068}\(Self.dana)\u{2069}</del> → <ins>\u{2068}\(Self.yael)\u{2069}</ins>"
+        XCTAssertTrue(body.contains(isolated), "isolated")
         let order = try Chromium.evaluate(page, """
             const row = [...document.querySelectorAll('tr')].find(r => r.textContent.includes('\(Self.yael)'));
             const del = row.querySelector('del').getBoundingClientRect();
@@ -342,7 +342,7 @@ enum Chromium {
         guard let start = result.stdout.range(of: "<pre id=\"result\">"),
             let end = result.stdout.range(of: "</pre>", range: start.upperBound..<result.stdout.endIndex)
         else {
-            throw DunstLab.LabError("Chromium printed no result: \(result.stdout.prefix(300)) \(result.stderr.suffix(300))")
+            throw DunstLab.LabError("Chromium printed no result: \(result.stdout.prefix(300))\n\(result.stderr.suffix(300))")
         }
         let json = String(result.stdout[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;",
                                                                                                  with: "\"")

@@ -216,8 +216,8 @@ final class NotificationPlanTests: XCTestCase {
         let plan = NotificationPlan.make(changes: (1...9).map { change($0, headline: long) }, threshold: 20,
                                          bodyMarkup: false)
         XCTAssertEqual(plan.count, 9, "up to the threshold, one bubble each")
-        let summary = NotificationPlan.summary(BubbleDigest((1...9).map { change($0, headline: long) }, tracker: "Compass"),
-                                               bodyMarkup: true)
+        let digest = BubbleDigest((1...9).map { change($0, headline: long) }, tracker: "Compass")
+        let summary = NotificationPlan.summary(digest, bodyMarkup: true)
         let lines = summary.body.split(separator: "\n").map(String.init)
         XCTAssertEqual(summary.summary, "9 Compass changes")
         XCTAssertEqual(lines.count, 4)
@@ -239,7 +239,8 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(summary.urgency, .critical)
         XCTAssertEqual(summary.body.split(separator: "\n").last, "and 5 more")
         digest.add([change(9)], tracker: "Qase")
-        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes", "several trackers: no name")
+        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes",
+                       "changes of several trackers: no tracker named")
     }
 
     /// Issue 21, item 2: exactly one visible way to open on each server — a button where the server only runs the
