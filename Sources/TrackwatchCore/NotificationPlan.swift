@@ -38,8 +38,8 @@ public struct BubbleButton: Equatable, Sendable {
     }
 
     /// A change's bubble: a click (or "Open", where the server draws the click as a button) opens the record,
-    /// "Mute this record" mutes it. One of each: servers that show every action as a button (xfce4-notifyd,
-    /// dunst's menu) would show a second "Open" for a separate `open` action.
+    /// "Mute this record" mutes it. Where a server draws no button for the click, `NotificationServerStyle` adds a
+    /// visible "Open"; where it does (xfce4-notifyd, dunst's menu), that would be a second one.
     static func forRecord(_ record: RecordID, source: String? = nil) -> [BubbleButton] {
         [BubbleButton(key: "default", label: "Open", action: .open(record, source: source)),
          BubbleButton(key: "mute", label: "Mute this record", action: .mute(record, source: source))]
