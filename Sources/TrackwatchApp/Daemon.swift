@@ -202,9 +202,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
         if health.consecutiveFailures >= threshold && !health.outageAnnounced {
             health.outageAnnounced = true
-            let message = OutageMessage(error, tracker: server.settings.trackerName, nextTry: nextPollPhrase(),
-                                        server: session.sources.count > 1 ? server.settings.label : nil)
-            edges.announcer.announceServiceProblem(summary: message.summary, body: [message.next, message.detail],
+            let message = OutageMessage(error, tracker: server.settings.trackerName, label: server.settings.label,
+                                        several: session.sources.count > 1)
+            edges.announcer.announceServiceProblem(summary: message.summary, body: message.body,
                                                    resolved: false, server: server.settings.label,
                                                    settings: session.config.notify)
             edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
@@ -215,12 +215,6 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// Errors that only a person can fix: credentials and configuration.
     private static func needsPerson(_ error: any Error) -> Bool {
         [.credentials, .configuration].contains(ExitStatus.forError(error))
-    }
-
-    /// `in 30 s` for a retry within a minute and a half, else `at 10:35`.
-    private func nextPollPhrase() -> String {
-        let delay = schedule.delay(at: SystemClocks.bootTime())
-        return delay < 90 ? "in \(Int(delay.rounded(.up))) s" : "at \(nextPollClockTime())"
     }
 
     private func nextPollClockTime() -> String {

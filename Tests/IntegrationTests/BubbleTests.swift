@@ -235,9 +235,9 @@ final class BubbleTests: XCTestCase {
         XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
     }
 
-    /// An outage on the desktop: one "Compass is unavailable" (HTTP 500) after three failed polls (the daemon's own
-    /// retries), saying that trackwatch keeps retrying and when; "Connected to Compass again" in its place; then the
-    /// change made meanwhile — on a server without action buttons, so the change's bubble has none.
+    /// An outage on the desktop: one "Compass is unavailable" (HTTP 502) after three failed polls (the daemon's own
+    /// retries), saying what and where, and that trackwatch retries by itself; "Connected to Compass again" in its
+    /// place; then the change made meanwhile — on a server without action buttons, so the change's bubble has none.
     func test_outageAndRecovery_areOneBubbleEach_andNoButtonsWithoutActions() throws {
         try bus.startNotificationServer()  // dbusmock's defaults: no "actions"
         let sim = try Simulator()
@@ -260,8 +260,7 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again",
                                               "SAMPL00000001: \u{2068}Crash on save & exit <b>now</b>\u{2069}"],
                        "the server answered 502: unavailable, not unreachable")
-        XCTAssertTrue(calls[0].body.hasPrefix("trackwatch keeps retrying by itself; next try in "), calls[0].body)
-        XCTAssertTrue(calls[0].body.contains("HTTP 502"), calls[0].body)
+        XCTAssertEqual(calls[0].body, "\(sim.url): HTTP 502: injected fault\ntrackwatch retries by itself.")
         XCTAssertEqual(calls[0].replacesID, 0)
         XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
