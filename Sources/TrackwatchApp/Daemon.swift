@@ -42,6 +42,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
         var awaitingMark = Set<Int64>()
         var awaitingHold = Set<Int64>()
+        var awaitingMuted = Set<Int64>()
         var awaitingUnmute = Set<RecordID>()
     }
 
@@ -264,7 +265,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             switch verdict {
             case .show: bubbles.append(stored.change)
             case .hold: health.awaitingHold.insert(stored.id)
-            case .journalOnly: break
+            case .journalOnly: if muted[stored.change.record] != nil, !liftsMute { health.awaitingMuted.insert(stored.id) }
             }
         }
         if !bubbles.isEmpty {
@@ -281,10 +282,11 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         health.awaitingMark.formUnion(pending.map(\.id))
         guard !health.awaitingMark.isEmpty else { return }
         do {
-            try store.markDelivered(health.awaitingMark.sorted(), held: health.awaitingHold, unmuted: health.awaitingUnmute.sorted(),
-                                            at: SystemClocks.wallTime())
+            try store.markDelivered(health.awaitingMark.sorted(), held: health.awaitingHold, muted: health.awaitingMuted,
+                                    unmuted: health.awaitingUnmute.sorted(), at: SystemClocks.wallTime())
             health.awaitingMark.removeAll()
             health.awaitingHold.removeAll()
+            health.awaitingMuted.removeAll()
             health.awaitingUnmute.removeAll()
         } catch {
             logger.error("could not mark changes delivered; trying again after the next poll",

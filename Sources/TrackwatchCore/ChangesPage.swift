@@ -15,12 +15,15 @@ public enum ChangesPage {
         public var server: String?
         /// The record's web page (`SourceSettings.link(for:)`); not linked unless http(s).
         public var url: String
+        /// A mute kept it off the desktop.
+        public var muted: Bool
 
-        public init(change: Change, detected: String, server: String? = nil, url: String) {
+        public init(change: Change, detected: String, server: String? = nil, url: String, muted: Bool = false) {
             self.change = change
             self.detected = detected
             self.server = server
             self.url = url
+            self.muted = muted
         }
     }
 
@@ -76,6 +79,7 @@ public enum ChangesPage {
         html += isWebURL(entry.url) ? "<a href=\"\(text(entry.url, 2_000))\" rel=\"noreferrer noopener\">\(id)</a>" : id
         html += "</td><td class=\"what\"><strong>\(text(NotificationPlan.event(change), 300))</strong>"
         if let reason { html += " <span class=\"badge\">critical: \(isolated(reason, 120))</span>" }
+        if entry.muted { html += " <span class=\"badge muted\">muted</span>" }
         html += "<br><span class=\"headline\">\(isolated(change.headline, textLimit))</span>"
         let facts = NotificationPlan.facts(change)
         if !facts.isEmpty, [.assigned, .entered].contains(change.kind) {
@@ -130,11 +134,12 @@ public enum ChangesPage {
         .server,.facts{color:GrayText}\
         tr.critical td:first-child{border-left:4px solid #c00}\
         .badge{display:inline-block;color:#fff;background:#c00;border-radius:3px;padding:0 .3em;font-size:.85em}\
+        .badge.muted{background:GrayText}\
         ul{margin:0;padding-left:1.1em}\
         del{color:#a33}\
         ins{color:#181;text-decoration:none}
         """
-    static let styleHash = "sha256-QNc7j9YM3cK50u1xz/ylW+9SFh0byiBswRqgkjVTKZg="
+    static let styleHash = "sha256-KFjgC12nW0Q3Ld2XkqLftcWCCFfVsLJdIcWHrM4wqMc="
     static let contentSecurityPolicy =
         "default-src 'none'; style-src '\(styleHash)'; base-uri 'none'; form-action 'none'"
 }

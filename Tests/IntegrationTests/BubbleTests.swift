@@ -81,6 +81,38 @@ final class BubbleTests: XCTestCase {
         XCTAssertFalse(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "the mute is gone")
     }
 
+    /// Issue 20, item 10: a muted record raised to priority 1 breaks through the mute (before: silent), and the page
+    /// of recent changes marks the changes the mute kept off the desktop (before: nothing said they were muted).
+    func test_mutedRecordMadeCritical_breaksThrough_andThePageMarksMutedChanges() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000001"]).status, 0)
+        try bus.clearCalls()
+
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue", "Keywords=muted"])
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "muted: journaled only")
+        try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
+        poll(daemon, notify, expecting: "1 change;")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.count, 1, "raised to priority 1: shown although muted")
+        XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "critical")
+        XCTAssertTrue(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "still muted for the rest")
+
+        let page = try String(contentsOf: workspace.directory.appendingPathComponent("xdg-state/trackwatch/changes.html"),
+                              encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr").filter { $0.contains("SAMPL00000001") }
+        XCTAssertEqual(rows.count, 2, page)
+        XCTAssertFalse(rows[0].contains("muted"), "the raise was shown: \(rows[0])")
+        XCTAssertTrue(rows[1].contains("<span class=\"badge muted\">muted</span>"), "the mute kept it off the desktop: \(rows[1])")
+        let log = try workspace.trackwatch(["log", "--json"])
+        XCTAssertEqual(log.objects.map { $0["muted"] as? Bool ?? false }, [false, true], log.stdout)
+    }
+
     func test_quietHours_holdBubbles_thenOneSummary_andMinPriorityKeepsLowOnesInTheJournal() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
