@@ -51,7 +51,7 @@ extension Change {
     public var fieldSummary: String {
         func value(_ text: String?) -> String { text.map { SafeText.bounded($0, Self.valueLimit) } ?? "∅" }
         var parts = changes.prefix(Self.fieldsInASentence).map {
-            "\(SafeText.bounded($0.field, Self.fieldNameLimit)): \(value($0.old)) → \(value($0.new))"
+            described($0, name: { SafeText.bounded($0, Self.fieldNameLimit) }, value: value)
         }
         if changes.count > Self.fieldsInASentence { parts.append("and \(changes.count - Self.fieldsInASentence) more") }
         return parts.joined(separator: ", ")

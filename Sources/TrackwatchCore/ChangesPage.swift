@@ -90,12 +90,20 @@ public enum ChangesPage {
             html += "<ul>"
             for field in change.changes {
                 // The new headline is the row's headline: once is enough.
-                html += field.field == "Headline"
-                    ? "<li>Headline was: <del>\(value(field.old))</del></li>"
-                    : "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
+                if field.field == "Headline" {
+                    html += "<li>Headline was: <del>\(value(field.old))</del></li>"
+                } else if field.old == nil, [.modified, .changed].contains(change.kind) {
+                    // Something added (a note), or a change whose values the source did not keep.
+                    html += field.new.map { "<li>\(isolated(field.field, 80)): <ins>\(value($0))</ins></li>" }
+                        ?? "<li>\(isolated(field.field, 80)) changed</li>"
+                } else {
+                    html += "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
                         + "<ins>\(value(field.new))</ins></li>"
+                }
             }
             html += "</ul>"
+        } else if change.kind == .modified, change.by != nil {
+            html += "<span class=\"facts\">\(NotificationPlan.unknownFields)</span>"
         }
         return html + "</td></tr>\n"
     }

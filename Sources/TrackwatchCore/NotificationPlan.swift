@@ -192,9 +192,10 @@ public enum NotificationPlan {
             let fields = change.changes.filter { $0.field != "Headline" }
             let ordered = fields.filter { $0.field == reason } + fields.filter { $0.field != reason }
             var lines = ordered.prefix(fieldLineLimit).map { field in
-                let name = Markup.isolated(bounded(Markup.plain(field.field), fieldNameLimit))
-                return "\(name): \(value(field.old)) → \(value(field.new))"
+                change.described(field, name: { Markup.isolated(bounded(Markup.plain($0), fieldNameLimit)) },
+                                 value: value)
             }
+            if change.changes.isEmpty, change.by != nil { lines.append(unknownFields) }
             if ordered.count > fieldLineLimit { lines.append("and \(ordered.count - fieldLineLimit) more fields") }
             if let headline = change.change(of: "Headline"), let old = headline.old {
                 lines.append("Headline was: \(Markup.isolated(old))")
@@ -204,6 +205,9 @@ public enum NotificationPlan {
             return []
         }
     }
+
+    /// Said of a colleague's change that touched none of the compared fields.
+    static let unknownFields = "no compared field changed"
 
     /// `Priority: ⁨1-Resolve Immediately⁩ · Severity: ⁨2-Major⁩ · State: ⁨Opened⁩`; severity only at its two top
     /// levels.

@@ -179,7 +179,7 @@ extension Record {
     }
 
     /// FNV-1a over the UTF-8 bytes, as 16 hexadecimal digits: enough to tell two long values apart.
-    static func fingerprint(_ value: String) -> String {
+    public static func fingerprint(_ value: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in value.utf8 {
             hash ^= UInt64(byte)

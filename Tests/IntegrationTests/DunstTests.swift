@@ -97,6 +97,14 @@ final class DunstTests: XCTestCase {
         XCTAssertEqual(unassigned.body, "No longer assigned to you")
         XCTAssertEqual(unassigned.urgency, "NORMAL", "not red for a record that is no longer mine")
 
+        // Issue 20, item 4: a colleague's note says what it says (before: "modified by alice", nothing else).
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Note_Entry=Please retest on Linux.\nThe fix is in 4.2."])
+        poll(expecting: "1 change;")
+        let note = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000001") && $0.body.contains("Note") })
+        quote("note", note)
+        XCTAssertEqual(note.body.filter { $0 != "\u{2068}" && $0 != "\u{2069}" }.split(separator: "\n").first,
+                       "Modified by alice · Note: Please retest on Linux.")
+
         // The notification server restarts (item 1): the new dunst numbers its bubbles from the start again.
         try lab.restartDunst()
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Headline=Toolbar icons blurry on HiDPI screens"])
