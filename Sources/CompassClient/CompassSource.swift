@@ -74,9 +74,10 @@ public final class CompassSource: Source {
                           in: &observation, extra: extra)
             // State without the mark (see `wideWindow`): what it had seen lies at or before its checkpoint, and
             // must not come back as new.
-            let outcome = SnapshotDiff.compare(
+            let me = WatchQueries.currentUser(in: observation.records) ?? client.loginName
+            var outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
-                me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,
+                me: me,
                 seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest,
                 compared: WatchQueries.comparedFields(extra: extra))
             if let first = outcome.implausible.first {
@@ -91,6 +92,8 @@ public final class CompassSource: Source {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])
             }
+            outcome.changes = try namingWhoTookThem(
+                outcome.changes, since: HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap), me: me)
             return WatchResult(
                 outcome: outcome.outcome, recordCount: observation.records.count,
                 pruneSeenBefore: HistoryWindow.pruneBoundary(checkpoint: outcome.checkpoint, overlap: poll.overlap))
@@ -273,5 +276,37 @@ public final class CompassSource: Source {
             }
         }
         return names
+    }
+
+    // MARK: - Who took a record
+
+    /// The records no longer assigned to me, named with the colleague whose action took them, where the history
+    /// since `since` tells it (their history is no longer among my records': it is asked for these records alone).
+    /// My own last action (I gave it away) names nobody.
+    private func namingWhoTookThem(_ changes: [Change], since: Timestamp?, me: String) throws -> [Change] {
+        let gone = changes.filter { $0.kind == .unassigned }.map(\.record)
+        guard !gone.isEmpty, let since else { return changes }
+        let entries: [HistoryEntry]
+        do {
+            entries = try historyRows(WatchQueries.historyOfRecords(Array(gone.prefix(Self.secondLookLimit)), since: since),
+                                      maxRows: nil).filter { $0.timestamp > since }
+        } catch let error as WatchQueries.RowError {
+            throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
+        }
+        var newest: [RecordID: HistoryEntry] = [:]
+        for entry in entries where newest[entry.record].map({ entry.timestamp > $0.timestamp }) ?? true {
+            newest[entry.record] = entry
+        }
+        return changes.map { change in
+            guard change.kind == .unassigned, let entry = newest[change.record],
+                entry.user.lowercased() != me.lowercased()
+            else { return change }
+            var named = Change(
+                record: change.record, kind: change.kind, headline: change.headline, by: entry.user,
+                action: entry.action, changes: change.changes, at: entry.timestamp, priority: change.priority,
+                severity: change.severity, state: change.state, watch: change.watch, source: change.source)
+            named.link = change.link
+            return named
+        }
     }
 }

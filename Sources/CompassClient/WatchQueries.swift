@@ -85,6 +85,20 @@ public enum WatchQueries {
         )
     }
 
+    /// The history entries of `ids` since `since`, whoever owns them now, newest first: who took records out of my
+    /// hands (`id IN ids` AND `history.action_timestamp GT since`).
+    public static func historyOfRecords(_ ids: [RecordID], since: Timestamp?) -> QueryDefinition {
+        var filters = [FieldFilter("id", .inSet, ids.map(\.rawValue))]
+        if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
+        return QueryDefinition(
+            primaryEntityDefName: entity,
+            queryFieldDefs: historyColumns.map {
+                QueryFieldDefinition($0, sort: $0 == "history.action_timestamp" ? .descending : .none, sortOrder: 1)
+            },
+            filterNode: FilterNode(.and, filters)
+        )
+    }
+
     /// A result row that does not fit the query's columns.
     public struct RowError: Error, Equatable, CustomStringConvertible {
         public let message: String

@@ -22,7 +22,7 @@ extension Change {
         case .assigned:
             return "assigned to you"
         case .unassigned:
-            return "no longer assigned to you"
+            return by.map { "no longer assigned to you, by \($0)" } ?? "no longer assigned to you"
         case .modified:
             let verb = action.map { Self.pastTense(ofAction: SafeText.bounded($0, Self.nameLimit)) } ?? "changed"
             return by.map { "\(verb) by \($0)" } ?? verb

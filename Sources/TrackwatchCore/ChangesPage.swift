@@ -136,8 +136,9 @@ public enum ChangesPage {
         table{border-collapse:collapse;width:100%}\
         th,td{text-align:left;vertical-align:top;padding:.4em .6em;\
         border-bottom:1px solid color-mix(in srgb,CanvasText 20%,transparent)}\
-        td{overflow-wrap:anywhere}\
+        td{overflow-wrap:break-word}\
         .when{white-space:nowrap;width:9em}\
+        .what,.changes{width:40%}\
         .record{white-space:nowrap}\
         .server,.facts{color:GrayText}\
         tr.critical td:first-child{border-left:4px solid #c00}\
@@ -147,7 +148,7 @@ public enum ChangesPage {
         del{color:#a33}\
         ins{color:#181;text-decoration:none}
         """
-    static let styleHash = "sha256-KFjgC12nW0Q3Ld2XkqLftcWCCFfVsLJdIcWHrM4wqMc="
+    static let styleHash = "sha256-RBfjdy+Ex6VqoAszad3yKPurn9Q2ilDntgqLG38wZK0="
     static let contentSecurityPolicy =
         "default-src 'none'; style-src '\(styleHash)'; base-uri 'none'; form-action 'none'"
 }

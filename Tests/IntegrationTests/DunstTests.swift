@@ -94,7 +94,7 @@ final class DunstTests: XCTestCase {
         poll(expecting: "1 change;")
         let unassigned = try XCTUnwrap(lab.waitForBubble { ($0.summary + $0.body).lowercased().contains("no longer") })
         XCTAssertTrue(unassigned.summary.hasPrefix("SAMPL00000006: "), unassigned.summary)
-        XCTAssertEqual(unassigned.body, "No longer assigned to you")
+        XCTAssertEqual(unassigned.body, "No longer assigned to you, by \u{2068}lead\u{2069}", "by whom (issue 20, item 11)")
         XCTAssertEqual(unassigned.urgency, "NORMAL", "not red for a record that is no longer mine")
 
         // Issue 20, item 4: a colleague's note says what it says (before: "modified by alice", nothing else).
