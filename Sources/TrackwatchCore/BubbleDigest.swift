@@ -30,7 +30,7 @@ public struct BubbleDigest: Equatable, Sendable {
         }
     }
 
-    /// The one tracker all its changes come from, for "8 Compass changes"; `nil` for changes of several.
+    /// The one tracker all its changes come from, for "8 … changes"; `nil` for changes of several.
     public var tracker: String? { unnamed || trackers.count != 1 ? nil : trackers.first }
 
     /// Whether any change it stands for is critical: then so is its bubble.

@@ -85,7 +85,7 @@ public enum NotificationPlan {
             buttons: BubbleButton.forRecord(change.record, source: change.source), record: change.record)
     }
 
-    /// The summary bubble of what `digest` stands for: `8 Compass changes`, a short line for each change it names
+    /// The summary bubble of what `digest` stands for: `8 … changes`, a short line for each change it names
     /// (critical ones first, newest first), and `and 5 more`.
     public static func summary(_ digest: BubbleDigest, bodyMarkup: Bool) -> DesktopNotification {
         DesktopNotification(
@@ -162,7 +162,7 @@ public enum NotificationPlan {
 
     // MARK: - Text
 
-    /// `SAMPL00000006: ⁨Dark mode contrast too low⁩` — the record first, because GNOME's message list keeps only
+    /// `A-6: ⁨Dark mode contrast too low⁩` — the record first, because GNOME's message list keeps only
     /// about 22 characters of a title; the headline follows as far as the banner's width allows.
     static func title(_ change: Change) -> String { "\(change.record): \(Markup.isolated(change.headline))" }
 
@@ -229,7 +229,7 @@ public enum NotificationPlan {
         return lines
     }
 
-    /// `SAMPL00000017 resolved by ⁨lead⁩: ⁨Printing cuts the…⁩`, at most `itemLimit` characters; the headline
+    /// `A-17 resolved by ⁨lead⁩: ⁨Printing cuts the…⁩`, at most `itemLimit` characters; the headline
     /// only where a few words of it fit.
     static func item(_ change: Change) -> String {
         let reason = shortCriticalReason(change).map { " (\($0))" } ?? ""
