@@ -113,6 +113,25 @@ final class LocalFilesTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("⚠ http://0.0.0.0:9: the url is plain http:// to another host"), doctor.stdout)
     }
 
+    /// A full-width digit in the host (`http://１２７.0.0.1:9`) trapped `check`, `doctor` and `run` (SIGILL) in the
+    /// loopback rule. Now such a host is simply not this machine: warned about, and unreachable like any other.
+    func test_fullWidthDigitsInTheHost_areAnotherHost_neverATrap() throws {
+        let workspace = try Workspace(serverURL: "http://１２７.0.0.1:9")
+        let check = try workspace.trackwatch(["check"])
+        XCTAssertTrue([69, 78].contains(check.status), "an error, not a crash: \(check.status) \(check.stderr)")
+        XCTAssertTrue(check.stderr.contains("plain http:// to another host"), check.stderr)
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertEqual(doctor.status, 1, doctor.stdout + doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("⚠ http://１２７.0.0.1:9: the url is plain http:// to another host"), doctor.stdout)
+
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify)
+        defer { stopAndWait(daemon) }
+        let status = notify.waitFor { $0.hasPrefix("STATUS=") && $0.contains("fail") }
+        XCTAssertNotNil(status, "the daemon runs, and reports its failing poll: \(notify.messages)")
+        XCTAssertTrue(daemon.isRunning, "no trap")
+    }
+
     /// A password in the URL is refused, and never printed.
     func test_passwordInTheURL_isRefusedWithoutEchoingIt() throws {
         let workspace = try Workspace(serverURL: "https://engineer:Hunter2-x@compass.example.com")
