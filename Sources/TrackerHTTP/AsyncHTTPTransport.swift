@@ -180,6 +180,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private static func transportError(_ error: any Error, url: String, limit: Int) -> TransportError {
         if let error = error as? HTTPClientError {
+            // Never the header itself: it may be `Authorization` with the token in it. (The cases carry the
+            // values, so they cannot be matched without them.)
+            if "\(error)".hasPrefix("HTTPClientError.invalidHeaderField") {
+                return TransportError(.other, "a request header holds characters HTTP does not allow (\(url))")
+            }
             switch error {
             case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .cancelled:
                 return TransportError(.timedOut, "no answer from \(url) in time")

@@ -91,9 +91,22 @@ func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: 
             throw CredentialError(description: "\(key) \(path) is larger than \(maximumSecretSize / 1024) KiB: not a password file")
         }
     }
-    let secret = firstLine(bytes)
-    guard !secret.isEmpty else { throw CredentialError(description: "\(key) \(path) is empty") }
-    return Secret(secret)
+    return try secret(inFirstLineOf: bytes, source: "\(key) \(path)", holds: "holds")
+}
+
+/// The secret on the first line of what `source` gave (trimmed), or the error that names the source, never the
+/// value. `holds`: the verb for the source ("holds" for a file, "printed" for a program).
+func secret(inFirstLineOf bytes: [UInt8], source: String, holds: String) throws -> Secret {
+    switch Secret.firstLine(of: bytes) {
+    case .secret(let secret):
+        return secret
+    case .empty:
+        throw CredentialError(description: holds == "holds" ? "\(source) is empty" : "\(source) printed nothing")
+    case .controlCharacter:
+        throw CredentialError(description:
+            "\(source) \(holds) a control character (a stray carriage return?) inside the secret on its first line; "
+            + "trackwatch does not send it. Write the password or token alone on the first line")
+    }
 }
 
 /// The first line, without its line ending.
