@@ -63,6 +63,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize
     ) throws {
         var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        // NIOSSL's default minimum is TLS 1.0; 1.0 and 1.1 are deprecated (RFC 8996).
+        tlsConfiguration.minimumTLSVersion = .tlsv12
         if let caFile = tls.caFile {
             do {
                 tlsConfiguration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
@@ -209,6 +211,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
             // What BoringSSL says when the answer to its ClientHello is not TLS at all, but plain HTTP.
             if "\(error)".contains("WRONG_VERSION_NUMBER") {
                 return TransportError(.notTLS, "an https:// URL, but the answer was not TLS")
+            }
+            if "\(error)".contains("UNSUPPORTED_PROTOCOL") || "\(error)".contains("PROTOCOL_VERSION") {
+                return TransportError(.tlsVersion, "the server at \(url) offers only TLS older than 1.2")
             }
             return TransportError(.tls, "TLS handshake with \(url) failed: \(error)")
         }
