@@ -213,6 +213,9 @@ final class ProbeTests: XCTestCase {
         try sim.act("lead", "SAMPL00000001", "Resolve")
         let workspace = try Workspace(serverURL: sim.url)
         try Data("\(password)\n".utf8).write(to: URL(fileURLWithPath: workspace.passwordFile))
+        // A server that plants what it received where a transcript keeps the protocol: a JSON key, headers.
+        let planted = ["Server": "Planted/1.0 (\(password))", "X-Planted": password, password: "1"]
+        try sim.inject("extra-key", on: "POST /authenticate", headers: planted, message: password)
         let path = workspace.directory.appendingPathComponent("transcript.json").path
         let result = try workspace.trackwatch(["probe", "--save", path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -228,6 +231,7 @@ final class ProbeTests: XCTestCase {
 
         // Secrets: the password, every token compass-sim issued, cookie values.
         XCTAssertFalse(text.contains(password), "password leaked")
+        XCTAssertFalse(text.contains("Planted"), "an unknown Server header, and unknown header names, are hashed")
         let tokensResponse = try AsyncHTTPTransport().send(
             HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
         let tokens = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tokensResponse.body)) as? [String])
