@@ -155,20 +155,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch {
             throw TransportError(.invalidURL, "invalid URL \(request.url): \(error)")
         }
-        let accumulator = ResponseAccumulator(request: ahcRequest, maxBodySize: maximumBodySize)
         let client = beginRequest()
         defer { state.withLock { $0.requestsInFlight -= 1 } }
         do {
             // The whole-request deadline is a timer of our own that is cancelled when the answer is in:
             // async-http-client's `deadline:` leaves its timer armed until it fires, one wake-up per request
             // long after the poll (counted by the benchmark).
-            let task = client.execute(request: ahcRequest, delegate: accumulator)
+            let task = client.execute(request: ahcRequest, delegate: BodyCollector(limit: maximumBodySize))
             let deadline = task.futureResult.eventLoop.scheduleTask(in: .seconds(Int64(request.timeout))) { task.cancel() }
             defer { deadline.cancel() }
-            let response = try task.futureResult.wait()
-            return HTTPResponse(
-                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                body: response.body.map { Array($0.readableBytesView) } ?? [])
+            return try task.futureResult.wait()
         } catch {
             throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }
@@ -204,7 +200,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 return TransportError(.other, "\(error) (\(url))")
             }
         }
-        if error is ResponseAccumulator.ResponseTooBigError {
+        if error is ResponseBody.TooLarge || error is ResponseAccumulator.ResponseTooBigError {
             return TransportError(.responseTooLarge, "the response from \(url) is larger than \(limit / 1_048_576) MB")
         }
         if error is NIOSSLError || error is BoringSSLError {
