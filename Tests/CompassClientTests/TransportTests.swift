@@ -2,7 +2,7 @@
 import XCTest
 
 /// The transport's pure parts: how a body is received (its cost is measured end to end in
-/// `HostileAnswerTests`).
+/// `HostileAnswerTests`), and how an http:// request is put to a proxy (sent for real in `ProxyTests`).
 final class TransportTests: XCTestCase {
     func test_body_withContentLength_isOneBufferOfThatSize_andBounded() throws {
         var body = try ResponseBody(contentLength: 10, limit: 20)
@@ -23,5 +23,28 @@ final class TransportTests: XCTestCase {
         }
         XCTAssertEqual(body.take(), bytes)
         XCTAssertEqual(body.take(), [], "taken once")
+    }
+
+    func test_requestToAProxy_hasTheAbsoluteURI_theServersHost_andTheProxysCredentials() throws {
+        let request = HTTPRequest(
+            method: .post, url: "http://compass.example.com:8190/ccmweb/rest/query?pageNumber=2#x",
+            headers: [("Accept", "application/json")], body: Array("{}".utf8), timeout: 5)
+        let head = try ForwardProxyExchange.head(of: request, authorization: "Basic bWU6cHc=")
+        XCTAssertEqual(head.method, .POST)
+        XCTAssertEqual(head.uri, "http://compass.example.com:8190/ccmweb/rest/query?pageNumber=2")
+        XCTAssertEqual(head.headers["Host"], ["compass.example.com:8190"])
+        XCTAssertEqual(head.headers["Proxy-Authorization"], ["Basic bWU6cHc="])
+        XCTAssertEqual(head.headers["Content-Length"], ["2"])
+        XCTAssertEqual(head.headers["Connection"], ["close"])
+        XCTAssertEqual(head.headers["Accept"], ["application/json"])
+
+        var injected = request
+        injected.headers = [("Authorization", "Bearer abc\r\nX-Evil: 1")]
+        XCTAssertThrowsError(try ForwardProxyExchange.head(of: injected, authorization: nil), "no header of its own")
+        injected = request
+        injected.url = "https://compass.example.com/"
+        XCTAssertThrowsError(try ForwardProxyExchange.head(of: injected, authorization: nil), "https:// is tunnelled")
+        XCTAssertEqual(
+            AsyncHTTPTransport.Proxy(host: "p", port: 1, username: "me", password: "pw").authorization, "Basic bWU6cHc=")
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `trackwatch check` through an HTTP proxy (issue 11, item 11): the proxy environment variables as curl reads
-/// them, the `proxy` key, CONNECT tunnels with TLS end to end, proxy credentials that never show.
+/// `trackwatch check` through an HTTP proxy (issue 11, item 11; issue 20, item 1): the proxy environment
+/// variables as curl reads them, the `proxy` key, CONNECT tunnels with TLS end to end for https://, absolute-URI
+/// requests for http://, proxy credentials that never show.
 final class ProxyTests: XCTestCase {
     private var directory: URL!
 
@@ -48,6 +49,10 @@ final class ProxyTests: XCTestCase {
             environment: environment(workspace, proxies))
     }
 
+    /// `http://0.0.0.0:PORT` reaches compass-sim on 127.0.0.1 (Linux connects 0.0.0.0 to this machine), but is no
+    /// loopback address by trackwatch's rule, so the environment's proxy applies to it.
+    private func viaAnyAddress(_ url: String) -> String { url.replacingOccurrences(of: "127.0.0.1", with: "0.0.0.0") }
+
     func test_httpsThroughTheEnvironmentsProxy_tunnelsWithTLSEndToEnd_verifiedAgainstTheServersName() throws {
         let tls = try certificate(for: "127.0.0.1")
         let sim = try Simulator(["--tls-certificate", tls.certificate, "--tls-key", tls.key])
@@ -77,6 +82,39 @@ final class ProxyTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("TLS handshake"), refused.stderr)
     }
 
+    /// Plain http:// through a proxy was tunnelled with CONNECT, which a stock Squid refuses for any port but
+    /// 443: trackwatch failed ("the proxy did not open a tunnel") where curl worked. Now it sends what curl sends,
+    /// an absolute-URI request to the proxy, with `Proxy-Authorization`.
+    func test_plainHTTPThroughAProxy_isAnAbsoluteURIRequest_asCurlSendsIt() throws {
+        let sim = try Simulator()
+        let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"), connectOnlyTo443: true)
+        let server = viaAnyAddress(sim.url)
+        let workspace = try Workspace(serverURL: server)
+        let withCredentials = proxy.url.replacingOccurrences(of: "http://", with: "http://me:s3cr3t-pr0xy@")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
+            let curl = try runProduct("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", withCredentials,
+                                                        server + "/ccmweb/rest/repos"])
+            XCTAssertTrue(["200", "401"].contains(curl.stdout), "curl gets through this proxy to the server: \(curl.stdout)")
+        }
+        let result = try check(workspace, ["http_proxy": withCredentials], ["-v"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let requests = proxy.forwarded.filter { !($0.headers["user-agent"] ?? "").hasPrefix("curl") }
+        XCTAssertGreaterThan(requests.count, 3, "login, queries, pages, logoff: \(proxy.forwarded)")
+        for request in requests {
+            XCTAssertTrue(request.target.hasPrefix(server + "/ccmweb/rest/"), request.target)
+            XCTAssertEqual(request.proxyAuthorization, "Basic " + Data("me:s3cr3t-pr0xy".utf8).base64EncodedString())
+            XCTAssertEqual(request.headers["host"], String(server.dropFirst("http://".count)), "Host names the server")
+        }
+        XCTAssertEqual(proxy.tunnels, [], "no CONNECT for http://")
+        XCTAssertFalse(result.stderr.contains("s3cr3t"), "the proxy password is never logged: \(result.stderr)")
+
+        let denied = try check(workspace, ["http_proxy": proxy.url])
+        XCTAssertEqual(denied.status, 77, "a credentials error, not 'retry later': \(denied.stderr)")
+        XCTAssertTrue(
+            denied.stderr.contains("The proxy refused the connection to Compass: it asks for credentials (HTTP 407)"),
+            denied.stderr)
+    }
+
     func test_probe_namesTheProxy_neverItsPassword_notInTheTranscriptEither() throws {
         let sim = try Simulator()
         let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"))
@@ -90,7 +128,7 @@ final class ProxyTests: XCTestCase {
             "trackwatch", ["probe", "--config", workspace.configPath, "--save", transcript, "-v"],
             environment: environment(workspace, [:]))
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertFalse(proxy.tunnels.isEmpty, "the probe went through the proxy")
+        XCTAssertFalse(proxy.forwarded.isEmpty, "the probe went through the proxy")
         XCTAssertTrue(
             result.lines.contains("✔ through the proxy \(proxy.url) (from proxy in [server])"), result.stdout)
         let saved = try String(contentsOfFile: transcript, encoding: .utf8)
@@ -109,9 +147,9 @@ final class ProxyTests: XCTestCase {
         try workspace.writeConfig()
         let result = try check(workspace, ["http_proxy": "http://127.0.0.1:9"], ["-v"])  // the key wins
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertFalse(proxy.tunnels.isEmpty)
+        XCTAssertFalse(proxy.forwarded.isEmpty)
         XCTAssertEqual(
-            Set(proxy.tunnels.map(\.proxyAuthorization)),
+            Set(proxy.forwarded.map(\.proxyAuthorization)),
             ["Basic " + Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()])
         XCTAssertTrue(result.stderr.contains("proxy=\(proxy.url)"), result.stderr)
         XCTAssertFalse(result.stderr.contains("s3cr3t"), "the proxy password is never logged: \(result.stderr)")
@@ -134,17 +172,17 @@ final class ProxyTests: XCTestCase {
             let result = try check(workspace, ["http_proxy": proxy.url].merging(noProxy) { $1 })
             XCTAssertEqual(result.status, 0, "\(noProxy): \(result.stderr)")
         }
-        XCTAssertEqual(proxy.tunnels, [], "no_proxy lists the host")
+        XCTAssertEqual(proxy.forwarded, [], "no_proxy lists the host")
         let through = try check(workspace, ["HTTP_PROXY": proxy.url, "no_proxy": "example.com"])
         XCTAssertEqual(through.status, 0, through.stderr)
-        XCTAssertFalse(proxy.tunnels.isEmpty, "upper-case HTTP_PROXY is honoured, and no_proxy lists another host")
+        XCTAssertFalse(proxy.forwarded.isEmpty, "upper-case HTTP_PROXY is honoured, and no_proxy lists another host")
 
-        let tunnels = proxy.tunnels.count
+        let forwarded = proxy.forwarded.count
         workspace.extraServerLines = ["proxy = \"\""]
         try workspace.writeConfig()
         let direct = try check(workspace, ["http_proxy": proxy.url, "all_proxy": proxy.url])
         XCTAssertEqual(direct.status, 0, direct.stderr)
-        XCTAssertEqual(proxy.tunnels.count, tunnels, "proxy = \"\" turns the environment's proxy off")
+        XCTAssertEqual(proxy.forwarded.count, forwarded, "proxy = \"\" turns the environment's proxy off")
     }
 
     func test_unusableProxySettings_areConfigurationErrorsThatSayWhere() throws {
