@@ -32,6 +32,21 @@ public enum ServerURL {
         return !(host(of: url).map(isLoopback) ?? false)
     }
 
+    /// How a plain `http://` URL exposes the password, the session token and the records.
+    public enum CleartextRisk: Equatable, Sendable {
+        /// They cross the network to another host.
+        case toAnotherHost
+        /// The server is on this machine, but the requests go through a proxy, which reads them.
+        case throughAProxy
+    }
+
+    /// `nil` for `https://`, and for `http://` to this machine reached directly.
+    public static func cleartextRisk(_ url: String, proxied: Bool) -> CleartextRisk? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        if isCleartextToAnotherHost(url) { return .toAnotherHost }
+        return proxied ? .throughAProxy : nil
+    }
+
     /// `localhost`, `127.0.0.0/8` and `::1` (in any of its spellings).
     public static func isLoopback(_ host: String) -> Bool {
         let name = host.lowercased()

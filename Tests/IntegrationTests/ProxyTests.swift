@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `trackwatch check` through an HTTP proxy (issue 11, item 11; issue 20, item 1): the proxy environment
+/// `trackwatch check` through an HTTP proxy (issue 11, item 11; issue 20, items 1 and 17): the proxy environment
 /// variables as curl reads them, the `proxy` key, CONNECT tunnels with TLS end to end for https://, absolute-URI
-/// requests for http://, proxy credentials that never show.
+/// requests for http://, proxy credentials that never show, loopback URLs kept off the environment's proxy.
 final class ProxyTests: XCTestCase {
     private var directory: URL!
 
@@ -54,10 +54,11 @@ final class ProxyTests: XCTestCase {
     private func viaAnyAddress(_ url: String) -> String { url.replacingOccurrences(of: "127.0.0.1", with: "0.0.0.0") }
 
     func test_httpsThroughTheEnvironmentsProxy_tunnelsWithTLSEndToEnd_verifiedAgainstTheServersName() throws {
-        let tls = try certificate(for: "127.0.0.1")
+        let tls = try certificate(for: "compass.test")
         let sim = try Simulator(["--tls-certificate", tls.certificate, "--tls-key", tls.key])
-        let proxy = try ConnectProxy()
-        let workspace = try Workspace(serverURL: sim.url)
+        // A name only the proxy knows: the server is reached through it, or not at all.
+        let proxy = try ConnectProxy(hosts: ["compass.test": "127.0.0.1", "impostor.test": "127.0.0.1"])
+        let workspace = try Workspace(serverURL: sim.url.replacingOccurrences(of: "127.0.0.1", with: "compass.test"))
         workspace.extraServerLines = ["ca_file = \"\(tls.certificate)\""]
         try workspace.writeConfig()
         let port = sim.url.split(separator: ":").last.map(String.init) ?? ""
@@ -66,15 +67,16 @@ final class ProxyTests: XCTestCase {
             let result = try check(workspace, [variable: proxy.url], ["-v"])
             XCTAssertEqual(result.status, 0, "\(variable): \(result.stderr)")
             XCTAssertGreaterThan(proxy.tunnels.count, before, "\(variable): the requests went through the proxy")
-            XCTAssertEqual(Set(proxy.tunnels.map(\.target)), ["127.0.0.1:\(port)"], "CONNECT to the server itself")
+            XCTAssertEqual(Set(proxy.tunnels.map(\.target)), ["compass.test:\(port)"], "CONNECT to the server itself")
             XCTAssertTrue(
                 result.stderr.contains("proxy_source=\(variable)"), "the proxy in use is logged: \(result.stderr)")
         }
+        XCTAssertEqual(proxy.forwarded, [], "https:// is never sent to the proxy in the clear")
         // The certificate is checked against the server's name, through the tunnel: a certificate for another
         // name is refused even though the proxy is happy to connect.
         let other = try certificate(for: "compass.invalid")
         let impostor = try Simulator(["--tls-certificate", other.certificate, "--tls-key", other.key])
-        let fooled = try Workspace(serverURL: impostor.url)
+        let fooled = try Workspace(serverURL: impostor.url.replacingOccurrences(of: "127.0.0.1", with: "impostor.test"))
         fooled.extraServerLines = ["ca_file = \"\(other.certificate)\""]
         try fooled.writeConfig()
         let refused = try check(fooled, ["https_proxy": proxy.url])
@@ -115,6 +117,28 @@ final class ProxyTests: XCTestCase {
             denied.stderr)
     }
 
+    /// A URL on this machine never takes a proxy from the environment (the proxy would see the password in the
+    /// clear, and the clear-text warning exempts loopback URLs); the `proxy` key is still obeyed, with a warning.
+    func test_loopbackURL_takesNoProxyFromTheEnvironment_theProxyKeyWithAWarning() throws {
+        let sim = try Simulator()
+        let proxy = try ConnectProxy()
+        let workspace = try Workspace(serverURL: sim.url)
+        let result = try check(workspace, ["http_proxy": proxy.url, "all_proxy": proxy.url], ["-v"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(proxy.forwarded, [])
+        XCTAssertEqual(proxy.tunnels, [])
+        XCTAssertFalse(result.stderr.contains("plain http://"), result.stderr)
+
+        workspace.extraServerLines = ["proxy = \"\(proxy.url)\""]
+        try workspace.writeConfig()
+        let keyed = try check(workspace, [:])
+        XCTAssertEqual(keyed.status, 0, keyed.stderr)
+        XCTAssertFalse(proxy.forwarded.isEmpty, "the proxy key decides, for a loopback URL too")
+        XCTAssertTrue(keyed.stderr.contains("the url is plain http:// through the proxy \(proxy.url)"), keyed.stderr)
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("⚠ \(sim.url): the url is plain http:// through the proxy"), doctor.stdout)
+    }
+
     func test_probe_namesTheProxy_neverItsPassword_notInTheTranscriptEither() throws {
         let sim = try Simulator()
         let proxy = try ConnectProxy(credentials: ("me", "s3cr3t-pr0xy"))
@@ -131,6 +155,7 @@ final class ProxyTests: XCTestCase {
         XCTAssertFalse(proxy.forwarded.isEmpty, "the probe went through the proxy")
         XCTAssertTrue(
             result.lines.contains("✔ through the proxy \(proxy.url) (from proxy in [server])"), result.stdout)
+        XCTAssertTrue(result.lines.contains("⚠ plain http:// through the proxy \(proxy.url)"), result.stdout)
         let saved = try String(contentsOfFile: transcript, encoding: .utf8)
         for text in [result.stdout, result.stderr, saved] {
             let encoded = Data("me:s3cr3t-pr0xy".utf8).base64EncodedString()
@@ -167,8 +192,8 @@ final class ProxyTests: XCTestCase {
     func test_noProxyAndAnEmptyProxyKey_reachTheServerDirectly() throws {
         let sim = try Simulator()
         let proxy = try ConnectProxy()
-        let workspace = try Workspace(serverURL: sim.url)
-        for noProxy in [["no_proxy": "127.0.0.1"], ["NO_PROXY": "localhost,127.0.0.0/8"], ["no_proxy": "*"]] {
+        let workspace = try Workspace(serverURL: viaAnyAddress(sim.url))
+        for noProxy in [["no_proxy": "0.0.0.0"], ["NO_PROXY": "localhost,0.0.0.0/8"], ["no_proxy": "*"]] {
             let result = try check(workspace, ["http_proxy": proxy.url].merging(noProxy) { $1 })
             XCTAssertEqual(result.status, 0, "\(noProxy): \(result.stderr)")
         }
@@ -183,11 +208,12 @@ final class ProxyTests: XCTestCase {
         let direct = try check(workspace, ["http_proxy": proxy.url, "all_proxy": proxy.url])
         XCTAssertEqual(direct.status, 0, direct.stderr)
         XCTAssertEqual(proxy.forwarded.count, forwarded, "proxy = \"\" turns the environment's proxy off")
+        XCTAssertEqual(proxy.tunnels, [])
     }
 
     func test_unusableProxySettings_areConfigurationErrorsThatSayWhere() throws {
         let sim = try Simulator()
-        let workspace = try Workspace(serverURL: sim.url)
+        let workspace = try Workspace(serverURL: viaAnyAddress(sim.url))
         let socks = try check(workspace, ["http_proxy": "socks5://127.0.0.1:1080"])
         XCTAssertEqual(socks.status, 78, socks.stderr)
         XCTAssertTrue(socks.stderr.contains("the http_proxy environment variable uses socks5://"), socks.stderr)
