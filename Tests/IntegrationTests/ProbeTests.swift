@@ -109,6 +109,22 @@ final class ProbeTests: XCTestCase {
         assertLine(before, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
     }
 
+    /// The probe reads one history row with `maxResultSetRows = 1`; a server that reports the limit that cut the
+    /// result (as HCL documents `resultSetIsLimited`) answers 1. That cut is the probe's own: no ⚠ about a row
+    /// limit, whatever `recordCount` counts (issue 20, item 2).
+    func test_probesOwnCut_isNeverCalledAServerLimit() throws {
+        for variant in [[], ["--limited-count", "before"], ["--no-adhoc-query", "--limited-count", "before"]] {
+            let sim = try Simulator(variant)
+            for record in ["SAMPL00000001", "SAMPL00000002", "SAMPL00000003"] { try sim.act("lead", record, "Resolve") }
+            let workspace = try Workspace(serverURL: sim.url)
+            let result = try workspace.trackwatch(["probe"])
+            XCTAssertEqual(result.status, 0, "\(variant): \(result.stdout)\(result.stderr)")
+            assertLine(result, "✔", "no row limit reported (resultSetIsLimited)")
+            XCTAssertFalse(result.stdout.contains("limits query results"), "\(variant): \(result.stdout)")
+            assertLine(result, "✔", "history timestamps: sql (")
+        }
+    }
+
     func test_severalServers_eachProbed_orTheOneNamed() throws {
         let prod = try Simulator(), test = try Simulator(["--refused-token-status", "500"])
         let workspace = try Workspace(serverURL: prod.url)
