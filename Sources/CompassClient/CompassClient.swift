@@ -169,7 +169,8 @@ public final class CompassClient {
     static func decodeJSON<T: Decodable>(_ type: T.Type, in body: [UInt8]) throws -> T {
         try body.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return try JSONDecoder().decode(type, from: Data()) }
-            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            let data = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
             return try JSONDecoder().decode(type, from: data)  // `data` does not outlive `bytes`
         }
     }

@@ -96,7 +96,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         self.configuration = configuration
         self.maximumBodySize = maximumBodySize
         forwarding = proxy.map {
-            ForwardProxyExchange(proxy: $0, connectTimeout: .seconds(Int64(connectTimeout)), maximumBodySize: maximumBodySize)
+            ForwardProxyExchange(
+                proxy: $0, connectTimeout: .seconds(Int64(connectTimeout)), maximumBodySize: maximumBodySize)
         }
     }
 
@@ -176,7 +177,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private static let proxyCredentialsError = TransportError(
-        .proxyCredentials, "it asks for credentials (HTTP 407); put them in the proxy URL, http://user:password@host:port")
+        .proxyCredentials,
+        "it asks for credentials (HTTP 407); put them in the proxy URL, http://user:password@host:port")
 
     private func send(_ request: HTTPRequest, with client: HTTPClient) throws -> HTTPResponse {
         let ahcRequest: HTTPClient.Request

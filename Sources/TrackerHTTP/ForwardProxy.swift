@@ -64,8 +64,9 @@ struct ForwardProxyExchange {
         headers.replaceOrAdd(name: "Connection", value: "close")
         // The encoder writes what it is given: a line break in a header would be a header of its own.
         let forbidden: Set<UInt8> = [0x0D, 0x0A, 0x00]
-        guard headers.allSatisfy({ !$0.name.utf8.contains(where: forbidden.contains) && !$0.value.utf8.contains(where: forbidden.contains) })
-        else { throw Unsendable(reason: "a request header holds characters HTTP does not allow") }
+        guard !headers.contains(where: { ($0.name + $0.value).utf8.contains(where: forbidden.contains) }) else {
+            throw Unsendable(reason: "a request header holds characters HTTP does not allow")
+        }
         return HTTPRequestHead(
             version: .http1_1, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
             uri: String(url.prefix { $0 != "#" }), headers: headers)
@@ -83,7 +84,13 @@ struct ForwardProxyExchange {
         func succeed(_ response: HTTPResponse) { if settle() { promise.succeed(response) } }
         func fail(_ error: any Error) { if settle() { promise.fail(error) } }
 
-        private func settle() -> Bool { settled.withLock { settled in defer { settled = true }; return !settled } }
+        /// True the first time only.
+        private func settle() -> Bool {
+            settled.withLock { settled in
+                defer { settled = true }
+                return !settled
+            }
+        }
     }
 
     /// Writes the request when the connection to the proxy is up, and receives the answer into a `ResponseBody`.
@@ -107,8 +114,8 @@ struct ForwardProxyExchange {
         func channelActive(context: ChannelHandlerContext) {
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             if let body {
-                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))),
-                              promise: nil)
+                let buffer = context.channel.allocator.buffer(bytes: body)
+                context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             context.fireChannelActive()

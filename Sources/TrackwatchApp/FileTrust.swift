@@ -74,8 +74,8 @@ public enum FileTrust {
         entries = [real] + ancestors(of: real) + entries
         for entry in entries {
             if let (problem, fix) = ownershipProblem(of: entry) {
-                throw UntrustedFile(path: entry == real ? path : entry, problem: problem, fix: fix, refused: path,
-                                    key: key)
+                let what = entry == real ? path : entry
+                throw UntrustedFile(path: what, problem: problem, fix: fix, refused: path, key: key)
             }
         }
     }

@@ -129,9 +129,9 @@ struct Doctor: ParsableCommand {
         var trusted = true
         for (key, path) in source.files {
             let path = expandTilde(path, environment: environment)
-            let checked: Void? = report.check("\(key) \(path)", { try FileTrust.checkFile(key: key, path: path) }, fix: {
-                ($0 as? UntrustedFile)?.fix ?? "the message above says what to change"
-            })
+            let checked: Void? = report.check(
+                "\(key) \(path)", { try FileTrust.checkFile(key: key, path: path) },
+                fix: { ($0 as? UntrustedFile)?.fix ?? "the message above says what to change" })
             trusted = trusted && checked != nil
         }
         return trusted

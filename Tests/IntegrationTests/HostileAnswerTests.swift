@@ -88,7 +88,7 @@ final class HostileAnswerTests: XCTestCase {
             XCTAssertEqual(hostile.status, 76, "\(kind): \(hostile.stderr)")
             XCTAssertLessThan(hostile.megabytes, 250, "\(kind): peak \(hostile.megabytes) MB (an ordinary check: \(quiet.megabytes) MB)")
             XCTAssertLessThan(hostile.megabytes - quiet.megabytes, 3 * 63_000_000 / 1_048_576,
-                              "\(kind): \(hostile.megabytes) MB, more than three times the answer above \(quiet.megabytes) MB")
+                              "\(kind): \(hostile.megabytes) MB, more than 3 times the answer above \(quiet.megabytes)")
             print("peak RSS of check with a 63 MB \(kind) page: \(hostile.megabytes) MB (ordinary: \(quiet.megabytes) MB)")
         }
     }

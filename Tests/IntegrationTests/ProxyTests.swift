@@ -94,9 +94,10 @@ final class ProxyTests: XCTestCase {
         let workspace = try Workspace(serverURL: server)
         let withCredentials = proxy.url.replacingOccurrences(of: "http://", with: "http://me:s3cr3t-pr0xy@")
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") {
-            let curl = try runProduct("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", withCredentials,
-                                                        server + "/ccmweb/rest/repos"])
-            XCTAssertTrue(["200", "401"].contains(curl.stdout), "curl gets through this proxy to the server: \(curl.stdout)")
+            let curl = try runProduct(
+                "/usr/bin/curl",
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-x", withCredentials, server + "/ccmweb/rest/repos"])
+            XCTAssertTrue(["200", "401"].contains(curl.stdout), "curl gets through to the server: \(curl.stdout)")
         }
         let result = try check(workspace, ["http_proxy": withCredentials], ["-v"])
         XCTAssertEqual(result.status, 0, result.stderr)

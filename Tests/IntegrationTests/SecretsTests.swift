@@ -49,7 +49,7 @@ final class SecretsTests: XCTestCase {
             seen.append(String(decoding: try Data(contentsOf: state.appendingPathComponent(name)), as: UTF8.self))
         }
         for (index, text) in seen.enumerated() {
-            XCTAssertFalse(text.contains(secret) || text.contains("second-part"), "the token leaked into output #\(index)")
+            XCTAssertFalse(text.contains(secret) || text.contains("second-part"), "the token leaked into #\(index)")
         }
     }
 

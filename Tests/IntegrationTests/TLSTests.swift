@@ -67,7 +67,8 @@ final class TLSTests: XCTestCase {
     }
 
     /// TLS 1.0 and 1.1 were accepted (NIOSSL's default minimum is 1.0). A TLS front end that speaks only the
-    /// version given (Python's ssl module), in front of compass-sim: 1.2 and 1.3 work, 1.0 and 1.1 are refused in words.
+    /// version given (Python's ssl module), in front of compass-sim: 1.2 and 1.3 work, 1.0 and 1.1 are refused,
+    /// in words.
     func test_tlsBelow1_2_isRefused() throws {
         let sim = try Simulator()
         for (version, works) in [("TLSv1_2", true), ("TLSv1_3", true), ("TLSv1", false), ("TLSv1_1", false)] {

@@ -39,7 +39,8 @@ public final class ConnectProxy: @unchecked Sendable {
     ///   - hosts: names only this proxy knows, and the address each stands for (`compass.test` → `127.0.0.1`):
     ///     a server reached by such a name was reached through the proxy.
     public init(
-        credentials: (user: String, password: String)? = nil, connectOnlyTo443: Bool = false, hosts: [String: String] = [:]
+        credentials: (user: String, password: String)? = nil, connectOnlyTo443: Bool = false,
+        hosts: [String: String] = [:]
     ) throws {
         self.hosts = hosts
         requiredAuthorization = credentials.map {
@@ -151,11 +152,14 @@ public final class ConnectProxy: @unchecked Sendable {
 
     /// One absolute-URI request: sent on to its server in origin form with `Connection: close`, the answer
     /// relayed until the server closes. One request per connection is all a test needs.
-    private func forward(_ client: Int32, request: [String], lines: [String], authorization: String?, leftover: [UInt8]) {
+    private func forward(
+        _ client: Int32, request: [String], lines: [String], authorization: String?, leftover: [UInt8]
+    ) {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
         }
         lock.withLock {
             recordedForwards.append(

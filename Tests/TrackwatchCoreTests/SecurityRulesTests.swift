@@ -23,7 +23,9 @@ final class SecurityRulesTests: XCTestCase {
             XCTAssertFalse(ServerURL.isCleartextToAnotherHost(url), url)
         }
         // Digits Int cannot read (full-width, Arabic-Indic, superscript): another host, never a trap.
-        for url in ["http://１２７.0.0.1:9", "http://127.０.0.1", "http://١٢٧.0.0.1", "http://127.0.0.¹", "http://127.0.0.1１"] {
+        let digits = ["http://１２７.0.0.1:9", "http://127.０.0.1", "http://١٢٧.0.0.1", "http://127.0.0.¹",
+                      "http://127.0.0.1１"]
+        for url in digits {
             XCTAssertTrue(ServerURL.isCleartextToAnotherHost(url), url)
         }
         XCTAssertFalse(ServerURL.isCleartextToAnotherHost("http://127.0.0.001"), "leading zeros are still loopback")
