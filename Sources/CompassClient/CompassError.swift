@@ -1,5 +1,6 @@
 import SourceKit
 import TrackerHTTP
+import TrackwatchCore
 
 /// Why talking to Compass failed, in words that say what to do next. The poll that meets one of these
 /// fails as a whole: no partial result is ever diffed.
@@ -104,5 +105,20 @@ extension CompassError: SourceFailure {
     public func cause(tracker: String) -> String? {
         if case .repositoryOrDatabaseNotFound = self { return "\(tracker) has no such repository or database" }
         return nil
+    }
+
+    public var reason: String {
+        switch self {
+        case .unreachable(let transport): transport.reason
+        case .loginRejected(let status, let message), .tokenRejected(let status, let message),
+             .server(let status, let message, _, _):
+            "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
+        case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
+        case .incompleteResult: "an incomplete result"
+        case .invalidConfiguration(let detail): SafeText.bounded(detail, 160)
+        case .repositoryOrDatabaseNotFound(let repo, let database, let missingRepository, _):
+            missingRepository ? "no repository \"\(SafeText.bounded(repo, 40))\""
+                : "no database \"\(SafeText.bounded(database, 40))\" in \"\(SafeText.bounded(repo, 40))\""
+        }
     }
 }

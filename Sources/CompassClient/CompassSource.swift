@@ -22,6 +22,8 @@ public final class CompassSource: Source {
     public private(set) var timestampFormats: Set<TimestampFormat> = []
     /// A stored checkpoint later than any zone allows was logged (once per process).
     private var reportedStoredCheckpoint = false
+    /// History entries older than the window came back (a server ignoring the filter) was logged (once per process).
+    private var reportedIgnoredWindow = false
 
     public let server: ServerConfig
     public let client: CompassClient
@@ -173,7 +175,17 @@ public final class CompassSource: Source {
             guard let checkpoint = newest.first?.timestamp else { return [] }
             since = HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap)
         }
-        return try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+        let entries = try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+        // A server that ignores the filter returns older entries too, whose keys were pruned long ago: they are not
+        // news, and would be reported again every poll. The window's start is in the checkpoint's own terms.
+        guard let since else { return entries }
+        let inWindow = entries.filter { $0.timestamp > since }
+        if inWindow.count < entries.count, !reportedIgnoredWindow {
+            reportedIgnoredWindow = true
+            logger.warning("the server returned history entries older than the window asked for; ignoring them",
+                           metadata: ["since": "\(since)", "older_entries": "\(entries.count - inWindow.count)"])
+        }
+        return inWindow
     }
 
     /// Log metadata for a future-dated entry: its values quoted (server text), and how many there were.

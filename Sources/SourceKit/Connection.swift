@@ -109,6 +109,7 @@ public struct ConfigurationProblem: SourceFailure, Equatable {
 
     public var failureKind: FailureKind { .configuration }
     public var description: String { message }
+    public var reason: String { SafeText.bounded(message, 160) }
 }
 
 /// `~/x` → `$HOME/x`; other paths unchanged.

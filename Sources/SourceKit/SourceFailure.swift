@@ -20,9 +20,12 @@ public protocol SourceFailure: Error, CustomStringConvertible {
     var failureKind: FailureKind { get }
     /// Seconds the server asked clients to wait (`Retry-After` on a 429 or 503).
     var retryAfter: Double? { get }
-    /// The outage bubble's line of cause, when the kind's own words would not say it (a repository that is not
-    /// there); `tracker` is what people call the tracker.
+    /// The outage bubble's summary, when the kind's own words would not say it (a repository that is not there);
+    /// `tracker` is what people call the tracker.
     func cause(tracker: String) -> String?
+    /// What went wrong in a few words, without URLs: `connection refused`, `HTTP 503: maintenance` (the outage
+    /// bubble's first line, after the server's name as the user wrote it).
+    var reason: String { get }
 }
 
 extension SourceFailure {

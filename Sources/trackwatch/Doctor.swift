@@ -15,8 +15,9 @@ struct Doctor: ParsableCommand {
         abstract: "Check the whole setup and say how to fix what is wrong.",
         discussion: """
             Checks, in order: the configuration file, each source's password or token and server (reachable, \
-            login, query support), the state directory, the session bus, the notification server, the journal, the \
-            user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for what works with a caveat \
+            login, query support), the state directory, the session bus, the notification server, the desktop \
+            entry and the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what \
+            works, ⚠ for what works with a caveat \
             and ✘ with the fix for what does not. Exit status 0 when nothing is ✘, 1 otherwise. Safe while the \
             daemon runs: it changes nothing.
             """)
@@ -89,6 +90,7 @@ struct Doctor: ParsableCommand {
             report.fail("no session bus (\(bus ?? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset"))",
                         fix: "run trackwatch in your desktop session (systemctl --user sets the bus for the unit)")
         }
+        DesktopChecks.run(&report, environment: environment)
         if access(Journal.socketPath, W_OK) == 0 {
             report.pass("journal socket \(Journal.socketPath)")
         } else {

@@ -44,6 +44,18 @@ final class OutboxAndLogTests: StoreTestCase {
         XCTAssertEqual(all.map(\.delivered), [false, false, true])
     }
 
+    /// A change a mute kept off the desktop is marked so (the page says it); held ones still wait for the summary.
+    func test_markDelivered_marksMutedChanges_andHeldOnesStillWait() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let stored = try store.commit(poll(changes: [change(1), change(2), change(3)]))
+        try store.markDelivered(stored.map(\.id), held: [stored[1].id], muted: [stored[2].id], unmuted: [], at: 1)
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.muted), [true, false, false])
+        XCTAssertEqual(try store.heldChanges().map(\.id), [stored[1].id])
+        try store.releaseHeld()
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.muted), [true, false, false])
+    }
+
     func test_changesQuery_filtersBySinceRecordAndLimit_newestFirst() throws {
         let store = try makeStore()
         try store.commit(baseline([]))
