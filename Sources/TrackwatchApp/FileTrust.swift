@@ -19,10 +19,17 @@ public struct UntrustedFile: Error, CustomStringConvertible, Sendable {
     public let refused: String
     /// Its key in the configuration (`ca_file`), or `the configuration`.
     public var key = "the configuration"
+    /// A secret that is a symbolic link: refused whoever could change the link.
+    public var isLink = false
 
     public var description: String {
-        "refusing \(key) \(refused): \(path == refused ? "it" : path) \(problem), so another user could "
-            + "\(FileTrust.risk(of: key)). Run: \(fix)"
+        let entry = path == refused ? "it" : path
+        if isLink {
+            return "refusing \(key) \(refused): \(entry) \(problem), so that no link can make trackwatch send "
+                + "another of your files as your password. Run: \(fix)"
+        }
+        return "refusing \(key) \(refused): \(entry) \(problem), so another user could \(FileTrust.risk(of: key)). "
+            + "Run: \(fix)"
     }
 }
 
@@ -54,8 +61,9 @@ public enum FileTrust {
         var info = stat()
         if secretKeys.contains(key), lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             throw UntrustedFile(
-                path: path, problem: "is a symbolic link (trackwatch reads a secret only from the file itself)",
-                fix: "rm \(path), then put the secret itself there (chmod 600 \(path))", refused: path, key: key)
+                path: path, problem: "is a symbolic link, and trackwatch reads a secret only from the file itself",
+                fix: "rm \(path), then put the secret itself there (chmod 600 \(path))", refused: path, key: key,
+                isLink: true)
         }
         try checkEntries(of: path, key: key)
     }
