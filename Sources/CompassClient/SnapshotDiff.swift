@@ -164,7 +164,8 @@ public enum SnapshotDiff {
     public static func fieldChanges(from old: Record, to new: Record) -> [FieldChange] {
         if old.hasSameFields(as: new) { return [] }
         return WatchQueries.comparedFields.compactMap { field in
-            let before = old[field], after = new[field]
+            // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
+            let before = old[field].map(Record.stored), after = new[field]
             return before == after ? nil : FieldChange(field: field, old: before, new: after)
         }
     }

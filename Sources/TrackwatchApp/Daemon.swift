@@ -148,6 +148,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 }
                 // What a poll found is delivered even when a watch failed: it is committed.
                 deliverOutbox(server)
+                prune(server)
             } catch {
                 // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
                 // locks accounts: those wait for the regular poll. Everything else is retried sooner.
@@ -291,6 +292,15 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         } catch {
             logger.error("could not mark changes delivered; trying again after the next poll",
                          metadata: ["error": "\(error)", "count": "\(health.awaitingMark.count)"])
+        }
+    }
+
+    /// Deletes what `[log]` no longer keeps; a failure (disk full) is logged and tried again after the next poll.
+    private func prune(_ source: SourceSession) {
+        do {
+            try source.store.prune(session.config.log, now: SystemClocks.wallTime())
+        } catch {
+            logger.warning("could not prune the change log", metadata: ["error": "\(error)"])
         }
     }
 

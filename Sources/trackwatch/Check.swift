@@ -46,6 +46,7 @@ struct Check: ParsableCommand {
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
+                        try server.store.prune(session.config.log, now: SystemClocks.wallTime())
                     }
                     failure = report.failure
                 } catch {
