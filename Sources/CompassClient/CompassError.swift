@@ -29,6 +29,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             switch error.kind {
             case .tls:
                 return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [server]."
+            case .tlsVersion:
+                return "\(error.detail): trackwatch requires TLS 1.2 or later. "
+                    + "Ask the Compass administrator to enable it."
             case .notTLS:
                 return "The server does not speak TLS on this port (\(error.detail)) — "
                     + "use http:// or the HTTPS port in the url in [server]."

@@ -12,6 +12,7 @@ extension TransportError {
         case .timedOut: return "no answer in time"
         case .tls: return "the TLS handshake failed (certificate or protocol)"
         case .notTLS: return "the port answers in plain HTTP, not TLS"
+        case .tlsVersion: return "the server offers only TLS older than 1.2"
         case .proxy: return "the proxy did not open a connection to the server"
         case .proxyCredentials: return "the proxy asks for other credentials (HTTP 407)"
         case .responseTooLarge: return "an answer larger than trackwatch accepts"

@@ -39,6 +39,11 @@ struct Doctor: ParsableCommand {
                 poll: config.poll, environment: environment, logger: logger,
                 secret: { try loadSecret($0, environment: environment) }, wallClock: SystemClocks.wallTime)
             for source in config.sources {
+                // Nothing is read from, or sent because of, a file another user could have changed.
+                guard checkFiles(of: source, report: &report) else {
+                    report.skip("password source and server of \(source.label) (a file it reads is refused above)")
+                    continue
+                }
                 for factory in SourceRegistry.factories {
                     if let found = factory.diagnose(source, context: context) { report.append(found) }
                 }
@@ -118,6 +123,20 @@ struct Doctor: ParsableCommand {
 
         report.lines.forEach(Console.line)
         if report.failed { throw ExitCode(1) }
+    }
+
+    /// Each file the source reads, held to the configuration's rule (`FileTrust`): ✘ with the fix for one that
+    /// another user could change. False when any is refused.
+    private func checkFiles(of source: any SourceSettings, report: inout DoctorReport) -> Bool {
+        var trusted = true
+        for (key, path) in source.files {
+            let path = expandTilde(path, environment: environment)
+            let checked: Void? = report.check(
+                "\(key) \(path)", { try FileTrust.checkFile(key: key, path: path) },
+                fix: { ($0 as? UntrustedFile)?.fix ?? "the message above says what to change" })
+            trusted = trusted && checked != nil
+        }
+        return trusted
     }
 
     /// The unit hides the home directory (ProtectHome=tmpfs) but for what it binds: a file the daemon needs
