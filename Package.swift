@@ -3,13 +3,14 @@ import PackageDescription
 
 // Layout: a pure core (TrackwatchCore, no I/O), one small adapter per edge (CompassClient, StateStore,
 // DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd, CLibnotify),
-// the wiring (TrackwatchApp) and two thin executables (trackwatch, compass-sim).
+// the wiring (TrackwatchApp) and thin executables (trackwatch; the local servers compass-sim, qase-sim, json-sim).
 let package = Package(
     name: "trackwatch",
     products: [
         .executable(name: "trackwatch", targets: ["trackwatch"]),
         .executable(name: "compass-sim", targets: ["compass-sim"]),
         .executable(name: "qase-sim", targets: ["qase-sim"]),
+        .executable(name: "json-sim", targets: ["json-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,9 +97,12 @@ let package = Package(
         .plugin(name: "VersionFile", capability: .buildTool()),
 
         // What every local tracker server shares: the HTTP(S) server and the request and response shapes.
+        // zlib for gzip answers (and gzip bombs).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SimulatorKit",
             dependencies: [
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -133,6 +137,19 @@ let package = Package(
             ]
         ),
 
+        // The local server of JSON lists: the device tracker, the class directory, a generic list in every shape,
+        // paging style, auth, encoding and fault, and GitHub/GitLab/Jira "assigned to me" (docs/json-sim.md).
+        .target(name: "JSONListSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "json-sim",
+            dependencies: [
+                "JSONListSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `json-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -151,6 +168,8 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
+        // Handler-level tests, and a few of the built json-sim (so the test build builds it).
+        .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -164,6 +164,9 @@ public struct HistoryClock: Sendable {
     public var zone: SimZone = .utc
     public var storage: Storage = .utc
     public var filterTime: FilterTime = .asStored
+    /// `--ignore-history-filter`: a filter on `history.action_timestamp` matches every entry, as a server that
+    /// ignores it answers (the whole history, however old).
+    public var ignoresFilter = false
     public var format: Format = .sql
 
     public init() {}

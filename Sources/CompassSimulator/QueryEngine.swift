@@ -149,7 +149,10 @@ public enum QueryEngine {
         func matches(_ filter: SimFieldFilter, _ defect: Defect, _ entry: HistoryRow?) -> Bool {
             let actual = compared(filter.fieldPath, defect, entry)
             var values = (filter.values ?? []).map { $0 == "[CURRENT_USER]" ? currentUser : $0 }
-            if filter.fieldPath == "history.action_timestamp" { values = values.map(clock.storedValue(ofFilter:)) }
+            if filter.fieldPath == "history.action_timestamp" {
+                if clock.ignoresFilter { return true }
+                values = values.map(clock.storedValue(ofFilter:))
+            }
             let first = values.first ?? ""
             switch filter.compOp {
             case "COMP_OP_EQ": return Self.compare(actual, first) == 0

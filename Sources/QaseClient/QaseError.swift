@@ -1,5 +1,6 @@
 import SourceKit
 import TrackerHTTP
+import TrackwatchCore
 
 /// Why talking to Qase failed, in words that say what to do next. A watch that meets one of these commits
 /// nothing: no partial answer is ever diffed.
@@ -98,6 +99,23 @@ extension QaseError: SourceFailure {
     public var isRateLimited: Bool {
         if case .rateLimited = self { return true }
         return false
+    }
+
+    public var reason: String {
+        switch self {
+        case .unreachable(let transport): transport.reason
+        case .tokenRejected(let message): "HTTP 401" + Self.short(message)
+        case .forbidden(_, let message): "HTTP 403" + Self.short(message)
+        case .rateLimited: "HTTP 429: too many requests"
+        case .server(let status, let message, _, _): "HTTP \(status)" + Self.short(message)
+        case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
+        case .projectUnavailable(let code, let status, _): "project \(code): HTTP \(status)"
+        case .noSuchUser(let email, _): "no user with the e-mail \(SafeText.bounded(email, 80))"
+        }
+    }
+
+    private static func short(_ message: String) -> String {
+        message.isEmpty ? "" : ": " + SafeText.bounded(message, 100)
     }
 
     public func cause(tracker: String) -> String? {

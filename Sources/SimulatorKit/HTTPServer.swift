@@ -57,7 +57,7 @@ public final class SimulatorServer: Sendable {
 }
 
 /// Collects one request (head, body, end), hands it to the simulator, writes the response.
-private final class RequestHandler: ChannelInboundHandler {
+final class RequestHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -92,6 +92,7 @@ private final class RequestHandler: ChannelInboundHandler {
             body: body, headers: requestHeaders))
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
         if response.delivery == .dropped { return context.close(promise: nil) }
+        if deliverSpecially(response, head: head, context: context) { return }  // see Deliveries.swift
         var headers = HTTPHeaders()
         if !response.headers.contains(where: { $0.0 == "Content-Type" }) { headers.add(name: "Content-Type", value: "application/json") }
         for (name, value) in response.headers { headers.add(name: name, value: value) }

@@ -62,6 +62,12 @@ public enum Delivery: Sendable {
     case never
     /// The connection closes without an answer: a proxy or server that dropped it.
     case dropped
+    /// `Transfer-Encoding: chunked`: the body in several chunks, with no `Content-Length`.
+    case chunked
+    /// No answer: the connection is reset (RST, through `SO_LINGER` 0) as soon as the request is read.
+    case reset
+    /// The head and half the body, then nothing: a server that hangs mid-answer.
+    case stallMidBody
 }
 
 /// A simulated server's request handling, independent of the HTTP plumbing so that tests can call it directly.

@@ -9,15 +9,21 @@ public enum Journal {
     /// journald's native socket: `send` silently succeeds when it is missing, so callers that must know look.
     public static let socketPath = "/run/systemd/journal/socket"
 
+    /// The longest `MESSAGE`, in characters.
+    static let messageLimit = 2_000
+
     /// Sends one entry. Field names are upper-case `[A-Z0-9_]`; values may contain newlines and are stored as
-    /// they are, except `MESSAGE`, the line `journalctl` shows people: it is made one literal line
-    /// (`SafeText.oneLine`), so that server text in it can neither fake a log line nor carry a terminal escape
-    /// sequence. Returns the negative errno on failure (0 also when no journal runs: libsystemd drops the
+    /// they are, except `MESSAGE`, the line `journalctl` shows people: it is made one literal line of at most
+    /// `messageLimit` characters (`SafeText.oneLine`), so that server text in it can neither fake a log line nor
+    /// carry a terminal escape sequence, nor make a line of any length. Returns the negative errno on failure (0
+    /// also when no journal runs: libsystemd drops the
     /// entry silently).
     @discardableResult
     public static func send(_ fields: [(name: String, value: String)]) -> Int32 {
         // All "NAME=value" strings in one buffer this function owns, so every iovec stays valid for the call.
-        let encoded = fields.map { Array("\($0.name)=\($0.name == "MESSAGE" ? SafeText.oneLine($0.value) : $0.value)".utf8) }
+        let encoded = fields.map {
+            Array("\($0.name)=\($0.name == "MESSAGE" ? SafeText.oneLine($0.value, limit: messageLimit) : $0.value)".utf8)
+        }
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, encoded.reduce(0) { $0 + $1.count }), alignment: 1)
         defer { storage.deallocate() }
         var vectors: [iovec] = []

@@ -1,4 +1,5 @@
 import Logging
+import TrackwatchCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,9 @@ public struct JournalLogHandler: LogHandler {
                                  file: event.file, function: event.function, line: event.line))
     }
 
+    /// The longest field value, in characters.
+    static let valueLimit = 4_000
+
     static func fields(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata, file: String,
                        function: String, line: UInt) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [
@@ -31,8 +35,9 @@ public struct JournalLogHandler: LogHandler {
             ("SYSLOG_IDENTIFIER", "trackwatch"),
             ("CODE_FILE", file), ("CODE_LINE", String(line)), ("CODE_FUNC", function),
         ]
+        // Programs read these fields whole; bounded all the same, as a field can hold the server's text.
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            fields.append(("TRACKWATCH_" + Journal.fieldName(key), "\(value)"))
+            fields.append(("TRACKWATCH_" + Journal.fieldName(key), SafeText.bounded("\(value)", valueLimit)))
         }
         return fields
     }

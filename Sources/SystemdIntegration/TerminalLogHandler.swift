@@ -2,10 +2,13 @@ import Logging
 import TrackwatchCore
 
 /// swift-log's `StreamLogHandler` on stderr, for commands and for the daemon outside systemd, with the message
-/// and every metadata value made one literal line first (`SafeText.oneLine`): log lines carry the server's
-/// text (error messages, headlines), and a terminal must neither run its escape sequences nor show a line
-/// break in it as a log line of its own.
+/// and every metadata value made one literal, bounded line first (`SafeText.oneLine`): log lines carry the
+/// server's text (error messages, headlines), and a terminal must neither run its escape sequences nor show a
+/// line break in it as a log line of its own, nor a line as long as the server likes.
 public struct TerminalLogHandler: LogHandler {
+    /// The longest message, and the longest metadata value, in characters.
+    static let messageLimit = 1_000, valueLimit = 300
+
     private var stream: StreamLogHandler
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level {
@@ -30,17 +33,17 @@ public struct TerminalLogHandler: LogHandler {
             event.error = nil
         }
         event.metadata = merged.isEmpty ? nil : merged.mapValues(Self.literal)
-        event.message = "\(SafeText.oneLine(event.message.description))"
+        event.message = "\(SafeText.oneLine(event.message.description, limit: Self.messageLimit))"
         stream.log(event: event)
     }
 
     static func literal(_ value: Logger.MetadataValue) -> Logger.MetadataValue {
         switch value {
-        case .string(let text): .string(SafeText.oneLine(text))
-        case .stringConvertible(let value): .string(SafeText.oneLine(value.description))
-        case .array(let values): .array(values.map(literal))
+        case .string(let text): .string(SafeText.oneLine(text, limit: valueLimit))
+        case .stringConvertible(let value): .string(SafeText.oneLine(value.description, limit: valueLimit))
+        case .array(let values): .array(values.prefix(20).map(literal))
         case .dictionary(let values):
-            .dictionary(Dictionary(values.map { (SafeText.oneLine($0.key), literal($0.value)) }) { $1 })
+            .dictionary(Dictionary(values.prefix(20).map { (SafeText.oneLine($0.key, limit: 64), literal($0.value)) }) { $1 })
         }
     }
 }

@@ -1,26 +1,37 @@
 /// The words people read for a change: the same sentence goes to the terminal, the journal's MESSAGE and
-/// the notification summary. Plain text; escaping for notification markup happens where markup is built.
+/// the notification summary. Plain text; escaping for notification markup happens where markup is built. Every
+/// value in them is the server's and bounded here (`SafeText.bounded`), so that no line grows with what it sent.
 extension Change {
+    static let idLimit = 80, nameLimit = 80, headlineLimit = 200, valueLimit = 80, fieldNameLimit = 40
+    /// Fields named in one sentence; the rest are counted.
+    static let fieldsInASentence = 6
+
     /// `A-42 assigned to you`, `A-17 resolved by lead`, `A-3 no longer assigned to you`, `A-8 now in Team P1s`
     /// (a watched query or list).
-    public var summary: String { "\(record) \(event)" }
+    public var summary: String { "\(SafeText.bounded(record.rawValue, Self.idLimit)) \(event)" }
 
     /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
-    public var event: String {
+    public var event: String { event(isolating: { $0 }) }
+
+    /// `event`, with the names that come from the server or the configuration (who, the watch) passed through
+    /// `isolate` (a bubble keeps each in its own writing direction).
+    public func event(isolating isolate: (String) -> String) -> String {
+        let by = self.by.map { isolate(SafeText.bounded($0, Self.nameLimit)) }
+        let watch = self.watch.map { isolate(SafeText.bounded($0, Self.nameLimit)) } ?? "a watched query"
         switch kind {
         case .assigned:
             return "assigned to you"
         case .unassigned:
-            return "no longer assigned to you"
+            return by.map { "no longer assigned to you, by \($0)" } ?? "no longer assigned to you"
         case .modified:
-            let verb = action.map(Self.pastTense(ofAction:)) ?? "changed"
+            let verb = action.map { Self.pastTense(ofAction: SafeText.bounded($0, Self.nameLimit)) } ?? "changed"
             return by.map { "\(verb) by \($0)" } ?? verb
         case .entered:
-            return "now in \(watch ?? "a watched query")"
+            return "now in \(watch)"
         case .left:
-            return "no longer in \(watch ?? "a watched query")"
+            return "no longer in \(watch)"
         case .changed:
-            return "changed in \(watch ?? "a watched query")"
+            return "changed in \(watch)"
         }
     }
 
@@ -28,9 +39,9 @@ extension Change {
     /// terminal and the journal.
     public var sentence: String {
         var text = summary
-        if kind == .assigned, let by { text += " by \(by)" }
-        text += ": \(headline)"
-        if let priority, !priority.isEmpty { text += " [\(priority)]" }
+        if kind == .assigned, let by { text += " by \(SafeText.bounded(by, Self.nameLimit))" }
+        text += ": \(SafeText.bounded(headline, Self.headlineLimit))"
+        if let priority, !priority.isEmpty { text += " [\(SafeText.bounded(priority, Self.nameLimit))]" }
         let fields = fieldSummary
         if !fields.isEmpty { text += " (\(fields))" }
         return text
@@ -38,7 +49,12 @@ extension Change {
 
     /// `State: Opened → Resolved, Priority: 3-Normal Queue → 1-Resolve Immediately`.
     public var fieldSummary: String {
-        changes.map { "\($0.field): \($0.old ?? "∅") → \($0.new ?? "∅")" }.joined(separator: ", ")
+        func value(_ text: String?) -> String { text.map { SafeText.bounded($0, Self.valueLimit) } ?? "∅" }
+        var parts = changes.prefix(Self.fieldsInASentence).map {
+            described($0, name: { SafeText.bounded($0, Self.fieldNameLimit) }, value: value)
+        }
+        if changes.count > Self.fieldsInASentence { parts.append("and \(changes.count - Self.fieldsInASentence) more") }
+        return parts.joined(separator: ", ")
     }
 
     /// `Resolve` → `resolved`, `Re_open` → `reopened`, `request_changes` → `sent back for changes`; unknown actions

@@ -64,8 +64,10 @@ public enum ListDiff {
                 guard before != record else { continue }
                 // Every difference is stored, so that the snapshot stays true; only compared fields are reported.
                 outcome.delta.upserts.append(record)
+                // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
                 let fields = comparedFields.compactMap { field -> FieldChange? in
-                    before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
+                    let old = before[field].map(Record.stored)
+                    return old == record[field] ? nil : FieldChange(field: field, old: old, new: record[field])
                 }
                 if rule == .changes, !fields.isEmpty {
                     outcome.changes.append(change(record, .changed, fields: fields))

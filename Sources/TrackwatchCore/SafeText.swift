@@ -31,6 +31,32 @@ public enum SafeText {
         return kept + ellipsis
     }
 
+    /// At most `limit` characters and `4 × limit` Unicode scalars, `…` marking a cut. Both counts: one character may
+    /// hold any number of scalars ("Z" and 200,000 combining accents is one), so a bound by characters alone
+    /// bounds nothing.
+    public static func bounded(_ value: String, _ limit: Int) -> String {
+        let limit = max(1, limit), maxScalars = limit * 4
+        if value.unicodeScalars.count <= maxScalars, value.count <= limit { return value }
+        var kept = String.UnicodeScalarView()
+        var characters = 0, scalars = 0
+        for character in value {
+            guard characters < limit - 1 else { break }
+            let count = character.unicodeScalars.count
+            if scalars + count > maxScalars - 1 {
+                // What fits of a character with too many marks: the base and its first marks.
+                kept.append(contentsOf: character.unicodeScalars.prefix(maxScalars - 1 - scalars))
+                break
+            }
+            kept.append(contentsOf: character.unicodeScalars)
+            characters += 1
+            scalars += count
+        }
+        return String(kept) + "…"
+    }
+
+    /// `oneLine(text)`, bounded (`bounded(_:_:)`).
+    public static func oneLine(_ text: String, limit: Int) -> String { bounded(oneLine(text), limit) }
+
     /// Compact JSON text (as `JSONEncoder` writes it) with every control character, line separator and
     /// bidirectional control written as a `\uXXXX` escape: the value a program decodes is unchanged, the bytes a
     /// terminal receives hold no control. `JSONEncoder` escapes C0 itself but passes DEL, C1, U+2028/2029 and the

@@ -65,6 +65,8 @@ struct Serve: ParsableCommand {
     @Option(help: "recordCount of a limited result counts the rows before or after the cut: before|after.")
     var limitedCount = "after"
     @Flag(help: "Stored-query result pages answer page 1 whatever pageNumber asks for.") var ignoreStoredPageNumber = false
+    @Flag(help: "A filter on history.action_timestamp matches every entry (the whole history comes back).")
+    var ignoreHistoryFilter = false
     @Flag(help: "No CSV route for result sets (…/resultsets/{id}/file answers 404).") var noCsv = false
     @Option(help: "Colleagues' Modify entries per hour over the last 30 hours (benchmarks).") var activity = 0
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
@@ -116,6 +118,7 @@ struct Serve: ParsableCommand {
         options.rowLimit = rowLimit
         options.limitedCountBeforeCut = limitedCount == "before"
         options.ignoreStoredPageNumber = ignoreStoredPageNumber
+        options.history.ignoresFilter = ignoreHistoryFilter
         options.csvRoute = !noCsv
         options.activityPerHour = max(0, min(activity, 100_000))
         for entry in pat {

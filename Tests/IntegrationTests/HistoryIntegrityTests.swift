@@ -73,6 +73,22 @@ final class HistoryIntegrityTests: XCTestCase {
         XCTAssertEqual(try check(workspace).stdout, "", "nothing twice")
     }
 
+    // MARK: - A server that ignores the window
+
+    /// A server that ignores the filter on `history.action_timestamp` returns the whole history every time. Entries
+    /// older than the window asked for are the client's to drop: their keys were pruned from the seen set long
+    /// ago, and each poll would report the same old entries again (issue 20, item 18).
+    func test_serverIgnoringTheHistoryWindow_reportsNoOldEntryAgain() throws {
+        let sim = try Simulator(["--records", "80", "--ignore-history-filter"])
+        let workspace = try Workspace(serverURL: sim.url)
+        try sim.act("lead", first, "Modify", set: ["Priority=1-Resolve Immediately"], at: "2020-01-01 09:00:00")
+        XCTAssertEqual(try check(workspace).stdout, "", "the baseline is silent")
+        XCTAssertEqual(try check(workspace).stdout, "", "an entry from 2020 is not news")
+        try sim.act("alice", second, "Modify", set: ["Priority=1-Resolve Immediately"])
+        XCTAssertEqual(try check(workspace).objects.map(describe), ["modified \(second) by alice"])
+        XCTAssertEqual(try check(workspace).stdout, "", "nothing twice")
+    }
+
     // MARK: - Entries dated in the future
 
     /// A colleague's entry dated 2099 (a database server with a broken clock, a hand-edited entry): reported, logged

@@ -111,6 +111,39 @@ final class HostileTextTests: XCTestCase {
         }
     }
 
+    /// Issue 20, item 12: every line a command prints or the daemon logs is bounded, whatever the server sends — a
+    /// 1,707-character headline changed (before: printed twice in one line, "Headline: old → new"), and one
+    /// character carrying 100,000 combining accents (before: a 200 KB line).
+    func test_everyLine_isBounded_whateverTheValues() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0, "baseline")
+        let long = workspace.directory.appendingPathComponent("long")
+        try Data(String(repeating: "Crash on save ", count: 122).prefix(1_707).utf8).write(to: long)
+        let zalgo = workspace.directory.appendingPathComponent("zalgo")
+        try Data(("Z" + String(repeating: "\u{0301}", count: 100_000)).utf8).write(to: zalgo)
+        try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(long.path)"])
+        try sim.act("lead", "SAMPL00000005", "Modify", setFile: ["Headline=\(zalgo.path)"])
+        let checked = try workspace.trackwatch(["check"])
+        XCTAssertEqual(checked.lines.count, 2, checked.stdout.prefix(300) + "")
+        try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(zalgo.path)"])
+        try sim.act("lead", "SAMPL00000005", "Modify", setFile: ["Headline=\(long.path)"])
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try workspace.startDaemon(notify: notify, stdout: stderr, stderr: stderr)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("2 changes") }, "\(notify.messages)")
+        daemon.terminate()
+        daemon.waitUntilExit()
+        let logged = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(logged.contains("SAMPL00000001") && logged.contains("SAMPL00000005"), String(logged.prefix(500)))
+        for (what, text) in [("check", checked.stdout), ("run", logged), ("log", try workspace.trackwatch(["log"]).stdout)] {
+            for line in text.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.count, 2_000, "\(what): a line of \(line.count) characters")
+                XCTAssertLessThanOrEqual(line.unicodeScalars.count, 8_000, "\(what): a line of \(line.unicodeScalars.count) scalars")
+            }
+        }
+    }
+
     /// Valid UTF-8 with no ESC, no C1 (U+009B among them), no bidirectional control, no control character but the
     /// line feed, and no line that begins with the hostile text's fake lines.
     static func assertLiteral(_ bytes: Data, _ what: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -101,6 +101,21 @@ final class ChangeTextTests: XCTestCase {
         XCTAssertEqual(Change.pastTense(ofAction: "Re_open"), "reopened")
         XCTAssertEqual(Change.pastTense(ofAction: "Escalate"), "Escalate applied")
     }
+
+    /// Issue 20, item 12: the sentence is what the journal's MESSAGE and the log line carry; a headline change of a
+    /// 1,707-character headline printed it twice, a hostile one reached 43,398 characters in one line.
+    func test_sentence_boundsEveryValue() {
+        let long = String(repeating: "word ", count: 342)  // 1,710 characters
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 200_000)
+        let change = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: long, by: zalgo,
+                            action: "Modify", changes: [FieldChange(field: "Headline", old: long, new: long),
+                                                        FieldChange(field: zalgo, old: zalgo, new: zalgo)],
+                            priority: long)
+        XCTAssertLessThanOrEqual(change.sentence.count, 1_000, change.sentence)
+        XCTAssertLessThanOrEqual(change.sentence.unicodeScalars.count, 4_000)
+        XCTAssertLessThanOrEqual(change.fieldSummary.unicodeScalars.count, 2_000)
+        XCTAssertTrue(change.sentence.hasPrefix("SAMPL00000001 modified by "), change.sentence)
+    }
 }
 
 final class WatchQueriesTests: XCTestCase {

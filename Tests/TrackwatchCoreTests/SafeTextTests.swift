@@ -18,6 +18,19 @@ final class SafeTextTests: XCTestCase {
         XCTAssertTrue(cut.hasSuffix("👍🏽…"), cut)
     }
 
+    /// Issue 20, item 16: "Z" + 200,000 combining accents is one Character; a bound by characters alone let it
+    /// through whole. Bounds count characters and Unicode scalars.
+    func test_bounded_countsScalarsToo_soCombiningMarksCannotDefeatIt() {
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 200_000)
+        XCTAssertEqual(zalgo.count, 1)
+        let cut = SafeText.bounded(zalgo, 100)
+        XCTAssertLessThanOrEqual(cut.unicodeScalars.count, 400)
+        XCTAssertTrue(cut.hasSuffix("…"))
+        XCTAssertEqual(SafeText.bounded("abcdef", 6), "abcdef")
+        XCTAssertEqual(SafeText.bounded("abcdefg", 6), "abcde…")
+        XCTAssertEqual(SafeText.bounded("Crash on save — ünïcødé", 100), "Crash on save — ünïcødé")
+    }
+
     func test_escapingControlsInJSON_keepsTheValue_writesNoControlByte() throws {
         let json = #"{"headline":"a\u001b]0;x\u0007"# + "\u{9B}b\u{202E}c\u{2028}d\u{7F}\"}"
         let escaped = SafeText.escapingControls(inJSON: json)
