@@ -20,6 +20,9 @@ public protocol SourceFailure: Error, CustomStringConvertible {
     var failureKind: FailureKind { get }
     /// Seconds the server asked clients to wait (`Retry-After` on a 429 or 503).
     var retryAfter: Double? { get }
+    /// The server refused for too many requests and said when to come back: no outage. The daemon retries after
+    /// `retryAfter` and tells nobody; the failure does not count towards the outage bubble.
+    var isRateLimited: Bool { get }
     /// The outage bubble's line of cause, when the kind's own words would not say it (a repository that is not
     /// there); `tracker` is what people call the tracker.
     func cause(tracker: String) -> String?
@@ -27,6 +30,7 @@ public protocol SourceFailure: Error, CustomStringConvertible {
 
 extension SourceFailure {
     public var retryAfter: Double? { nil }
+    public var isRateLimited: Bool { false }
     public func cause(tracker: String) -> String? { nil }
 }
 
