@@ -192,6 +192,14 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     }
 
     private func pollFailed(_ server: SourceSession, _ error: any Error) {
+        if (error as? any SourceFailure)?.isRateLimited == true {
+            // No outage: the server said when to come back, and the schedule waits that long. Nobody is told.
+            logger.warning("rate limited; polling again when the server said", metadata: [
+                "server": "\(server.settings.label)", "error": "\(error)",
+                "retry_after_s": "\((error as? any SourceFailure)?.retryAfter.map { Int($0.rounded(.up)) } ?? 0)",
+            ])
+            return
+        }
         let health = health(of: server)
         health.consecutiveFailures += 1
         logger.error("poll failed", metadata: [
