@@ -31,6 +31,31 @@ public enum ListDiff {
         previous: Snapshot?, records: [Record], rule: WatchRule, comparedFields: [String], watch: String?,
         facts: (Record) -> ItemFacts
     ) -> DiffOutcome {
+        compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
+            comparedFields.compactMap { field -> FieldChange? in
+                before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
+            }
+        }
+    }
+
+    /// The same, for items whose compared fields differ from item to item: `isCompared` picks them among the
+    /// fields either side has, reported in name order.
+    public static func compare(
+        previous: Snapshot?, records: [Record], rule: WatchRule, isCompared: (String) -> Bool, watch: String?,
+        facts: (Record) -> ItemFacts
+    ) -> DiffOutcome {
+        compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
+            let old = before.fields, new = record.fields
+            return Set(old.keys).union(new.keys).filter(isCompared).sorted().compactMap { field -> FieldChange? in
+                old[field] == new[field] ? nil : FieldChange(field: field, old: old[field], new: new[field])
+            }
+        }
+    }
+
+    private static func compare(
+        previous: Snapshot?, records: [Record], rule: WatchRule, watch: String?, facts: (Record) -> ItemFacts,
+        fieldChanges: (_ before: Record, _ after: Record) -> [FieldChange]
+    ) -> DiffOutcome {
         let current = Snapshot(records).sortedRecords
         guard let previous else {
             return DiffOutcome(changes: [], delta: SnapshotDelta(upserts: current), isBaseline: true, newlySeen: [],
@@ -64,9 +89,7 @@ public enum ListDiff {
                 guard before != record else { continue }
                 // Every difference is stored, so that the snapshot stays true; only compared fields are reported.
                 outcome.delta.upserts.append(record)
-                let fields = comparedFields.compactMap { field -> FieldChange? in
-                    before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
-                }
+                let fields = fieldChanges(before, record)
                 if rule == .changes, !fields.isEmpty {
                     outcome.changes.append(change(record, .changed, fields: fields))
                 } else {
