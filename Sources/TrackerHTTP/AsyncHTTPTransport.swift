@@ -59,8 +59,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// - Throws: `TransportError(.tls, …)` when the CA file cannot be loaded.
+    /// - Parameter decompressing: inflate gzip and deflate answers (the caller asks for them with
+    ///   `Accept-Encoding`), refusing more than `maximumBodySize` inflated bytes as they are inflated: a gzip bomb
+    ///   never grows past the limit.
     public init(
-        tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize
+        tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize,
+        decompressing: Bool = false
     ) throws {
         var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
         if let caFile = tls.caFile {
@@ -73,7 +77,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if tls.insecure { tlsConfiguration.certificateVerification = .none }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled)
+            timeout: .init(connect: .seconds(Int64(connectTimeout))),
+            decompression: decompressing ? .enabled(limit: .size(maximumBodySize)) : .disabled)
         // A refused connection is an answer: report it now instead of retrying until the connect timeout.
         // The poll schedule is the retry.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -196,6 +201,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default:
                 return TransportError(.other, "\(error) (\(url))")
             }
+        }
+        if String(reflecting: type(of: error)).hasSuffix(".DecompressionError") {
+            // NIOHTTPCompression's, not imported here: `limit` when the inflated answer passed the cap.
+            return "\(error)" == "limit"
+                ? TransportError(.responseTooLarge, "the response from \(url), inflated, is larger than \(limit / 1_048_576) MB")
+                : TransportError(.other, "the compressed response from \(url) could not be inflated (\(error))")
         }
         if error is ResponseAccumulator.ResponseTooBigError {
             return TransportError(.responseTooLarge, "the response from \(url) is larger than \(limit / 1_048_576) MB")
