@@ -50,6 +50,12 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // A JSON list as a source ([[json]]): any REST answer that is a list, read whole, paging and mess handled.
+        .target(
+            name: "JSONListClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -73,7 +79,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "StateStore", "DesktopNotifier",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "JSONListClient", "StateStore",
+                "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -159,6 +166,7 @@ let package = Package(
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
+        .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
@@ -172,7 +180,7 @@ let package = Package(
         // Runs the built binaries against compass-sim over real HTTP.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "TestSupport",
+            dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim", "json-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

@@ -2,6 +2,7 @@ import CompassClient
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONListClient
 import Logging
 import SourceKit
 import StateStore
@@ -15,7 +16,7 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Every kind of source trackwatch knows, in the order their tables are read. A new tracker is one more
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
-    public static let factories: [any SourceFactory] = [CompassFactory()]
+    public static let factories: [any SourceFactory] = [CompassFactory(), JSONListFactory()]
 
     /// Their configuration tables (`Config.parse`).
     public static var kinds: [any SourceKind] { factories.map(\.kind) }
