@@ -87,6 +87,8 @@ struct ItemCollector {
     private(set) var records: [String: Record] = [:]
     /// Keys that named items with different fields, and how many items each named.
     private(set) var conflicting: [String: Int] = [:]
+    /// The first item of each such key: what a baseline keeps for it, silently.
+    private(set) var firstOfConflicting: [String: Record] = [:]
     /// Items without a usable key, described (the first few), and how many there were.
     private(set) var keyless: [String] = []
     private(set) var keylessCount = 0
@@ -116,6 +118,7 @@ struct ItemCollector {
                 if earlier != record {
                     records[key] = nil
                     conflicting[key] = 2
+                    firstOfConflicting[key] = earlier
                 }
             } else {
                 records[key] = record

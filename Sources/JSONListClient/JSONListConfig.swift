@@ -132,8 +132,8 @@ extension JSONListConfig: SourceSettings {
     public var label: String { name }
     public var stateFolder: String { "sources/\(name)" }
     public func link(for change: Change) -> String? { change.link }
-    /// Nothing but entering or leaving the list lifts a mute, unless `unmute_on` in `[notify]` names fields.
-    public var ownerAndStateFields: [String] { [] }
+    /// A change by someone else (`by`) lifts a mute; without `by`, only `unmute_on` in `[notify]` or `unmute` does.
+    public var ownerAndStateFields: [String] { by.map { [$0.name] } ?? [] }
     public var files: [(key: String, path: String)] {
         var files: [(key: String, path: String)] = []
         switch credentials.secretSource {

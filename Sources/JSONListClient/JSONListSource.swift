@@ -79,8 +79,9 @@ public final class JSONListSource: Source {
     static let unchanged = DiffOutcome(changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: [],
                                        checkpoint: nil, silentUpdates: 0)
 
-    /// The list compared with the stored snapshot. Items whose key is ambiguous keep what was stored for that key
-    /// (or stay out), so that they are never reported as entered or left.
+    /// The list compared with the stored snapshot. A key shared by items that differ keeps what was stored for it
+    /// (a baseline keeps its first item; a later poll that had none keeps none), so that it is never reported as
+    /// entered or left while it is ambiguous.
     private func compare(_ read: ListRead) throws -> WatchResult {
         let collector = read.collector
         warnAboutUnkeyed(collector)
@@ -88,6 +89,8 @@ public final class JSONListSource: Source {
         var records = Array(collector.records.values)
         if let previous {
             records += collector.conflicting.keys.compactMap { previous.record(RecordID($0)) }
+        } else {
+            records += collector.firstOfConflicting.values
         }
         let describer = ItemDescriber(config: config)
         let outcome = ListDiff.compare(
