@@ -7,9 +7,8 @@ import TrackwatchCore
 public enum JSONListError: Error, Equatable {
     /// No HTTP answer (connection, DNS, TLS, a timeout), or one larger than `max_size`.
     case unreachable(TransportError, list: String, maxSize: Int)
-    /// 401 or 403. `redirected`: the answer came from another host or over http after a redirect, where the
-    /// credentials were not sent.
-    case credentialsRefused(status: Int, message: String, list: String, redirected: Bool)
+    /// 401 or 403, and whether credentials went with the request.
+    case credentialsRefused(status: Int, message: String, list: String, sent: CredentialsSent)
     /// Any other error status; 429 and 503 carry the wait the server asked for.
     case status(Int, message: String, list: String, retryAfter: Double?)
     /// 404 or 410: the URL names no list.
@@ -20,6 +19,15 @@ public enum JSONListError: Error, Equatable {
     case paging(String)
     /// The configuration does not fit the answer (the items pointer, the key).
     case configuration(String)
+}
+
+/// Whether credentials went with a refused request.
+public enum CredentialsSent: Equatable, Sendable {
+    case sent
+    /// The configuration has none.
+    case notConfigured
+    /// A redirect led to another host or down to http, where they are never sent.
+    case withheldAfterRedirect
 }
 
 extension JSONListError: SourceFailure {
@@ -48,11 +56,16 @@ extension JSONListError: SourceFailure {
         switch self {
         case .unreachable(let error, let list, let maxSize):
             return Self.describe(error, list: list, maxSize: maxSize)
-        case .credentialsRefused(let status, let message, let list, let redirected):
-            if redirected {
+        case .credentialsRefused(let status, let message, let list, let sent):
+            switch sent {
+            case .notConfigured:
+                return "\(list) asks for credentials (HTTP \(status)\(Self.quote(message))): add username and "
+                    + "password_file (HTTP Basic), token_file (a bearer token) or header and token_file to [[json]] \(list)."
+            case .withheldAfterRedirect:
                 return "\(list) answered HTTP \(status)\(Self.quote(message)) after a redirect to another host or to "
                     + "plain http, where trackwatch does not send credentials; point url in [[json]] \(list) at the "
                     + "final address."
+            case .sent: break
             }
             return "\(list) refused the credentials (HTTP \(status)\(Self.quote(message))). Check username and the "
                 + "password or token source (password_file, token_file, header) in [[json]] \(list); trackwatch "
@@ -79,12 +92,14 @@ extension JSONListError: SourceFailure {
         case .notTLS:
             return "The server does not speak TLS on this port (\(error.detail)): use http:// or the HTTPS port in url."
         case .timedOut:
-            return "\(list) did not answer in time (timeout in [[json]] \(list)): \(error.detail). The next poll retries."
+            return "\(list) did not answer in time (timeout in [[json]] \(list)): \(error.detail). Nothing changed; "
+                + "the next poll retries."
         case .proxy, .proxyCredentials:
             return "The proxy refused the connection to \(list): \(error.detail). Check proxy in [[json]] or the proxy "
                 + "environment variables."
         default:
-            return "Cannot reach \(list): \(error.detail). Check url in [[json]] \(list) and the network; the next poll retries."
+            return "Cannot reach \(list): \(error.detail). Check url in [[json]] \(list) and the network. Nothing "
+                + "changed; the next poll retries."
         }
     }
 

@@ -110,7 +110,7 @@ struct ListFetcher {
         case 401, 403:
             throw JSONListError.credentialsRefused(
                 status: answer.status, message: Self.message(answer.body), list: config.name,
-                redirected: !trusted && config.credentials != .none)
+                sent: config.credentials == .none ? .notConfigured : trusted ? .sent : .withheldAfterRedirect)
         case 404, 410:
             throw JSONListError.notFound(status: answer.status, url: SafeText.oneLine(answer.url.description, limit: 200))
         default:
