@@ -2,8 +2,8 @@ import TrackwatchCore
 
 extension ListReader {
     /// The next page's URL, or `nil` when this page was the last. In order: the configured `next` pointer or
-    /// `cursor`; a `Link: <…>; rel="next"` header; GitLab's `X-Next-Page`; numbered pages or offsets until an empty
-    /// or short page or the stated total.
+    /// `cursor`; GitLab's `X-Next-Page` (empty on the last page, where its `Link` has no next either); a
+    /// `Link: <…>; rel="next"` header; numbered pages or offsets until an empty or short page or the stated total.
     func nextPage(
         after answer: ListFetcher.Answer, document: JSONValue, url: ListURL, paging: inout PagingState,
         read: inout ListRead
@@ -20,9 +20,6 @@ extension ListReader {
             read.pagingSeen = "a cursor"
             return ListURL(self.config.url)?.setting(name, to: cursor)
         }
-        if let target = LinkHeader.target("next", in: answer.headers("Link")) {
-            return try link(.string(target), from: answer.url, seen: "Link headers", read: &read)
-        }
         if let header = answer.header("X-Next-Page") {
             let next = header.trimmingSpaces
             guard !next.isEmpty else { return nil }
@@ -33,6 +30,9 @@ extension ListReader {
             paging.page = number
             read.pagingSeen = "X-Next-Page headers"
             return url.setting(config.pageParam ?? "page", to: next)
+        }
+        if let target = LinkHeader.target("next", in: answer.headers("Link")) {
+            return try link(.string(target), from: answer.url, seen: "Link headers", read: &read)
         }
         return numbered(url, paging: &paging, read: &read)
     }
