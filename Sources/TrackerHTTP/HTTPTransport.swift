@@ -13,7 +13,7 @@ extension HTTPTransport {
 }
 
 public enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", patch = "PATCH", delete = "DELETE"
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 }
 
 public struct HTTPRequest: Sendable {
