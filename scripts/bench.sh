@@ -4,15 +4,20 @@
 #
 #   scripts/bench.sh          (make bench)
 #   BENCH_POLLS=100 BENCH_IDLE_SECONDS=10 BENCH_SIZES="100 1000" scripts/bench.sh   # quicker
+#   BENCH_JSON_ONLY=1 scripts/bench.sh       # only the [[json]] figures (a 10,000-item list, a 304 poll)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
 swift build -c release --static-swift-stdlib --product compass-sim > /dev/null
 swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/null
+swift build -c release --static-swift-stdlib --product json-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
 # pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
+# A [[json]] list of 10,000 items: a steady poll and a 304 poll (BENCH_JSON_ONLY=1: only these).
+python3 scripts/bench-json.py "$bin"
+[ -n "${BENCH_JSON_ONLY:-}" ] && exit 0
 "$bin/trackwatch-bench" 100000
 python3 scripts/bench.py "$bin"
