@@ -10,9 +10,11 @@ final class JSONFaultTests: JSONSimTestCase {
         workspace.timeout = "1s"
         try workspace.useList(url: sim.url + "/list/bare")
         XCTAssertEqual(try workspace.checkList().count, 0)
-        let faults: [(kind: String, extra: [String: Any], status: Int32)] = [
-            ("status", ["status": 500], 69), ("status", ["status": 502], 69), ("html", [:], 76), ("garbage", [:], 76),
-            ("truncate", [:], 69), ("empty", [:], 76), ("reset", [:], 69), ("hang", [:], 69), ("hang-body", [:], 69),
+        let faults: [(kind: String, extra: [String: Any], status: Int32, says: String)] = [
+            ("status", ["status": 500], 69, "HTTP 500"), ("status", ["status": 502], 69, "HTTP 502"),
+            ("html", [:], 76, "an HTML page"), ("garbage", [:], 76, "not JSON"), ("truncate", [:], 69, "Cannot reach"),
+            ("empty", [:], 76, "the answer was empty"), ("reset", [:], 69, "Cannot reach"),
+            ("hang", [:], 69, "did not answer in time"), ("hang-body", [:], 69, "did not answer in time"),
         ]
         for (index, fault) in faults.enumerated() {
             try sim.fault(fault.kind, on: "GET /list/bare", fault.extra)
@@ -20,7 +22,8 @@ final class JSONFaultTests: JSONSimTestCase {
             let failed = try workspace.trackwatch(["check", "--json"])
             XCTAssertEqual(failed.status, fault.status, "\(fault.kind): \(failed.stderr)")
             XCTAssertEqual(failed.stdout, "", "\(fault.kind): nothing reported")
-            XCTAssertTrue(failed.stderr.contains("Nothing changed; the next poll retries."), "\(fault.kind): \(failed.stderr)")
+            XCTAssertTrue(failed.stderr.contains(fault.says) && failed.stderr.contains("Nothing changed; the next poll retries."),
+                          "\(fault.kind): \(failed.stderr)")
             XCTAssertEqual(listSummaries(try workspace.checkList()), ["\(index + 1) changed"], "\(fault.kind): reported after")
             XCTAssertEqual(try workspace.checkList().count, 0, "\(fault.kind): once")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// `[[json]]` against json-sim over real HTTP: the device tracker and the class directory as issue 19 describes
@@ -77,6 +78,43 @@ final class JSONListTests: JSONSimTestCase {
         let resolved = try workspace.checkList()
         XCTAssertEqual(listSummaries(resolved), ["1000014 changed"])
         XCTAssertEqual(fieldChanges(resolved.first), ["team: Team Heron → Team Osprey"])
+    }
+
+    /// Every field of the directory compared, the 1.5 MB picture among them: what is stored per item is bounded
+    /// (a long value keeps its start, its length and a digest), and a new picture is still a change.
+    func test_longValues_areStoredCut_keepingTheirLength_andAChangeIsStillSeen() throws {
+        let workspace = try Workspace(serverURL: sim.url)
+        let password = try workspace.secretFile("directory-password", "pw-bp56")
+        try workspace.useList(url: sim.url + "/entries/all", name: "directory", """
+            key = "DUID"
+            username = "bp56"
+            password_file = "\(password)"
+            """)
+        XCTAssertEqual(try workspace.checkList().count, 0)
+        let database = workspace.directory.appendingPathComponent("xdg-state/trackwatch/sources/directory/state.sqlite")
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int)
+        XCTAssertLessThan(size, 200_000, "16 entries, one with a 1.5 MB picture: \(size) bytes stored")
+
+        // A new picture, as bp56's app uploads it (too long for `act`'s command line).
+        let http = try AsyncHTTPTransport()
+        let basic = [("Authorization", "Basic " + Data("bp56:pw-bp56".utf8).base64EncodedString())]
+        let all = try http.send(HTTPRequest(method: .get, url: sim.url + "/entries/all", headers: basic, timeout: 10))
+        var entry = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(all.body)) as? [[String: Any]])?
+            .first { $0["netid"] as? String == "bp56" })
+        entry["picture"] = String(repeating: "B", count: 1_500_000)
+        let put = try http.send(HTTPRequest(method: .put, url: sim.url + "/entries/bp56",
+                                            headers: basic + [("Content-Type", "application/json")],
+                                            body: Array(try JSONSerialization.data(withJSONObject: entry)), timeout: 10))
+        XCTAssertEqual(put.status, 200)
+        let changes = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(listSummaries(changes.objects), ["1000013 changed"], changes.stderr)
+        let picture = (changes.objects.first?["changes"] as? [[String: Any]])?.first
+        XCTAssertEqual(picture?["field"] as? String, "picture")
+        XCTAssertTrue((picture?["old"] as? String)?.contains("… (1500000 characters, #") == true, "\(picture ?? [:])")
+        XCTAssertTrue((picture?["new"] as? String)?.hasPrefix(String(repeating: "B", count: 100) + "… (1500000 characters, #") == true)
+        XCTAssertLessThan(changes.rawStdout.count, 2_000, "the change's line stays small")
+        let page = try workspace.trackwatch(["log", "--html"])
+        XCTAssertLessThan(page.rawStdout.count, 50_000, "the page stays small")
     }
 
     /// `status`, `log` (lines, JSON and the page) and `mute` read a list's state through the seam.
