@@ -260,6 +260,7 @@ if [ -n "$deb" ]; then share=/usr/share; else share=$home/.local/share; fi
 X test -f "$share/icons/hicolor/scalable/apps/trackwatch.svg" || fail "no icon in $share/icons/hicolor/scalable/apps/"
 X grep -q "^Exec=$tw status\$" "$share/applications/trackwatch.desktop" ||
     fail "no desktop entry for $tw in $share/applications/"
+X grep -q "^TryExec=$tw\$" "$share/applications/trackwatch.desktop" || fail "the desktop entry's TryExec= is not $tw"
 ok "icon and desktop entry installed ($share/icons/hicolor/scalable/apps/, $share/applications/)"
 if [ -n "$deb" ] || [ -f "$work/src/.build/man/trackwatch.1" ]; then
     X test -f "$man_page" || fail "no man page $man_page"
@@ -360,7 +361,11 @@ X systemctl --user reload "$unit" || fail "reload with an opener"
     > "$work/act.out" 2>&1 || { cat "$work/act.out"; fail "compass-sim act SAMPL00000013"; }
 X systemctl --user kill -s USR1 "$unit"
 # (the body has a line break, so the log splits the call over lines)
-with_buttons() { grep -q 'Notify .*SAMPL00000013' "$work/notifications.log" && grep -q '"default", "Open", "mute"' "$work/notifications.log"; }
+# (dbusmock is none of the servers that show the click themselves: it gets a visible "open" button too)
+with_buttons() {
+    grep -q 'Notify .*SAMPL00000013' "$work/notifications.log" &&
+        grep -q '"default", "Open", "open", "Open", "mute"' "$work/notifications.log"
+}
 lab_wait_for 30 with_buttons || { tail -n 5 "$work/notifications.log"; fail "no bubble with an Open button for SAMPL00000013"; }
 X busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.freedesktop.DBus.Mock EmitSignal \
     sssav org.freedesktop.Notifications ActionInvoked us 2 u 1 s default > /dev/null || fail "busctl EmitSignal ActionInvoked"

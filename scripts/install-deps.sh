@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh deb     build + what makes and checks the package (make deb)
 #   scripts/install-deps.sh test    deb + the test labs (make test): journald, a private session bus, a mock
 #                                   notification server, a Secret Service, openssl, lintian, dunst on Xvfb,
-#                                   Chromium
+#                                   headless GNOME Shell, Chromium
 #
 # libsystemd-dev requires the libsystemd0 of its own version: it is installed at the version of the
 # libsystemd0 already there when the archive still has it, so that building trackwatch never upgrades
@@ -22,7 +22,10 @@ test=(
   lintian                                                   # the package: no errors, no warnings
   # what a person sees — dunst (a notification server that draws) on Xvfb, screenshots (import, xwininfo),
   # the SVG icon drawn (librsvg's pixbuf loader), the desktop entry validated, the changes page in Chromium
-  xvfb dunst imagemagick x11-utils librsvg2-common fonts-dejavu-core desktop-file-utils chromium
+  xvfb dunst imagemagick x11-utils xdotool librsvg2-common fonts-dejavu-core desktop-file-utils chromium
+  # GNOME Shell 43 headless (Tests/IntegrationTests/GnomeLab.swift); gjs runs its notification proxy, yet apt
+  # does not pull it in, not even as a Recommends
+  gnome-shell gjs
 )
 case ${1:-} in
   build) packages=("${build[@]}") ;;

@@ -30,9 +30,9 @@
 #                       $PREFIX/share/applications/trackwatch.desktop (names the app and its icon for the desktop:
 #                       the bubbles' desktop-entry hint)
 #   configuration       ${XDG_CONFIG_HOME:-~/.config}/trackwatch/config.toml (mode 0600; personal only, if missing)
-# In the unit only the binary's lines (ExecStart=, and its BindReadOnlyPaths= under $HOME) and Documentation=
-# follow PREFIX (%h/.local/… → $PREFIX/…; under $HOME it stays relative to %h): its state paths are the
-# daemon's, ~/.local/state/trackwatch, wherever it is installed.
+# In the unit only ExecStart=, Documentation= and (under $HOME) the BindReadOnlyPaths= of the binary and the icon
+# follow PREFIX (%h/.local/… → $PREFIX/…; under $HOME it stays relative to %h): its state paths are the daemon's,
+# ~/.local/state/trackwatch, wherever it is installed.
 #
 # Both actions are idempotent. Exit status: 0 done; 1 failed (message on stderr); 64 usage.
 set -euo pipefail
@@ -103,6 +103,7 @@ render_unit() {
     sed -e "s|^ExecStart=%h/\\.local/|ExecStart=$target/|" \
         -e "s|^Documentation=file:%h/\\.local/|Documentation=file:$target/|" \
         -e "${under_home:+s|^BindReadOnlyPaths=-%h/\\.local/bin/trackwatch\$|BindReadOnlyPaths=-$target/bin/trackwatch|}" \
+        -e "${under_home:+s|^BindReadOnlyPaths=-%h/\\.local/share/icons/|BindReadOnlyPaths=-$target/share/icons/|}" \
         "$src/systemd/trackwatch.service"
 }
 escape_specifiers() { printf '%s' "${1//%/%%}"; }   # a literal % in a path would start a specifier
@@ -155,7 +156,10 @@ do_install() {
     echo "installed $icon_file"
     local exec_path
     exec_path=$(printf '%s' "$PREFIX/bin/trackwatch" | sed 's/[&|\\]/\\&/g')
-    sed "s|^Exec=trackwatch |Exec=$exec_path |" "$src/data/trackwatch.desktop" > "$desktop_file.tmp"
+    # Exec= and TryExec= by absolute path: GLib (GNOME) ignores an entry whose program is not found, and the
+    # session's PATH often lacks $PREFIX/bin.
+    sed -e "s|^Exec=trackwatch |Exec=$exec_path |" -e "s|^TryExec=trackwatch\$|TryExec=$exec_path|" \
+        "$src/data/trackwatch.desktop" > "$desktop_file.tmp"
     chmod 0644 "$desktop_file.tmp"
     mv -f "$desktop_file.tmp" "$desktop_file"
     echo "installed $desktop_file"

@@ -157,11 +157,21 @@ public final class CompassClient {
 
     func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, _ endpoint: CompassEndpoint) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(response.body))
+            return try Self.decodeJSON(type, in: response.body)
         } catch {
             throw CompassError.invalidResponse(
                 endpoint: endpoint.name,
                 detail: "not the expected JSON\(Self.contentTypeNote(response)): \(Self.describe(error))")
+        }
+    }
+
+    /// `body` decoded over its own bytes: `Data(body)` was a second copy of an answer of up to 64 MB.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, in body: [UInt8]) throws -> T {
+        try body.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return try JSONDecoder().decode(type, from: Data()) }
+            let data = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            return try JSONDecoder().decode(type, from: data)  // `data` does not outlive `bytes`
         }
     }
 

@@ -27,6 +27,9 @@ public struct ServerConfig: Equatable, Sendable {
     /// The record's page in the Compass web client, for "Open" and the page of recent changes (`web_url` in
     /// `[notify]`); `{url}`, `{repo}`, `{database}`, `{entity}` and `{id}` are filled in.
     public var webURL = ServerConfig.defaultWebURL
+    /// Fields compared in the built-in watch besides Headline, State, Priority, Severity, Submitter and Owner
+    /// (`extra_fields`); `nil`: `WatchQueries.defaultExtraFields`, those of them the record type has.
+    public var extraFields: [String]?
 
     public static let defaultWebURL =
         "{url}/cqweb/#/{repo}/{database}/RECORD/{id}&recordType={entity}&format=HTML&noframes=false"
@@ -83,7 +86,7 @@ public struct CompassSourceKind: SourceKind {
 
     public var tables: [String: [String]] {
         ["server": ["name", "url", "repo", "database", "username", "password_file", "password_command", "credential",
-                    "token_file", "keyring", "ca_file", "insecure", "timeout", "proxy"],
+                    "token_file", "keyring", "ca_file", "insecure", "timeout", "proxy", "extra_fields"],
          "watch": ["name", "query", "fields", "notify", "server"]]
     }
     public var sharedKeys: [String: [String]] { ["notify": ["web_url"]] }
@@ -265,6 +268,13 @@ extension ConfigReader {
         config.insecure = try boolean(table, "server", "insecure") ?? false
         config.requestTimeout = try duration(table, "server", "timeout", range: 1...600) ?? config.requestTimeout
         config.proxy = try proxy(table, "server")
+        if let fields = try stringArray(table, "server", "extra_fields") {
+            guard fields.allSatisfy({ !$0.isEmpty && $0.count <= 200 && !$0.contains("\n") }) else {
+                throw error(table["extra_fields"], "server.extra_fields",
+                            "expected field names such as [\"Keywords\", \"Resolution\"], or [] for the built-in six only")
+            }
+            config.extraFields = fields
+        }
         return config
     }
 

@@ -18,6 +18,8 @@ public enum CompassEndpoint: Equatable, Sendable {
     case resultSetPage(queryID: String, resultSetID: String, page: Int)
     /// The whole result set as CSV, without paging (HCL's Node-RED client reads rows this way).
     case resultSetFile(queryID: String, resultSetID: String)
+    /// A record type's definition: its fields, actions and states (`GET …/records/{recordType}`).
+    case recordType(String)
 
     /// The path and query below the API root, for the given repo and database.
     public func path(repo: String, database: String) -> String {
@@ -39,6 +41,7 @@ public enum CompassEndpoint: Equatable, Sendable {
             return "\(db)/workspace/queryDefs/\(Self.encode(queryID))/resultsets/\(Self.encode(resultSetID))?pageNumber=\(page)"
         case .resultSetFile(let queryID, let resultSetID):
             return "\(db)/workspace/queryDefs/\(Self.encode(queryID))/resultsets/\(Self.encode(resultSetID))/file?fileType=csv"
+        case .recordType(let name): return "\(db)/records/\(Self.encode(name))"
         }
     }
 
@@ -58,6 +61,7 @@ public enum CompassEndpoint: Equatable, Sendable {
         case .queryDefinition: return "stored query"
         case .resultSets: return "result set"
         case .resultSetPage: return "result page"
+        case .recordType: return "record type"
         case .resultSetFile: return "result file"
         }
     }

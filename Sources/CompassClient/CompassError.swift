@@ -1,5 +1,6 @@
 import SourceKit
 import TrackerHTTP
+import TrackwatchCore
 
 /// Why talking to Compass failed, in words that say what to do next. The poll that meets one of these
 /// fails as a whole: no partial result is ever diffed.
@@ -28,6 +29,9 @@ public enum CompassError: Error, Equatable, CustomStringConvertible {
             switch error.kind {
             case .tls:
                 return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [server]."
+            case .tlsVersion:
+                return "\(error.detail): trackwatch requires TLS 1.2 or later. "
+                    + "Ask the Compass administrator to enable it."
             case .notTLS:
                 return "The server does not speak TLS on this port (\(error.detail)) — "
                     + "use http:// or the HTTPS port in the url in [server]."
@@ -101,5 +105,20 @@ extension CompassError: SourceFailure {
     public func cause(tracker: String) -> String? {
         if case .repositoryOrDatabaseNotFound = self { return "\(tracker) has no such repository or database" }
         return nil
+    }
+
+    public var reason: String {
+        switch self {
+        case .unreachable(let transport): transport.reason
+        case .loginRejected(let status, let message), .tokenRejected(let status, let message),
+             .server(let status, let message, _, _):
+            "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
+        case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
+        case .incompleteResult: "an incomplete result"
+        case .invalidConfiguration(let detail): SafeText.bounded(detail, 160)
+        case .repositoryOrDatabaseNotFound(let repo, let database, let missingRepository, _):
+            missingRepository ? "no repository \"\(SafeText.bounded(repo, 40))\""
+                : "no database \"\(SafeText.bounded(database, 40))\" in \"\(SafeText.bounded(repo, 40))\""
+        }
     }
 }

@@ -37,6 +37,9 @@ public struct CompassFactory: SourceFactory {
         var report = DoctorReport()
         let named = server.name.map { " of \($0)" } ?? ""
         if ServerURL.isCleartextToAnotherHost(server.url) { report.warn("\(server.url): \(Connection.cleartextWarning)") }
+        if let warning = server.connection.cleartextThroughProxy(environment: context.environment) {
+            report.warn("\(server.url): \(warning)")
+        }
         guard let credential = report.check(
             "password source\(named) (\(server.credential.summary))",
             { try Self.credential(server.credential, secret: context.secret) },

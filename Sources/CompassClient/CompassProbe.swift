@@ -102,6 +102,11 @@ public struct ServerProbe {
             }
         } else if ServerURL.isCleartextToAnotherHost(server.url) {
             report.add(.warn, "plain http:// to another host", then: Connection.cleartextWarning)
+        } else if let choice = try? server.connection.proxyChoice(
+            environment: environment, table: "[server]", label: server.label), let proxy = choice.proxy
+        {
+            report.add(.warn, "plain http:// through the proxy \(proxy)",
+                       then: Connection.cleartextThroughProxyWarning(proxy))
         } else {
             report.add(.pass, "plain http:// on this machine")
         }

@@ -60,9 +60,10 @@ public final class CompassSource: Source {
         let start = clock.now
         let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow
         let builtIn = try watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
+            let extra = try extraFields(dryRun: dryRun)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
-            let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch))
+            let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch), extra: extra)
             let checkpoint = observed.checkpoint, latest = observed.latest
             var observation = observed.observation
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
@@ -70,13 +71,15 @@ public final class CompassSource: Source {
             let previous = try state.snapshot(watch: Self.assignedWatch)
             let seen = try state.seenHistoryKeys(watch: Self.assignedWatch)
             try lookAgain(at: SnapshotDiff.secondLook(previous: previous, seen: seen, observation: observation),
-                          in: &observation)
+                          in: &observation, extra: extra)
             // State without the mark (see `wideWindow`): what it had seen lies at or before its checkpoint, and
             // must not come back as new.
-            let outcome = SnapshotDiff.compare(
+            let me = WatchQueries.currentUser(in: observation.records) ?? client.loginName
+            var outcome = SnapshotDiff.compare(
                 previous: previous, seen: seen, observation: observation, previousCheckpoint: checkpoint,
-                me: WatchQueries.currentUser(in: observation.records) ?? client.loginName,
-                seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest)
+                me: me,
+                seenUpTo: wideWindow ? nil : checkpoint, latestPlausible: latest,
+                compared: WatchQueries.comparedFields(extra: extra))
             if let first = outcome.implausible.first {
                 // Once: the entry is remembered as seen, so a later window does not log it again.
                 logger.warning(
@@ -89,6 +92,8 @@ public final class CompassSource: Source {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])
             }
+            outcome.changes = try namingWhoTookThem(
+                outcome.changes, since: HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap), me: me)
             return WatchResult(
                 outcome: outcome.outcome, recordCount: observation.records.count,
                 pruneSeenBefore: HistoryWindow.pruneBoundary(checkpoint: outcome.checkpoint, overlap: poll.overlap))
@@ -138,13 +143,13 @@ public final class CompassSource: Source {
     /// the checkpoint the window was measured from (`nil` for a stored one later than any zone allows) and the
     /// latest plausible history timestamp.
     private func observe(
-        stored: Timestamp?
+        stored: Timestamp?, extra: [String]
     ) throws -> (observation: PollObservation, checkpoint: Timestamp?, latest: Timestamp?) {
         do {
             // Rows become records page by page: the raw rows of a large result are never all held at once.
             let records = try client.run(
-                WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
-                pageSize: poll.pageSize, transform: WatchQueries.records(fromRows:))
+                WatchQueries.assignedToMe(extra: extra), storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
+                pageSize: poll.pageSize, transform: { try WatchQueries.records(fromRows: $0, extra: extra) })
             // Only now: the answers so far carry the server's `Date`.
             let latest = HistoryWindow.latestPlausible(now: client.serverDate ?? wallClock())
             let checkpoint = HistoryWindow.plausible(stored, latest: latest)
@@ -213,18 +218,95 @@ public final class CompassSource: Source {
 
     /// Replaces the records in `ids` with a fresh read (`SnapshotDiff.secondLook`). A record no longer in the
     /// set keeps its first reading: leaving is for the next poll to see.
-    private func lookAgain(at ids: [RecordID], in observation: inout PollObservation) throws {
+    private func lookAgain(at ids: [RecordID], in observation: inout PollObservation, extra: [String]) throws {
         guard !ids.isEmpty else { return }
         let fresh: [Record]
         do {
             fresh = try client.run(
-                WatchQueries.assignedRecords(Array(ids.prefix(Self.secondLookLimit))),
+                WatchQueries.assignedRecords(Array(ids.prefix(Self.secondLookLimit)), extra: extra),
                 storedAs: WatchQueries.assignedQueryName + " again", lifetime: .temporary, pageSize: poll.pageSize,
-                transform: WatchQueries.records(fromRows:))
+                transform: { try WatchQueries.records(fromRows: $0, extra: extra) })
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
         }
         let byID = Dictionary(fresh.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         observation.records = observation.records.map { byID[$0.id] ?? $0 }
+    }
+
+    // MARK: - Compared fields
+
+    /// How long the record type's field names are trusted before they are asked again.
+    static let fieldNamesLifetime = 86_400.0
+
+    /// The fields compared besides the six: `extra_fields`, or the defaults the record type has. A configured field
+    /// the record type lacks is a configuration error that lists what it has; a server that will not say which
+    /// fields it has gets the configured ones tried and no defaults.
+    private func extraFields(dryRun: Bool) throws -> [String] {
+        let wanted = server.extraFields ?? WatchQueries.defaultExtraFields
+        guard !wanted.isEmpty else { return [] }
+        guard let known = try fieldNames(dryRun: dryRun) else { return server.extraFields ?? [] }
+        guard let configured = server.extraFields else { return wanted.filter(known.contains) }
+        let missing = configured.filter { !known.contains($0) }
+        guard missing.isEmpty else {
+            throw CompassError.invalidConfiguration(
+                "extra_fields lists \(missing.map(WatchQueries.RowError.quote).joined(separator: ", ")), which the "
+                    + "record type \(WatchQueries.entity) does not have; it has "
+                    + known.prefix(60).map(WatchQueries.RowError.quote).joined(separator: ", "))
+        }
+        return configured
+    }
+
+    /// The record type's field names, asked once a day and remembered in the store (a steady poll asks nothing
+    /// more); `nil` when the server will not say.
+    private func fieldNames(dryRun: Bool) throws -> [String]? {
+        let key = "record_fields \(server.url) \(server.repo) \(server.database)"
+        let now = wallClock()
+        if let stored = try state.value(forKey: key) {
+            let lines = stored.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if let asked = lines.first.flatMap(Double.init), now - asked >= 0, now - asked < Self.fieldNamesLifetime {
+                return lines.count > 1 && lines[1] == "?" ? nil : Array(lines.dropFirst())
+            }
+        }
+        let names = try client.fieldNames(of: WatchQueries.entity)
+        if names == nil { logger.info("the server does not say which fields a record has; comparing the built-in six") }
+        if !dryRun {
+            let value = ([String(now)] + (names ?? ["?"])).joined(separator: "\n")
+            do { try state.setValue(value, forKey: key) } catch {
+                logger.warning("could not remember the record type's fields", metadata: ["error": "\(error)"])
+            }
+        }
+        return names
+    }
+
+    // MARK: - Who took a record
+
+    /// The records no longer assigned to me, named with the colleague whose action took them, where the history
+    /// since `since` tells it (their history is no longer among my records': it is asked for these records alone).
+    /// My own last action (I gave it away) names nobody.
+    private func namingWhoTookThem(_ changes: [Change], since: Timestamp?, me: String) throws -> [Change] {
+        let gone = changes.filter { $0.kind == .unassigned }.map(\.record)
+        guard !gone.isEmpty, let since else { return changes }
+        let entries: [HistoryEntry]
+        do {
+            entries = try historyRows(WatchQueries.historyOfRecords(Array(gone.prefix(Self.secondLookLimit)), since: since),
+                                      maxRows: nil).filter { $0.timestamp > since }
+        } catch let error as WatchQueries.RowError {
+            throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
+        }
+        var newest: [RecordID: HistoryEntry] = [:]
+        for entry in entries where newest[entry.record].map({ entry.timestamp > $0.timestamp }) ?? true {
+            newest[entry.record] = entry
+        }
+        return changes.map { change in
+            guard change.kind == .unassigned, let entry = newest[change.record],
+                entry.user.lowercased() != me.lowercased()
+            else { return change }
+            var named = Change(
+                record: change.record, kind: change.kind, headline: change.headline, by: entry.user,
+                action: entry.action, changes: change.changes, at: entry.timestamp, priority: change.priority,
+                severity: change.severity, state: change.state, watch: change.watch, source: change.source)
+            named.link = change.link
+            return named
+        }
     }
 }

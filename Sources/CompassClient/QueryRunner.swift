@@ -174,18 +174,25 @@ extension CompassClient {
 
     private func runStored<Result>(
         _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
-        read: (ResultSetHandle) throws -> Result
+        again: Bool = false, read: (ResultSetHandle) throws -> Result
     ) throws -> Result {
         let queryID = try storedQuery(query, name: name, lifetime: lifetime)
         defer { if lifetime == .temporary { deleteStoredQuery(id: queryID, name: name) } }
         let response = try send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
-        if response.status == 404, lifetime == .reused {
+        if response.status == 404, lifetime == .reused, !again {
             // Someone deleted our stored query since we cached its id: make it again, once.
             storedQueryIDs[name] = nil
-            return try runStored(query, name: name, lifetime: lifetime, options: options, read: read)
+            return try runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
         }
         try expectSuccess(response, .resultSets(queryID: queryID))
         let created = try decode(ResultSetCreated.self, from: response, .resultSets(queryID: queryID))
+        if lifetime == .reused, !again, let columns = created.columns, columns.count != query.columns.count {
+            // Stored by an earlier poll with other columns (an upgrade, `extra_fields` changed): store it anew, once.
+            logger.info("stored query has other columns; storing it again", metadata: ["name": "\(name)"])
+            deleteStoredQuery(id: queryID, name: name)
+            storedQueryIDs[name] = nil
+            return try runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
+        }
         return try read(storedResultSet(created, queryID: queryID))
     }
 

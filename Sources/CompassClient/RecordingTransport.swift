@@ -11,9 +11,10 @@ import TrackwatchCore
 /// --save`: a transcript a user can attach to a bug report. The client is not changed for it; the probe wraps
 /// the client's transport in this one.
 ///
-/// Redaction is by allow-list: what is known to be harmless is kept (statuses, header names, the values of a
-/// few protocol headers, JSON keys and shapes, numbers, booleans, timestamps, the strings trackwatch itself
-/// sends in its query definitions); every other string is replaced by a salted hash and its length, so that
+/// Redaction is by allow-list: what is known to be harmless is kept (statuses, the protocol's header names and
+/// header values in their header's shape, the API's JSON keys, shapes, numbers, booleans, timestamps, the strings
+/// trackwatch itself sends in its query definitions: `TranscriptAllowList.swift`); every other string — a key or
+/// a header too, where a server could plant text — is replaced by a salted hash and its length, so that
 /// equal values stay recognisably equal within one transcript and nothing else can be read back. The salt is
 /// random, per transcript, and never written. Secrets get no hash at all: the password and cookie values are
 /// removed, a token is reduced to its JWT claim names and lifetime.
@@ -146,12 +147,6 @@ public struct TranscriptRedactor: Sendable {
     /// Bodies larger than this are summarised (size, content type), not parsed.
     static let largestParsedBody = 4 << 20
 
-    /// Headers whose values are protocol facts, not the user's data.
-    static let keptHeaders: Set<String> = [
-        "accept", "content-type", "content-length", "date", "retry-after", "server", "transfer-encoding",
-        "connection", "cache-control", "vary", "expires", "pragma", "x-content-type-options", "content-encoding",
-        "www-authenticate", "allow",
-    ]
     /// URL path segments of the Compass API (the rest are repository and database names and ids).
     static let keptSegments: Set<String> = [
         "ccmweb", "rest", "repos", "databases", "authenticate", "logoff", "query", "workspace", "folders",
@@ -247,13 +242,9 @@ public struct TranscriptRedactor: Sendable {
                     value = ([cookieName(parts.first ?? "") + "=<removed>"] + parts.dropFirst().map(cookieName))
                         .joined(separator: "; ")
                 default:
-                    value =
-                        Self.keptHeaders.contains(name) && header.value.utf8.count <= 200
-                        ? SafeText.oneLine(header.value) : hashed(header.value)
+                    value = SafeText.oneLine(headerValue(name: name, header.value))
                 }
-                return .array([
-                    .string(Self.isHeaderName(header.name) ? header.name : hashed(header.name)), .string(value),
-                ])
+                return .array([.string(headerName(header.name)), .string(value)])
             })
     }
 
@@ -285,7 +276,10 @@ public struct TranscriptRedactor: Sendable {
         case .array(let items): return .array(items.map { redact($0, key: key) })
         case .object(let fields):
             var result: [String: TranscriptJSON] = [:]
-            for (name, field) in fields { result[Self.isWord(name) ? name : hashed(name)] = redact(field, key: name) }
+            for (name, field) in fields {
+                let kept = Self.keptKeys.contains(name) || harmless.contains(name)
+                result[kept ? name : hashed(name)] = redact(field, key: name)
+            }
             return .object(result)
         case .string(let text):
             if let key, Self.secretKeys.contains(key.lowercased()) {
@@ -312,7 +306,7 @@ public struct TranscriptRedactor: Sendable {
             part.split(separator: "=", maxSplits: 1).first.map {
                 String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             } ?? ""
-        return Self.isHeaderName(name) ? name : hashed(name)
+        return Self.keptCookieNames.contains(name.lowercased()) ? name : hashed(name)
     }
 
     /// A token's JWT payload reduced to its claim names and, from `iat`/`nbf` and `exp`, its lifetime in
@@ -323,7 +317,7 @@ public struct TranscriptRedactor: Sendable {
             case .object(let claims)? = try? JSONDecoder().decode(TranscriptJSON.self, from: Data(payload))
         else { return nil }
         var summary: [String: TranscriptJSON] = [
-            "claims": .array(claims.keys.sorted().map { .string(isWord($0) ? $0 : "<other>") })
+            "claims": .array(claims.keys.sorted().map { .string(keptClaims.contains($0) ? $0 : "<other>") })
         ]
         func seconds(_ name: String) -> Int64? {
             switch claims[name] {

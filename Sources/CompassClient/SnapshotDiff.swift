@@ -42,7 +42,7 @@ public enum SnapshotDiff {
     public static func compare(
         previous: Snapshot?, seen: Set<HistoryKey>, observation: PollObservation,
         previousCheckpoint: Timestamp?, me: String, seenUpTo: Timestamp? = nil,
-        latestPlausible: Timestamp? = nil
+        latestPlausible: Timestamp? = nil, compared: [String] = WatchQueries.comparedFields
     ) -> HistoryDiffOutcome {
         let current = Snapshot(observation.records)
         var checkpoint = previousCheckpoint
@@ -91,7 +91,7 @@ public enum SnapshotDiff {
             let entries = unseenByRecord[record.id]
             if let stayed, entries == nil, stayed.hasSameFields(as: record) { continue }
             let sorted = (entries ?? []).sorted { $0.timestamp < $1.timestamp }
-            compare(record, old: stayed, entries: sorted, mine: mine, into: &outcome)
+            compare(record, old: stayed, entries: sorted, mine: mine, compared: compared, into: &outcome)
         }
         while oldIndex < old.count {
             leaving(old[oldIndex], into: &outcome, &unassigned)
@@ -127,11 +127,13 @@ public enum SnapshotDiff {
     }
 
     private static func compare(
-        _ record: Record, old: Record?, entries: [HistoryEntry], mine: String, into outcome: inout DiffOutcome
+        _ record: Record, old: Record?, entries: [HistoryEntry], mine: String, compared: [String],
+        into outcome: inout DiffOutcome
     ) {
-        let fieldChanges = old.map { Self.fieldChanges(from: $0, to: record) } ?? []
+        let fieldChanges = old.map { Self.fieldChanges(from: $0, to: record, compared: compared) } ?? []
         let changed = old == nil || !fieldChanges.isEmpty
-        if changed { outcome.delta.upserts.append(record) }
+        // Stored whenever it differs, also where nothing compared changed: a field compared from now on is adopted.
+        if changed || old.map({ !$0.hasSameFields(as: record) }) == true { outcome.delta.upserts.append(record) }
         let colleagues = entries.filter { $0.user.lowercased() != mine }
         let cause = old == nil ? assigner(colleagues) : colleagues.last
         if cause == nil, !entries.isEmpty {
@@ -160,12 +162,22 @@ public enum SnapshotDiff {
         return assign ?? last
     }
 
-    /// The compared fields whose values differ, in a stable order.
-    public static func fieldChanges(from old: Record, to new: Record) -> [FieldChange] {
+    /// The compared fields whose values differ, in a stable order. A field the old record lacks was not compared
+    /// then (an upgrade, a field added to `extra_fields`): it is adopted silently. A new note reads as its first line
+    /// (`Note`).
+    public static func fieldChanges(
+        from old: Record, to new: Record, compared: [String] = WatchQueries.comparedFields
+    ) -> [FieldChange] {
         if old.hasSameFields(as: new) { return [] }
-        return WatchQueries.comparedFields.compactMap { field in
-            let before = old[field], after = new[field]
-            return before == after ? nil : FieldChange(field: field, old: before, new: after)
+        return compared.compactMap { field in
+            // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
+            guard let before = old[field].map(Record.stored) else { return nil }
+            let after = new[field]
+            guard before != after else { return nil }
+            if field == WatchQueries.notesLog {
+                return FieldChange(field: "Note", old: nil, new: after.flatMap(NotesLog.newestLine(ofSummary:)) ?? "")
+            }
+            return FieldChange(field: field, old: before, new: after)
         }
     }
 }

@@ -10,6 +10,21 @@ public enum WatchQueries {
     public static let assignedColumns = ["id", "dbid", "Headline", "State", "Priority", "Severity", "Submitter", "Owner"]
     /// Fields whose changes are reported (`id` and `dbid` never change).
     public static let comparedFields = ["Headline", "State", "Priority", "Severity", "Submitter", "Owner"]
+    /// Compared besides those where `extra_fields` is not set, if the record type has them: what colleagues most
+    /// often change without touching the six — and a note (`Notes_Log`), reported by its first line.
+    public static let defaultExtraFields = ["Description", "Keywords", "Notes_Log"]
+    /// The notes package's log: entries appended under a header line (`==== State: … by: … on … ====`).
+    public static let notesLog = "Notes_Log"
+
+    /// The columns of *assigned to me* with `extra` compared fields after the built-in ones.
+    public static func assignedColumns(extra: [String]) -> [String] {
+        assignedColumns + extra.filter { !assignedColumns.contains($0) }
+    }
+
+    /// The fields compared, with `extra` ones.
+    public static func comparedFields(extra: [String]) -> [String] {
+        comparedFields + extra.filter { !comparedFields.contains($0) && !assignedColumns.contains($0) }
+    }
 
     public static let historyColumns = [
         "id", "Headline", "history.action_name", "history.action_timestamp", "history.user_name",
@@ -32,17 +47,22 @@ public enum WatchQueries {
     }
 
     /// `Owner EQ [CURRENT_USER]`.
-    public static var assignedToMe: QueryDefinition {
+    public static var assignedToMe: QueryDefinition { assignedToMe(extra: []) }
+
+    /// `Owner EQ [CURRENT_USER]`, showing `extra` compared fields too.
+    public static func assignedToMe(extra: [String]) -> QueryDefinition {
         QueryDefinition(
             primaryEntityDefName: entity,
-            queryFieldDefs: assignedColumns.map { QueryFieldDefinition($0, sort: $0 == "id" ? .ascending : .none) },
+            queryFieldDefs: assignedColumns(extra: extra).map {
+                QueryFieldDefinition($0, sort: $0 == "id" ? .ascending : .none)
+            },
             filterNode: FilterNode(.and, [FieldFilter("Owner", .equal, [currentUser])])
         )
     }
 
     /// `Owner EQ [CURRENT_USER]` AND `id IN ids`: a second look at a few records (see `SnapshotDiff.secondLook`).
-    public static func assignedRecords(_ ids: [RecordID]) -> QueryDefinition {
-        var query = assignedToMe
+    public static func assignedRecords(_ ids: [RecordID], extra: [String] = []) -> QueryDefinition {
+        var query = assignedToMe(extra: extra)
         query.filterNode.fieldFilters.append(FieldFilter("id", .inSet, ids.map(\.rawValue)))
         return query
     }
@@ -56,6 +76,20 @@ public enum WatchQueries {
         var filters = [FieldFilter("Owner", .equal, [currentUser])]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
         if let until { filters.append(FieldFilter("history.action_timestamp", .lessOrEqual, [until.rawValue])) }
+        return QueryDefinition(
+            primaryEntityDefName: entity,
+            queryFieldDefs: historyColumns.map {
+                QueryFieldDefinition($0, sort: $0 == "history.action_timestamp" ? .descending : .none, sortOrder: 1)
+            },
+            filterNode: FilterNode(.and, filters)
+        )
+    }
+
+    /// The history entries of `ids` since `since`, whoever owns them now, newest first: who took records out of my
+    /// hands (`id IN ids` AND `history.action_timestamp GT since`).
+    public static func historyOfRecords(_ ids: [RecordID], since: Timestamp?) -> QueryDefinition {
+        var filters = [FieldFilter("id", .inSet, ids.map(\.rawValue))]
+        if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
         return QueryDefinition(
             primaryEntityDefName: entity,
             queryFieldDefs: historyColumns.map {
@@ -93,24 +127,31 @@ public enum WatchQueries {
     }
 
     /// Turns *assigned to me* rows (values in `assignedColumns` order) into records.
-    public static func records(fromRows rows: [[String]]) throws -> [Record] {
+    public static func records(fromRows rows: [[String]]) throws -> [Record] { try records(fromRows: rows, extra: []) }
+
+    /// Turns *assigned to me* rows (values in `assignedColumns(extra:)` order) into records. Every column but `id`
+    /// is a field, written straight into the record's canonical form; a notes log is kept as its newest note
+    /// (`NotesLog.summary`).
+    public static func records(fromRows rows: [[String]], extra: [String]) throws -> [Record] {
+        let columns = assignedColumns(extra: extra)
+        let layout = extra.isEmpty ? assignedLayout : RecordLayout(columns: columns, skipping: [0])
+        let notes = columns.firstIndex(of: notesLog)
         var records: [Record] = []
         records.reserveCapacity(rows.count)
         var buffer: [UInt8] = []
-        for values in rows { records.append(try record(fromRow: values, buffer: &buffer)) }
+        for var values in rows {
+            guard values.count == columns.count else {
+                throw RowError(message: "a result row has \(values.count) values for \(columns.count) columns")
+            }
+            guard !values[0].isEmpty else { throw RowError(message: "a result row has an empty id") }
+            if let notes { values[notes] = NotesLog.summary(values[notes]) }
+            records.append(layout.record(id: RecordID(values[0]), values: values, buffer: &buffer))
+        }
         return records
     }
 
     /// Every column but `id` is a field, written straight into the record's canonical form.
     static let assignedLayout = RecordLayout(columns: assignedColumns, skipping: [0])
-
-    static func record(fromRow values: [String], buffer: inout [UInt8]) throws -> Record {
-        guard values.count == assignedColumns.count else {
-            throw RowError(message: "a result row has \(values.count) values for \(assignedColumns.count) columns")
-        }
-        guard !values[0].isEmpty else { throw RowError(message: "a result row has an empty id") }
-        return assignedLayout.record(id: RecordID(values[0]), values: values, buffer: &buffer)
-    }
 
     /// History rows in normal form, and the timestamp formats the server printed them in.
     public struct HistoryRows: Equatable, Sendable {

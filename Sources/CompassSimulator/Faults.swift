@@ -36,6 +36,9 @@ public struct Fault: Codable, Sendable {
         /// A result page of `size` bytes holding one 8-value row whose values are long strings: the largest page
         /// that fits the columns and the page size.
         case bigValues = "big-values"
+        /// A JSON object answer with one more key, named by `message`: a server planting text (say, the password
+        /// it received) where a transcript keeps the API's keys.
+        case extraKey = "extra-key"
     }
 
     public var route: String
@@ -117,10 +120,22 @@ extension SimulatorState {
         case .manyRows, .wideRow, .bigValues:
             response = SimResponse(status: 200, body: Self.flood(fault.kind, size: fault.size ?? 63_000_000))
             response.headers.append(("Content-Type", "application/json"))
+        case .extraKey:
+            response.body = Self.adding(key: fault.message ?? "injected fault", to: response.body)
         }
         for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             response.headers.append((name, value))
         }
+    }
+
+    /// `{"key":1, …}`: the object `body` with one more key first; any other body unchanged.
+    static func adding(key: String, to body: [UInt8]) -> [UInt8] {
+        guard let open = body.firstIndex(where: { $0 > 0x20 }), body[open] == UInt8(ascii: "{"),
+            let name = try? JSONEncoder().encode(key)
+        else { return body }
+        let rest = body[(open + 1)...]
+        let empty = rest.first(where: { $0 > 0x20 }) == UInt8(ascii: "}")
+        return Array(body[...open]) + Array(name) + Array((empty ? ":1" : ":1,").utf8) + Array(rest)
     }
 
     /// `{"rows": [...]}` of about `size` bytes in the shape of a memory-amplification attack.

@@ -91,6 +91,14 @@ extension Router {
             updated.fields["State"] = edit.action.destination ?? oldState
             // `compass-sim act --at`: an entry dated otherwise, as a hand-edited one or a broken clock's.
             let at = request.headers[Self.timestampHeader].flatMap(SimClock.parse) ?? state.clock.now
+            if let note = updated.fields["Note_Entry"], !note.isEmpty {
+                // What ClearQuest's notes package does on commit: the entry goes to the end of the log, under a
+                // header naming the state, the user and the time, and the entry field is emptied.
+                let header = "==== State: \(updated.fields["State"] ?? "") by: \(user) on \(SimClock.format(at)) ===="
+                let log = updated.fields["Notes_Log"] ?? ""
+                updated.fields["Notes_Log"] = (log.isEmpty ? "" : log + "\n\n") + header + "\n\n" + note
+                updated.fields["Note_Entry"] = ""
+            }
             updated.history.append(HistoryRow(action: edit.action.name, timestamp: at,
                                               user: user, oldState: oldState, newState: updated.fields["State"] ?? ""))
             state.defects[defect.number] = updated
@@ -119,6 +127,7 @@ extension Router {
         var defect = Defect(number: number, fields: [
             "Headline": "", "Description": "", "State": "Submitted", "Owner": "", "Submitter": user, "Submit_Date": now,
             "Priority": "3-Normal Queue", "Severity": "3-Average", "Project": "Sample", "Resolution": "", "Keywords": "",
+            "Note_Entry": "", "Notes_Log": "",
         ], history: [])
         defect.fields.merge(fields) { _, new in new }
         defect.fields["State"] = "Submitted"
@@ -222,8 +231,9 @@ struct RecordBody: Encodable {
         values["id"] = defect.id
         values["dbid"] = defect.dbid
         if let editing { values.merge(editing.fields) { _, new in new } }
-        let types = ["Description": "MULTILINE_STRING", "Owner": "REFERENCE", "Submitter": "REFERENCE", "Submit_Date": "DATE_TIME",
-                     "State": "STATE", "id": "ID", "dbid": "DBID"]
+        let types = ["Description": "MULTILINE_STRING", "Notes_Log": "MULTILINE_STRING", "Note_Entry": "MULTILINE_STRING",
+                     "Owner": "REFERENCE", "Submitter": "REFERENCE", "Submit_Date": "DATE_TIME", "State": "STATE",
+                     "id": "ID", "dbid": "DBID"]
         fields = SampleSchema.fieldNames.sorted { $0.lowercased() < $1.lowercased() }.map { name in
             let value = values[name] ?? ""
             let requiredness = ["id", "dbid", "State", "Submitter", "Submit_Date"].contains(name) ? "READONLY"

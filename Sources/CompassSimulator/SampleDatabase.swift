@@ -43,8 +43,8 @@ public enum SampleSchema {
     public static let states = ["Submitted", "Assigned", "Opened", "Resolved", "Closed", "Duplicate", "Postponed"]
     public static let priorities = ["1-Resolve Immediately", "2-Give High Attention", "3-Normal Queue", "4-Low Priority"]
     public static let severities = ["1-Critical", "2-Major", "3-Average", "4-Minor", "5-Enhancement"]
-    public static let fieldNames = ["Description", "Headline", "Keywords", "Owner", "Priority", "Project", "Resolution",
-                                    "Severity", "State", "Submit_Date", "Submitter", "dbid", "id"]
+    public static let fieldNames = ["Description", "Headline", "Keywords", "Note_Entry", "Notes_Log", "Owner", "Priority",
+                                    "Project", "Resolution", "Severity", "State", "Submit_Date", "Submitter", "dbid", "id"]
 
     public static let actions: [ActionDefinition] = [
         ActionDefinition(name: "Submit", type: "_SUBMIT", sources: [], destination: "Submitted"),
@@ -109,7 +109,7 @@ public enum SampleSchema {
                 "Submitter": submitter, "Submit_Date": SimClock.format(history[0].timestamp),
                 "Priority": priorities[Int(random.next() % UInt64(priorities.count))],
                 "Severity": severities[Int(random.next() % UInt64(severities.count))],
-                "Project": "Sample", "Resolution": "", "Keywords": "",
+                "Project": "Sample", "Resolution": "", "Keywords": "", "Note_Entry": "", "Notes_Log": "",
             ], history: history)
         }
     }

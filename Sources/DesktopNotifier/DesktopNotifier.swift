@@ -28,18 +28,20 @@ public struct NotificationServer: Sendable {
 /// as soon as the bus says so (`NameOwnerChanged`), and checked again before a click is acted on.
 public final class DesktopNotifier: @unchecked Sendable {  // all mutable state is confined to `queue`
     static let serverName = "org.freedesktop.Notifications"
-    /// The icon theme name of `data/icons/hicolor/scalable/apps/trackwatch.svg` (installed by scripts/install.sh).
-    public static let iconName = "trackwatch"
 
     private let queue = GLibThread()
     private let logger: Logger
     private let desktopEntry: String
     private let appName: String
+    /// What each bubble names as its icon (`BubbleIcon`).
+    private let icon: String
+    /// The style of the server running now, with its unique bus name (asked again when another takes its place).
+    private var style: (owner: String, style: NotificationServerStyle)?
     private var outage = false
     private var serverLogged = false
-    /// Bubbles kept after `show`: the latest of each slot (updated in place), and bubbles with buttons until
-    /// the server closes them (libnotify forgets the buttons of a freed bubble); the oldest go first beyond
-    /// `keptLimit`.
+    /// Bubbles kept after `show`: the latest of each slot (updated in place), bubbles with buttons until the
+    /// server closes them (libnotify forgets the buttons of a freed bubble), and bubbles that stand for changes
+    /// later ones may join (`digest`); the oldest go first beyond `keptLimit`.
     private var kept: [KeptBubble] = []
     private static let keptLimit = 100
     /// The unique bus name of the notification server, as the bus last said; `nil` while none runs.
@@ -55,16 +57,23 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         let owner: String
         let slot: String?
         var buttons: [String: BubbleAction]
+        /// The changes it stands for while it is open: a summary, or a critical bubble on a server that holds later
+        /// banners back behind it. `nil` once the server closed it (the person has seen it).
+        var digest: BubbleDigest?
+        let critical: Bool
     }
 
     /// - Parameter whereChangesStillGo: completes "desktop notifications unavailable; …" when they are (e.g.
     ///   "changes are still journaled"); asked at that moment, because only the caller knows what else runs.
-    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch", logger: Logger,
+    /// - Parameter icon: what each bubble names as its icon; `BubbleIcon.current()` finds trackwatch's own.
+    public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch",
+                icon: String = BubbleIcon.current().appIcon, logger: Logger,
                 whereChangesStillGo: (@Sendable () -> String)? = nil) {
         self.logger = logger
         self.whereChangesStillGo = whereChangesStillGo
         self.desktopEntry = desktopEntry
         self.appName = appName
+        self.icon = icon
         queue.async {
             // libnotify also prints its own GLib warnings for every failed call; trackwatch logs one per outage.
             g_log_set_handler("libnotify", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue),
@@ -98,15 +107,40 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
-    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once.
+    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once. A summary still open
+    /// takes a later burst in (its count is what it stands for); on a server that holds banners back behind a
+    /// critical one, an open critical bubble takes in every later change.
     public func announce(_ changes: [Change], summaryThreshold: Int, tracker: String? = nil) {
         guard !changes.isEmpty else { return }
         queue.async { [self] in
-            guard let capabilities = serverCapabilities() else { return }
-            let plan = NotificationPlan.make(changes: changes, threshold: summaryThreshold,
-                                             bodyMarkup: capabilities.contains("body-markup"), tracker: tracker)
-            for bubble in plan { show(bubble, buttons: capabilities.contains("actions")) }
+            guard let capabilities = serverCapabilities(), let style = serverStyle() else { return }
+            let markup = capabilities.contains("body-markup"), buttons = capabilities.contains("actions")
+            let how = (markup: markup, buttons: buttons, style: style, tracker: tracker)
+            if style.queuesBehindCritical, let critical = kept.last(where: { $0.critical && $0.digest != nil }) {
+                showSummary(adding: changes, to: critical.bubble, how)
+            } else if changes.count > summaryThreshold {
+                let open = kept.last { $0.slot == NotificationPlan.summarySlot && $0.digest != nil }
+                showSummary(adding: changes, to: open?.bubble, how)
+            } else {
+                for change in changes {
+                    let bubble = NotificationPlan.single(change, bodyMarkup: markup)
+                    let waits = style.queuesBehindCritical && bubble.urgency == .critical
+                    let digest = waits ? BubbleDigest([change], tracker: tracker) : nil
+                    show(bubble, buttons: buttons, style: style, digest: digest)
+                }
+            }
         }
+    }
+
+    /// The summary of `changes` and of what the bubble `open` already stands for, in its place.
+    private func showSummary(
+        adding changes: [Change], to open: UnsafeMutablePointer<NotifyNotification>?,
+        _ how: (markup: Bool, buttons: Bool, style: NotificationServerStyle, tracker: String?)
+    ) {
+        var digest = kept.first { $0.bubble == open }?.digest ?? BubbleDigest()
+        digest.add(changes, tracker: how.tracker)
+        show(NotificationPlan.summary(digest, bodyMarkup: how.markup), buttons: how.buttons, style: how.style,
+             digest: digest, replacing: open)
     }
 
     /// The summary of the changes held back during quiet hours; returns at once.
@@ -117,7 +151,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
                 let bubble = NotificationPlan.quietHoursSummary(
                     changes: changes, bodyMarkup: capabilities.contains("body-markup"), tracker: tracker)
             else { return }
-            show(bubble, buttons: capabilities.contains("actions"))
+            show(bubble, buttons: capabilities.contains("actions"), style: serverStyle())
         }
     }
 
@@ -138,14 +172,10 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             defer { done.signal() }
-            guard let capabilities = serverCapabilities() else { return }
-            var name: UnsafeMutablePointer<CChar>?, vendor: UnsafeMutablePointer<CChar>?
-            var version: UnsafeMutablePointer<CChar>?, spec: UnsafeMutablePointer<CChar>?
-            guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return }
-            defer { for pointer in [name, vendor, version, spec] { g_free(pointer) } }
-            func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
-            result.withLock { $0 = NotificationServer(name: text(name), vendor: text(vendor), version: text(version),
-                                                      specVersion: text(spec), capabilities: capabilities) }
+            guard let capabilities = serverCapabilities(), let info = serverInfo() else { return }
+            let server = NotificationServer(name: info[0], vendor: info[1], version: info[2], specVersion: info[3],
+                                            capabilities: capabilities)
+            result.withLock { $0 = server }
         }
         guard done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success else { return nil }
         return result.withLock { $0 }
@@ -216,21 +246,48 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         return capabilities
     }
 
-    private func show(_ notification: DesktopNotification, buttons offered: Bool) {
+    /// Name, vendor, version and spec version (`GetServerInformation`).
+    private func serverInfo() -> [String]? {
+        var name: UnsafeMutablePointer<CChar>?, vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?, spec: UnsafeMutablePointer<CChar>?
+        guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return nil }
+        defer { for pointer in [name, vendor, version, spec] { g_free(pointer) } }
+        return [name, vendor, version, spec].map { pointer in pointer.map { String(cString: $0) } ?? "" }
+    }
+
+    /// What the server running now does with bubbles, by its name; asked once per server process.
+    private func serverStyle() -> NotificationServerStyle? {
+        guard let owner = nameOwner() else { return nil }
+        if let style, style.owner == owner { return style.style }
+        guard let name = serverInfo()?.first else { return nil }
+        let found = NotificationServerStyle(serverName: name)
+        style = (owner, found)
+        return found
+    }
+
+    /// Shows `notification`, in place of the bubble `replacing` or of its slot's bubble where one is kept.
+    private func show(_ notification: DesktopNotification, buttons offered: Bool, style: NotificationServerStyle? = nil,
+                      digest: BubbleDigest? = nil, replacing: UnsafeMutablePointer<NotifyNotification>? = nil) {
         // Asked of the bus, not of the watch: its news of a restart may still wait in the main loop's queue.
         guard let owner = nameOwner() else {
             reportFailure("no notification server on the session bus")
             return
         }
         forgetBubbles { $0.owner != owner }
-        let buttons = offered && actionHandler != nil ? notification.buttons : []
+        let wanted = style?.buttons(notification.buttons) ?? notification.buttons
+        let buttons = offered && actionHandler != nil ? wanted : []
         let bubble: UnsafeMutablePointer<NotifyNotification>
-        if let slot = notification.slot, let index = kept.firstIndex(where: { $0.slot == slot }) {
-            bubble = kept.remove(at: index).bubble  // shown again below: the server replaces it (replaces_id)
-            notify_notification_update(bubble, notification.summary, notification.body, Self.iconName)
+        let reused = replacing.flatMap { old in kept.firstIndex { $0.bubble == old } }
+            ?? notification.slot.flatMap { slot in kept.firstIndex { $0.slot == slot } }
+        var watched = false
+        if let reused {
+            // Shown again below: the server replaces it (replaces_id).
+            bubble = kept.remove(at: reused).bubble
+            watched = true
+            notify_notification_update(bubble, notification.summary, notification.body, icon)
             notify_notification_clear_actions(bubble)
         } else {
-            bubble = notify_notification_new(notification.summary, notification.body, Self.iconName)
+            bubble = notify_notification_new(notification.summary, notification.body, icon)
         }
         notify_notification_set_urgency(bubble, NotifyUrgency(UInt32(notification.urgency.rawValue)))
         notify_notification_set_category(bubble, notification.category)
@@ -246,13 +303,14 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         }
         if let error { g_error_free(error) }
-        guard shown, notification.slot != nil || !buttons.isEmpty else {
+        guard shown, notification.slot != nil || !buttons.isEmpty || digest != nil else {
             g_object_unref(bubble)
             return
         }
-        if !buttons.isEmpty { watchClosing(bubble) }
+        if !watched { watchClosing(bubble) }
         kept.append(KeptBubble(bubble: bubble, owner: owner, slot: notification.slot,
-                               buttons: Dictionary(buttons.map { ($0.key, $0.action) }) { first, _ in first }))
+                               buttons: Dictionary(buttons.map { ($0.key, $0.action) }) { first, _ in first },
+                               digest: digest, critical: notification.urgency == .critical))
         while kept.count > Self.keptLimit { g_object_unref(kept.removeFirst().bubble) }
     }
 
@@ -294,7 +352,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     }
 
     private func closed(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
-        // A slot's bubble stays: the next one of its slot replaces it, or shows anew if the server says it is gone.
+        // A slot's bubble stays: the next one of its slot replaces it, or shows anew if the server says it is gone;
+        // but it stands for nothing any more: the person has seen it.
+        if let index = kept.firstIndex(where: { $0.bubble == bubble }) { kept[index].digest = nil }
         forgetBubbles { $0.bubble == bubble && $0.slot == nil }
     }
 

@@ -1,12 +1,9 @@
 import TrackwatchCore
 
 /// How an item of the list becomes a `Record`: its key, its compared fields and the fields that describe it, each
-/// as one text (`JSONValue.fieldText`), long values cut so that the store and the page stay small.
+/// as one text (`JSONValue.fieldText`), long values cut so that the store and the page stay small: a changed
+/// 1.5 MB picture is still a change, but it is never stored, compared twice or shown whole.
 struct ItemShape {
-    /// Longer values are kept as their start, their length and a digest: a changed picture is still a change,
-    /// but 1.5 MB of it is never stored, compared twice or shown.
-    static let longestValue = 1_024
-    static let keptCharacters = 100
     /// A longer key identifies nothing a person could read; such an item counts as one without a key.
     static let longestKey = 256
 
@@ -67,18 +64,9 @@ struct ItemShape {
         return shown.isEmpty ? "item \(position)" : "item \(position) (\(shown))"
     }
 
-    /// `value`, or for a long one its start, its length and a digest of the whole.
-    static func bounded(_ value: String) -> String {
-        guard value.utf8.count > longestValue else { return value }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in value.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        let digest = String(hash, radix: 16)
-        return String(value.prefix(keptCharacters)) + "… (\(value.count) characters, #"
-            + String(repeating: "0", count: 16 - digest.count) + digest + ")"
-    }
+    /// `value`, or for a long one its start, its length and a digest of the whole, as every source keeps it
+    /// (`Record.stored`).
+    static func bounded(_ value: String) -> String { Record.stored(value) }
 }
 
 /// The items of every page read so far, each key once: an item seen again with the same fields (a page that

@@ -52,6 +52,20 @@ extension JSONListError: SourceFailure {
         return false
     }
 
+    /// The outage bubble's first line: what went wrong in a few words, without URLs.
+    public var reason: String {
+        switch self {
+        case .unreachable(let error, _, let maxSize):
+            error.kind == .responseTooLarge ? "an answer larger than max_size (\(Self.size(maxSize)))" : error.reason
+        case .credentialsRefused(let status, let message, _, _), .status(let status, let message, _, _):
+            "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
+        case .notFound(let status, _): "HTTP \(status): no list at the url"
+        case .badAnswer(let detail, _): "an answer that is not a JSON list (\(SafeText.bounded(detail, 100)))"
+        case .paging: "paging that repeats itself or never ends"
+        case .configuration(let detail): SafeText.bounded(detail, 160)
+        }
+    }
+
     public var description: String {
         switch self {
         case .unreachable(let error, let list, let maxSize):

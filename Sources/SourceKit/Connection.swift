@@ -31,6 +31,21 @@ public struct Connection: Equatable, Sendable {
     public static let cleartextWarning = "the url is plain http:// to another host: your password, the session token and "
         + "your records cross the network unencrypted; use https://"
 
+    /// Said on every start (and by `doctor` and `probe`) for a plain `http://` URL to this machine that is reached
+    /// through a proxy (only the `proxy` key sends such a URL through one).
+    public static func cleartextThroughProxyWarning(_ proxy: ProxyURL) -> String {
+        "the url is plain http:// through the proxy \(proxy): your password, the session token and your records "
+            + "reach the proxy unencrypted; use https://, or proxy = \"\" for a server on this machine"
+    }
+
+    /// The warning `cleartextThroughProxyWarning` for this connection, if it applies.
+    public func cleartextThroughProxy(environment: [String: String]) -> String? {
+        guard let choice = try? ProxyChoice.choose(for: url, setting: proxy, environment: environment),
+            let proxy = choice.proxy, ServerURL.cleartextRisk(url, proxied: true) == .throughAProxy
+        else { return nil }
+        return Self.cleartextThroughProxyWarning(proxy)
+    }
+
     /// The proxy for this connection: its `proxy` key, else the proxy environment variables as curl reads them.
     /// A proxy variable trackwatch cannot use is a configuration error naming the variable; `table` names the
     /// configuration's table in the fix (`[server]`).
@@ -54,6 +69,9 @@ public struct Connection: Equatable, Sendable {
         let choice = try proxyChoice(environment: environment, table: table, label: label)
         if let proxy = choice.proxy {
             logger.info("using a proxy", metadata: ["proxy": "\(proxy)", "proxy_source": "\(choice.source ?? "")"])
+            if ServerURL.cleartextRisk(url, proxied: true) == .throughAProxy {
+                logger.warning("\(Self.cleartextThroughProxyWarning(proxy))", metadata: ["server": "\(url)"])
+            }
         }
         let caFile = caFile.map { expandTilde($0, environment: environment) }
         if let caFile {
@@ -93,6 +111,7 @@ public struct ConfigurationProblem: SourceFailure, Equatable {
 
     public var failureKind: FailureKind { .configuration }
     public var description: String { message }
+    public var reason: String { SafeText.bounded(message, 160) }
 }
 
 /// `~/x` → `$HOME/x`; other paths unchanged.

@@ -23,9 +23,12 @@ public protocol SourceFailure: Error, CustomStringConvertible {
     /// The server refused for too many requests and said when to come back: no outage. The daemon retries after
     /// `retryAfter` and tells nobody; the failure does not count towards the outage bubble.
     var isRateLimited: Bool { get }
-    /// The outage bubble's line of cause, when the kind's own words would not say it (a repository that is not
-    /// there); `tracker` is what people call the tracker.
+    /// The outage bubble's summary, when the kind's own words would not say it (a repository that is not there);
+    /// `tracker` is what people call the tracker.
     func cause(tracker: String) -> String?
+    /// What went wrong in a few words, without URLs: `connection refused`, `HTTP 503: maintenance` (the outage
+    /// bubble's first line, after the server's name as the user wrote it).
+    var reason: String { get }
 }
 
 extension SourceFailure {

@@ -143,6 +143,8 @@ final class Database {
 
     /// The rowid of the last successful INSERT on this connection.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changeCount: Int { Int(sqlite3_changes(handle)) }
 
     private func rollback() {
         for statement in cache.values { statement.reset() }

@@ -37,7 +37,8 @@ enum Schema {
     // - `changes.poll_id` references the poll that detected it, so deleting poll log rows takes their
     //   changes along (foreign keys are switched on per connection).
     // Version 2: muted records (`trackwatch mute`, the bubble's "Mute" button), and changes whose bubble waits
-    // for the end of quiet hours (journaled and delivered, `held` until the summary bubble is shown).
+    // for the end of quiet hours (journaled and delivered, `held` = 1 until the summary bubble is shown). `held` = 2
+    // marks a change a mute kept off the desktop (the page of recent changes says so): what became of its bubble.
     // Version 3: `seen_history.occurrence` tells identical history entries apart (the same person doing the same
     // action on one record within a second: `HistoryEntry.keys(of:)`). SQLite cannot change a primary key, so the
     // table is copied; every key stored before counts as the first of its kind, so nothing seen is seen anew.

@@ -40,13 +40,19 @@ extension StateStore {
         }
     }
 
-    /// Marks the changes `ids` delivered and, of them, `held` as waiting for the quiet-hours summary, in one
-    /// transaction; lifts the mutes of `unmuted`.
-    public func markDelivered(_ ids: [Int64], held: Set<Int64>, unmuted: [RecordID], at: Double) throws {
+    /// Marks the changes `ids` delivered and, of them, `held` as waiting for the quiet-hours summary and `muted` as
+    /// kept off the desktop by a mute, in one transaction; lifts the mutes of `unmuted`.
+    public func markDelivered(
+        _ ids: [Int64], held: Set<Int64>, muted: Set<Int64> = [], unmuted: [RecordID], at: Double
+    ) throws {
         try withDatabase("mark \(ids.count) changes delivered") { database in
             try database.transaction {
+                // `held`: 1 waits for the quiet-hours summary, 2 was kept off the desktop by a mute (Schema.swift).
                 let sql = "UPDATE changes SET delivered_at = ?, held = ? WHERE id = ? AND delivered_at IS NULL"
-                for id in ids { try database.execute(sql, [.real(at), .integer(held.contains(id) ? 1 : 0), .integer(id)]) }
+                for id in ids {
+                    let bubble: Int64 = held.contains(id) ? 1 : muted.contains(id) ? 2 : 0
+                    try database.execute(sql, [.real(at), .integer(bubble), .integer(id)])
+                }
                 for record in unmuted { try database.execute("DELETE FROM mutes WHERE record_id = ?", [.text(record.rawValue)]) }
             }
         }

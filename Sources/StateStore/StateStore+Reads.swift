@@ -95,7 +95,7 @@ extension StateStore {
 
     // MARK: Rows
 
-    static let changeColumns = "SELECT id, watch, detected_at, change, delivered_at FROM changes"
+    static let changeColumns = "SELECT id, watch, detected_at, change, delivered_at, held FROM changes"
     static let pollColumns = "SELECT watch, started_at, duration_ms, record_count, change_count, error FROM polls"
 
     static func hasBaseline(_ watch: String, _ database: Database) throws -> Bool {
@@ -131,7 +131,7 @@ extension StateStore {
         }
         return StoredChange(
             id: id, watch: row.string(at: 1) ?? "", detectedAt: row.double(at: 2), change: change,
-            delivered: !row.isNull(at: 4)
+            delivered: !row.isNull(at: 4), muted: row.int(at: 5) == 2
         )
     }
 

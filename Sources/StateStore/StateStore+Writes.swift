@@ -53,6 +53,33 @@ extension StateStore {
         }
     }
 
+    /// Deletes changes and poll log rows that `retention` no longer keeps: detected (or polled) more than
+    /// `keep` seconds before `now`, or beyond the newest `maxChanges` changes and `maxPolls` polls. Never a change
+    /// that is not yet delivered or waits for the quiet-hours summary, nor a poll that still has a change. Returns
+    /// the number of changes deleted.
+    @discardableResult
+    public func prune(_ retention: LogConfig, now: Double) throws -> Int {
+        try withDatabase("prune the change log") { database in
+            try database.transaction {
+                let cutoff = SQLValue.real(now - Double(retention.keep))
+                let kept = "delivered_at IS NOT NULL AND held != 1"
+                try database.execute("DELETE FROM changes WHERE detected_at < ? AND \(kept)", [cutoff])
+                var deleted = database.changeCount
+                try database.execute(
+                    """
+                    DELETE FROM changes WHERE \(kept) AND id <= (SELECT id FROM changes ORDER BY id DESC LIMIT 1 OFFSET ?)
+                    """, [.integer(Int64(retention.maxChanges))])
+                deleted += database.changeCount
+                let unused = "NOT EXISTS (SELECT 1 FROM changes WHERE changes.poll_id = polls.id)"
+                try database.execute("DELETE FROM polls WHERE started_at < ? AND \(unused)", [cutoff])
+                try database.execute(
+                    "DELETE FROM polls WHERE \(unused) AND id <= (SELECT id FROM polls ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    [.integer(Int64(retention.maxPolls))])
+                return deleted
+            }
+        }
+    }
+
     /// Removes everything stored about `watch`: snapshot, baseline, checkpoint, seen history, poll log rows
     /// and changes. Its next poll is a baseline again.
     public func forget(watch: String) throws {

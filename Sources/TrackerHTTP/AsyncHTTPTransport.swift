@@ -31,6 +31,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private let configuration: HTTPClient.Configuration
     private let maximumBodySize: Int
+    /// http:// through a proxy, as an absolute-URI request (async-http-client would tunnel it with CONNECT).
+    private let forwarding: ForwardProxyExchange?
     /// The event-loop thread and the client with its connection pool: made by the first request, ended by
     /// `closeIdleConnections()` after a poll, so that nothing of them is left to wake up between polls.
     private let state = Mutex(State())
@@ -41,12 +43,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
         var requestsInFlight = 0
     }
 
-    /// An HTTP proxy every request tunnels through with CONNECT: TLS still runs end to end with the server,
-    /// verified against the server's name (and `caFile`), never the proxy's.
+    /// An HTTP proxy. An https:// request tunnels through it with CONNECT: TLS still runs end to end with the
+    /// server, verified against the server's name (and `caFile`), never the proxy's. An http:// request is sent
+    /// to it with the absolute URI as its target, as curl does (`ForwardProxyExchange`).
     public struct Proxy: Sendable {
         public var host: String
         public var port: Int
-        /// Basic `Proxy-Authorization` on CONNECT, when the proxy URL carried credentials.
+        /// Basic `Proxy-Authorization` (on CONNECT, and on each http:// request), when the proxy URL carried
+        /// credentials.
         public var username: String?
         public var password: String?
 
@@ -67,6 +71,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         decompressing: Bool = false
     ) throws {
         var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        // NIOSSL's default minimum is TLS 1.0; 1.0 and 1.1 are deprecated (RFC 8996).
+        tlsConfiguration.minimumTLSVersion = .tlsv12
         if let caFile = tls.caFile {
             do {
                 tlsConfiguration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
@@ -94,6 +100,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.connectionPool.idleTimeout = .seconds(3)
         self.configuration = configuration
         self.maximumBodySize = maximumBodySize
+        forwarding = proxy.map {
+            ForwardProxyExchange(
+                proxy: $0, connectTimeout: .seconds(Int64(connectTimeout)), maximumBodySize: maximumBodySize)
+        }
     }
 
     deinit {
@@ -134,21 +144,48 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private static let shutdownQueue = DispatchQueue(label: "trackwatch.http-shutdown")
 
-    /// The client for one request, made with its event-loop thread if there is none.
-    private func beginRequest() -> HTTPClient {
+    /// The client for one request and its event-loop thread, made if there is none.
+    private func beginRequest() -> (HTTPClient, MultiThreadedEventLoopGroup) {
         state.withLock { state in
             state.requestsInFlight += 1
-            if let client = state.client { return client }
+            if let client = state.client, let group = state.group { return (client, group) }
             // One event-loop thread is plenty for one request at a time.
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let client = HTTPClient(eventLoopGroup: group, configuration: configuration)
             state.group = group
             state.client = client
-            return client
+            return (client, group)
         }
     }
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        let (client, group) = beginRequest()
+        defer { state.withLock { $0.requestsInFlight -= 1 } }
+        if let forwarding, request.url.lowercased().hasPrefix("http://") {
+            return try forward(request, through: forwarding, on: group.next())
+        }
+        return try send(request, with: client)
+    }
+
+    private func forward(_ request: HTTPRequest, through forwarding: ForwardProxyExchange, on loop: any EventLoop)
+        throws -> HTTPResponse
+    {
+        let response: HTTPResponse
+        do {
+            response = try forwarding.send(request, on: loop)
+        } catch {
+            throw Self.transportError(error, url: request.url, limit: maximumBodySize)
+        }
+        // The proxy's own answer, as on CONNECT: the request never reached the server.
+        guard response.status != 407 else { throw Self.proxyCredentialsError }
+        return response
+    }
+
+    private static let proxyCredentialsError = TransportError(
+        .proxyCredentials,
+        "it asks for credentials (HTTP 407); put them in the proxy URL, http://user:password@host:port")
+
+    private func send(_ request: HTTPRequest, with client: HTTPClient) throws -> HTTPResponse {
         let ahcRequest: HTTPClient.Request
         do {
             ahcRequest = try HTTPClient.Request(
@@ -158,20 +195,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch {
             throw TransportError(.invalidURL, "invalid URL \(request.url): \(error)")
         }
-        let accumulator = ResponseAccumulator(request: ahcRequest, maxBodySize: maximumBodySize)
-        let client = beginRequest()
-        defer { state.withLock { $0.requestsInFlight -= 1 } }
         do {
             // The whole-request deadline is a timer of our own that is cancelled when the answer is in:
             // async-http-client's `deadline:` leaves its timer armed until it fires, one wake-up per request
             // long after the poll (counted by the benchmark).
-            let task = client.execute(request: ahcRequest, delegate: accumulator)
+            let task = client.execute(request: ahcRequest, delegate: BodyCollector(limit: maximumBodySize))
             let deadline = task.futureResult.eventLoop.scheduleTask(in: .seconds(Int64(request.timeout))) { task.cancel() }
             defer { deadline.cancel() }
-            let response = try task.futureResult.wait()
-            return HTTPResponse(
-                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                body: response.body.map { Array($0.readableBytesView) } ?? [])
+            return try task.futureResult.wait()
         } catch {
             throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }
@@ -185,15 +216,18 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private static func transportError(_ error: any Error, url: String, limit: Int) -> TransportError {
         if let error = error as? HTTPClientError {
+            // Never the header itself: it may be `Authorization` with the token in it. (The cases carry the
+            // values, so they cannot be matched without them.)
+            if "\(error)".hasPrefix("HTTPClientError.invalidHeaderField") {
+                return TransportError(.other, "a request header holds characters HTTP does not allow (\(url))")
+            }
             switch error {
             case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .cancelled:
                 return TransportError(.timedOut, "no answer from \(url) in time")
             case .remoteConnectionClosed:
                 return TransportError(.connectionFailed, "the server closed the connection (\(url))")
             case .proxyAuthenticationRequired:
-                return TransportError(
-                    .proxyCredentials, "it asks for credentials (HTTP 407); put them in the proxy URL, "
-                        + "http://user:password@host:port")
+                return proxyCredentialsError
             case .invalidProxyResponse:
                 return TransportError(.proxy, "it did not open a tunnel to \(url)")
             case .httpProxyHandshakeTimeout:
@@ -208,13 +242,25 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 ? TransportError(.responseTooLarge, "the response from \(url), inflated, is larger than \(limit / 1_048_576) MB")
                 : TransportError(.other, "the compressed response from \(url) could not be inflated (\(error))")
         }
-        if error is ResponseAccumulator.ResponseTooBigError {
+        switch error {
+        case is ResponseBody.TooLarge, is ResponseAccumulator.ResponseTooBigError:
             return TransportError(.responseTooLarge, "the response from \(url) is larger than \(limit / 1_048_576) MB")
+        case is ForwardProxyExchange.DeadlinePassed, ChannelError.connectTimeout:
+            return TransportError(.timedOut, "no answer from \(url) in time")
+        case is ForwardProxyExchange.Closed:
+            return TransportError(.connectionFailed, "the server closed the connection (\(url))")
+        case let error as ForwardProxyExchange.Unsendable:
+            return TransportError(.invalidURL, "cannot send the request to \(url): \(error.reason)")
+        default:
+            break
         }
         if error is NIOSSLError || error is BoringSSLError {
             // What BoringSSL says when the answer to its ClientHello is not TLS at all, but plain HTTP.
             if "\(error)".contains("WRONG_VERSION_NUMBER") {
                 return TransportError(.notTLS, "an https:// URL, but the answer was not TLS")
+            }
+            if "\(error)".contains("UNSUPPORTED_PROTOCOL") || "\(error)".contains("PROTOCOL_VERSION") {
+                return TransportError(.tlsVersion, "the server at \(url) offers only TLS older than 1.2")
             }
             return TransportError(.tls, "TLS handshake with \(url) failed: \(error)")
         }

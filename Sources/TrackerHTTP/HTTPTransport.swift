@@ -56,6 +56,8 @@ public struct TransportError: Error, Equatable, CustomStringConvertible {
         case connectionFailed, timedOut, tls, responseTooLarge, invalidURL, other
         /// An `https://` URL on a port that answers in plain HTTP.
         case notTLS
+        /// The server offers only TLS 1.0 or 1.1, which trackwatch refuses.
+        case tlsVersion
         /// The HTTP proxy refused the tunnel (CONNECT answered with an error).
         case proxy
         /// The HTTP proxy wants credentials, or refused the ones given (407): a person must fix them, and

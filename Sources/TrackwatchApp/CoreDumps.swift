@@ -1,4 +1,7 @@
 import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A core dump of trackwatch would hold the password and the session token in clear (they live in memory
 /// only, and a crash writes memory to disk). Every command calls `forbid()` first thing, so no core of it is
@@ -18,4 +21,28 @@ public enum CoreDumps {
 
     /// Whether this process may be dumped (`PR_GET_DUMPABLE`).
     public static var dumpable: Bool { trackwatch_get_dumpable() != 0 }
+}
+
+/// Swift's crash report prints every register with the 16 bytes of memory behind it, which may be a piece of the
+/// password. The unit sets `SWIFT_BACKTRACE=registers=none`; a command started from a shell has to see to it
+/// itself. The runtime reads the variable once, before `main`, so the command sets it and starts itself again.
+public enum CrashReports {
+    /// Sets `registers=none` and execs this program again with the same arguments, unless `SWIFT_BACKTRACE`
+    /// already says how to show registers (a person debugging may ask for them) or turns reports off. If the
+    /// exec fails the command goes on as it is: a report with registers is better than no command.
+    public static func withoutRegisters() {
+        let current = getenv("SWIFT_BACKTRACE").map { String(cString: $0) }
+        guard let wanted = setting(current), setenv("SWIFT_BACKTRACE", wanted, 1) == 0,
+            getenv("SWIFT_BACKTRACE").map({ String(cString: $0) }) == wanted  // else this would exec for ever
+        else { return }
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+    }
+
+    /// The value `SWIFT_BACKTRACE` needs, or `nil` when it needs no change.
+    static func setting(_ current: String?) -> String? {
+        let settings = (current ?? "").split(separator: ",").map { $0.filter { $0 != " " }.lowercased() }
+        let off = ["enable=no", "enable=false", "enable=off", "enable=0"]
+        guard !settings.contains(where: { $0.hasPrefix("registers=") || off.contains($0) }) else { return nil }
+        return settings.isEmpty ? "registers=none" : current! + ",registers=none"
+    }
 }

@@ -50,14 +50,21 @@ func sandboxHint(for path: String, _ environment: [String: String]) -> String {
 /// Reads the first line of a secret file. It must be a regular file: a FIFO would block the read until
 /// someone writes to it, a device might never end. The checks look at the opened file (`fstat`), so the
 /// file cannot be swapped between check and read.
-/// - Parameter mustBePrivate: the file must also be yours and closed to group and others (a systemd
-///   credential is a private copy systemd made, so it is exempt): anyone who can read it has the account.
+/// - Parameter mustBePrivate: the file must also be yours and closed to group and others, the file itself and
+///   not a link, in directories only you and root can change (`FileTrust`); a systemd credential is a private
+///   copy systemd made, so it is exempt. Anyone who can read it has the account; anyone who can replace it
+///   chooses what is sent as your password.
 /// - Parameter hint: added when the file does not exist.
 func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: String = "") throws -> Secret {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    if mustBePrivate { try FileTrust.checkFile(key: key, path: path) }
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. O_NOFOLLOW: a link swapped in
+    // since the check is not followed either.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (mustBePrivate ? O_NOFOLLOW : 0))
     guard descriptor >= 0 else {
         let code = errno
+        if code == ELOOP {
+            throw CredentialError(description: "\(key) \(path) is a symbolic link; put the secret in the file itself")
+        }
         throw CredentialError(description: "\(key) \(path): \(String(cString: strerror(code)))\(code == ENOENT ? hint : "")")
     }
     defer { close(descriptor) }
@@ -91,9 +98,22 @@ func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: 
             throw CredentialError(description: "\(key) \(path) is larger than \(maximumSecretSize / 1024) KiB: not a password file")
         }
     }
-    let secret = firstLine(bytes)
-    guard !secret.isEmpty else { throw CredentialError(description: "\(key) \(path) is empty") }
-    return Secret(secret)
+    return try secret(inFirstLineOf: bytes, source: "\(key) \(path)", holds: "holds")
+}
+
+/// The secret on the first line of what `source` gave (trimmed), or the error that names the source, never the
+/// value. `holds`: the verb for the source ("holds" for a file, "printed" for a program).
+func secret(inFirstLineOf bytes: [UInt8], source: String, holds: String) throws -> Secret {
+    switch Secret.firstLine(of: bytes) {
+    case .secret(let secret):
+        return secret
+    case .empty:
+        throw CredentialError(description: holds == "holds" ? "\(source) is empty" : "\(source) printed nothing")
+    case .controlCharacter:
+        throw CredentialError(description:
+            "\(source) \(holds) a control character (a stray carriage return?) inside the secret on its first line; "
+            + "trackwatch does not send it. Write the password or token alone on the first line")
+    }
 }
 
 /// The first line, without its line ending.

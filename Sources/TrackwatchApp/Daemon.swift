@@ -42,6 +42,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
         var awaitingMark = Set<Int64>()
         var awaitingHold = Set<Int64>()
+        var awaitingMuted = Set<Int64>()
         var awaitingUnmute = Set<RecordID>()
     }
 
@@ -147,6 +148,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 }
                 // What a poll found is delivered even when a watch failed: it is committed.
                 deliverOutbox(server)
+                prune(server)
             } catch {
                 // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
                 // locks accounts: those wait for the regular poll. Everything else is retried sooner.
@@ -210,9 +212,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
         if health.consecutiveFailures >= threshold && !health.outageAnnounced {
             health.outageAnnounced = true
-            let message = OutageMessage(error, tracker: server.settings.trackerName, nextTry: nextPollPhrase(),
-                                        server: session.sources.count > 1 ? server.settings.label : nil)
-            edges.announcer.announceServiceProblem(summary: message.summary, body: [message.next, message.detail],
+            let message = OutageMessage(error, tracker: server.settings.trackerName, label: server.settings.label,
+                                        several: session.sources.count > 1)
+            edges.announcer.announceServiceProblem(summary: message.summary, body: message.body,
                                                    resolved: false, server: server.settings.label,
                                                    settings: session.config.notify)
             edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
@@ -223,12 +225,6 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// Errors that only a person can fix: credentials and configuration.
     private static func needsPerson(_ error: any Error) -> Bool {
         [.credentials, .configuration].contains(ExitStatus.forError(error))
-    }
-
-    /// `in 30 s` for a retry within a minute and a half, else `at 10:35`.
-    private func nextPollPhrase() -> String {
-        let delay = schedule.delay(at: SystemClocks.bootTime())
-        return delay < 90 ? "in \(Int(delay.rounded(.up))) s" : "at \(nextPollClockTime())"
     }
 
     private func nextPollClockTime() -> String {
@@ -278,7 +274,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             switch verdict {
             case .show: bubbles.append(stored.change)
             case .hold: health.awaitingHold.insert(stored.id)
-            case .journalOnly: break
+            case .journalOnly: if muted[stored.change.record] != nil, !liftsMute { health.awaitingMuted.insert(stored.id) }
             }
         }
         if !bubbles.isEmpty {
@@ -295,14 +291,24 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         health.awaitingMark.formUnion(pending.map(\.id))
         guard !health.awaitingMark.isEmpty else { return }
         do {
-            try store.markDelivered(health.awaitingMark.sorted(), held: health.awaitingHold, unmuted: health.awaitingUnmute.sorted(),
-                                            at: SystemClocks.wallTime())
+            try store.markDelivered(health.awaitingMark.sorted(), held: health.awaitingHold, muted: health.awaitingMuted,
+                                    unmuted: health.awaitingUnmute.sorted(), at: SystemClocks.wallTime())
             health.awaitingMark.removeAll()
             health.awaitingHold.removeAll()
+            health.awaitingMuted.removeAll()
             health.awaitingUnmute.removeAll()
         } catch {
             logger.error("could not mark changes delivered; trying again after the next poll",
                          metadata: ["error": "\(error)", "count": "\(health.awaitingMark.count)"])
+        }
+    }
+
+    /// Deletes what `[log]` no longer keeps; a failure (disk full) is logged and tried again after the next poll.
+    private func prune(_ source: SourceSession) {
+        do {
+            try source.store.prune(session.config.log, now: SystemClocks.wallTime())
+        } catch {
+            logger.warning("could not prune the change log", metadata: ["error": "\(error)"])
         }
     }
 

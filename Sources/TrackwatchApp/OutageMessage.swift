@@ -2,40 +2,43 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// What the outage bubble and its journal entry say: what went wrong in the case's own words (no answer at
-/// all is not the same as an answer saying no), that trackwatch keeps trying by itself, and when it tries next.
+/// What the outage bubble and its journal entry say: the case in its own words (no answer at all is not the same
+/// as an answer saying no) as the summary; one line of cause, with the server as the user wrote it; one line of
+/// what trackwatch does about it. Nothing that goes stale on screen (no "next try in 11 s": the service's status
+/// line has the next poll), no internal URL; the journal keeps the whole error.
 struct OutageMessage: Equatable {
     let summary: String
-    /// When and how trackwatch tries again (or what a person must do first).
-    let next: String
-    /// The error itself, which says what to check.
+    /// The cause, then what trackwatch does (or what a person must do first).
+    let body: [String]
+    /// The error itself, which says what to check: for the journal.
     let detail: String
 
     /// - Parameters:
     ///   - tracker: what people call the source's tracker (`SourceSettings.trackerName`).
-    ///   - nextTry: when the next poll is: `in 30 s`, `at 10:35`.
-    ///   - server: the source's label, when there are several.
-    init(_ error: any Error, tracker: String, nextTry: String, server: String?) {
-        let what: String
-        let retrying = "trackwatch keeps retrying by itself; next try \(nextTry)."
-        let regularPoll = "trackwatch tries again at the next regular poll (\(nextTry)), not sooner: "
-            + "servers lock accounts after repeated failures."
+    ///   - label: the source as the user wrote it (`SourceSettings.label`: a profile's name, the URL).
+    ///   - several: whether there are several sources (then the summary names this one).
+    init(_ error: any Error, tracker: String, label: String, several: Bool) {
+        let retrying = "trackwatch retries by itself."
+        let regularPoll = "trackwatch retries at the next regular poll, not sooner (servers lock accounts)."
         let fixConfiguration = "Fix the configuration, then: systemctl --user reload trackwatch"
+        let what: String, next: String, reason: String
         switch error {
         case let failure as any SourceFailure:
             (what, next) = Self.words(failure, tracker: tracker, retrying: retrying, regularPoll: regularPoll,
                                       fixConfiguration: fixConfiguration)
+            reason = failure.reason
         case is CredentialError:
-            (what, next) = ("trackwatch cannot read the password", regularPoll)
+            (what, next, reason) = ("trackwatch cannot read the password", regularPoll, "\(error)")
         case is ConfigError, is ConfigFileError, is UntrustedFile:
-            (what, next) = ("trackwatch configuration error", fixConfiguration)
+            (what, next, reason) = ("trackwatch configuration error", fixConfiguration, "\(error)")
         case is StateStoreFailure:
-            (what, next) = ("trackwatch cannot save its state", retrying)
+            (what, next, reason) = ("trackwatch cannot save its state", retrying, "\(error)")
         default:
-            (what, next) = ("\(tracker) sent an answer trackwatch cannot use", retrying)
+            (what, next, reason) = ("\(tracker) sent an answer trackwatch cannot use", retrying, "\(error)")
         }
         detail = "\(error)"
-        summary = server.map { "\(what) (\($0))" } ?? what
+        summary = several ? "\(what) (\(label))" : what
+        body = ["\(label): \(reason)", next]
     }
 
     private static func words(
@@ -58,7 +61,7 @@ struct OutageMessage: Equatable {
         }
     }
 
-    /// "Connected to … again", for the bubble that replaces the outage bubble.
+    /// "Connected to Compass again", for the bubble that replaces the outage bubble.
     static func recovered(tracker: String, server: String?) -> (summary: String, body: String) {
         (server.map { "Connected to \(tracker) \($0) again" } ?? "Connected to \(tracker) again",
          "Polls work again; changes made meanwhile are reported now.")

@@ -85,9 +85,7 @@ func runSecretProgram(
         throw CredentialError(description: "\(label) failed (exit status \(exitStatus & 0x7F != 0 ? 128 + (exitStatus & 0x7F) : code))"
             + (reason.isEmpty ? "" : ": \(reason.prefix(200))"))
     }
-    let secret = firstLine(stdout)
-    guard !secret.isEmpty else { throw CredentialError(description: "\(label) printed nothing") }
-    return Secret(secret)
+    return try secret(inFirstLineOf: stdout, source: label, holds: "printed")
 }
 
 /// Stops the process group `leader` leads: SIGTERM, up to `grace` seconds for the leader to exit, then SIGKILL

@@ -16,7 +16,7 @@ public enum RecentChanges {
                 let entry = ChangesPage.Entry(
                     change: stored.change, detected: SystemClocks.localDateTime(stored.detectedAt),
                     server: stores.count > 1 ? source?.label : nil,
-                    url: source?.link(for: stored.change) ?? stored.change.link ?? "")
+                    url: source?.link(for: stored.change) ?? stored.change.link ?? "", muted: stored.muted)
                 found.append((found.count, stored.detectedAt, entry))
             }
         }

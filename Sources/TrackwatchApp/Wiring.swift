@@ -59,6 +59,7 @@ public struct SourceSession {
     init(settings: any SourceSettings, config: Config, stateDirectory: String, environment: [String: String],
          logger: Logger, heartbeat: Heartbeat?) throws {
         self.settings = settings
+        try FileTrust.checkFiles(of: settings, environment: environment)
         let store = try StateStore.openRecovering(directory: Self.stateDirectory(of: settings, in: stateDirectory)) {
             aside in
             logger.warning("the state database was damaged; moved it aside and starting a new baseline",

@@ -83,7 +83,9 @@ public struct BubbleRules: Equatable, Sendable {
         for change: Change, muted: Bool, minuteOfDay: Int, ownerAndState: [String] = ownerAndState
     ) -> (Verdict, liftsMute: Bool) {
         let liftsMute = muted && lifts(change, lifters: unmuteOn ?? ownerAndState)
-        if muted && !liftsMute { return (.journalOnly, false) }
+        // What a mute must never hide: the record made critical breaks through (the mute stays for the rest).
+        let breaksThrough = NotificationPlan.criticalReason(change) != nil
+        if muted && !liftsMute && !breaksThrough { return (.journalOnly, false) }
         if !important(change) { return (.journalOnly, liftsMute) }
         if quiet?.contains(minuteOfDay: minuteOfDay) == true { return (.hold, liftsMute) }
         return (.show, liftsMute)

@@ -24,7 +24,7 @@ enum CanonicalFields {
             if offset > 0 { buffer.append(UInt8(ascii: ",")) }
             appendString(key, to: &buffer)
             buffer.append(UInt8(ascii: ":"))
-            appendString(fields[key]!, to: &buffer)
+            appendString(Record.stored(fields[key]!), to: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
     }
@@ -256,7 +256,7 @@ public struct RecordLayout: Sendable {
             if offset > 0 { buffer.append(UInt8(ascii: ",")) }
             buffer.append(contentsOf: field.prefix)
             buffer.append(UInt8(ascii: "\""))
-            var value = values[field.column]
+            var value = Record.stored(values[field.column])
             value.withUTF8 { CanonicalFields.appendEscaped($0, to: &buffer) }
             buffer.append(UInt8(ascii: "\""))
         }

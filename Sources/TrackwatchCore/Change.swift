@@ -15,7 +15,9 @@ public enum ChangeKind: String, Codable, Sendable, CaseIterable {
 
 }
 
-/// One field's value before and after; `nil` where the record was not in that snapshot.
+/// One field's value before and after; `nil` where the record was not in that snapshot. In a change of a record that
+/// stayed, `old == nil` is something added (a note: only its text is told), and both `nil` a change whose values
+/// the source did not keep.
 public struct FieldChange: Equatable, Codable, Sendable {
     public let field: String
     public let old: String?
@@ -74,6 +76,19 @@ public struct Change: Equatable, Codable, Sendable {
         self.watch = watch
         self.source = source
         self.link = link
+    }
+
+    /// The words for one field change, with `value` making each value fit where it goes: `State: Opened → Resolved`,
+    /// `Note: Please retest` (something added), `Description changed`.
+    public func described(_ field: FieldChange, name: (String) -> String, value: (String?) -> String) -> String {
+        guard kind == .modified || kind == .changed else {
+            return "\(name(field.field)): \(value(field.old)) → \(value(field.new))"
+        }
+        switch (field.old, field.new) {
+        case (nil, nil): return "\(name(field.field)) changed"
+        case (nil, .some): return "\(name(field.field)): \(value(field.new))"
+        default: return "\(name(field.field)): \(value(field.old)) → \(value(field.new))"
+        }
     }
 
     /// The field change for `field`, if that field changed.

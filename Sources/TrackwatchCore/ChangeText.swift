@@ -11,21 +11,27 @@ extension Change {
     public var summary: String { "\(SafeText.bounded(record.rawValue, Self.idLimit)) \(event)" }
 
     /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
-    public var event: String {
+    public var event: String { event(isolating: { $0 }) }
+
+    /// `event`, with the names that come from the server or the configuration (who, the watch) passed through
+    /// `isolate` (a bubble keeps each in its own writing direction).
+    public func event(isolating isolate: (String) -> String) -> String {
+        let by = self.by.map { isolate(SafeText.bounded($0, Self.nameLimit)) }
+        let watch = self.watch.map { isolate(SafeText.bounded($0, Self.nameLimit)) } ?? "a watched query"
         switch kind {
         case .assigned:
             return "assigned to you"
         case .unassigned:
-            return "no longer assigned to you"
+            return by.map { "no longer assigned to you, by \($0)" } ?? "no longer assigned to you"
         case .modified:
             let verb = action.map { Self.pastTense(ofAction: SafeText.bounded($0, Self.nameLimit)) } ?? "changed"
-            return by.map { "\(verb) by \(SafeText.bounded($0, Self.nameLimit))" } ?? verb
+            return by.map { "\(verb) by \($0)" } ?? verb
         case .entered:
-            return "now in \(watchName)"
+            return "now in \(watch)"
         case .left:
-            return "no longer in \(watchName)"
+            return "no longer in \(watch)"
         case .changed:
-            return "changed in \(watchName)"
+            return "changed in \(watch)"
         }
     }
 
@@ -45,14 +51,11 @@ extension Change {
     public var fieldSummary: String {
         func value(_ text: String?) -> String { text.map { SafeText.bounded($0, Self.valueLimit) } ?? "∅" }
         var parts = changes.prefix(Self.fieldsInASentence).map {
-            "\(SafeText.bounded($0.field, Self.fieldNameLimit)): \(value($0.old)) → \(value($0.new))"
+            described($0, name: { SafeText.bounded($0, Self.fieldNameLimit) }, value: value)
         }
         if changes.count > Self.fieldsInASentence { parts.append("and \(changes.count - Self.fieldsInASentence) more") }
         return parts.joined(separator: ", ")
     }
-
-    /// The watched query's or list's name, bounded.
-    var watchName: String { watch.map { SafeText.bounded($0, Self.nameLimit) } ?? "a watched query" }
 
     /// `Resolve` → `resolved`, `Re_open` → `reopened`; unknown actions read as `<action> applied`.
     public static func pastTense(ofAction action: String) -> String {

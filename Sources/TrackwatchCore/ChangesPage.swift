@@ -2,8 +2,9 @@
 /// prints. One self-contained HTML file, newest change first: each record linked to its tracker's web page,
 /// who did what and when, every changed field old → new.
 ///
-/// Server text is hostile: every value is cleaned like bubble text (`Markup.plain`), bounded, and escaped for
-/// HTML; a link is written only for an http(s) URL. The Content-Security-Policy allows nothing but the page's
+/// Server text is hostile: every value is cleaned like bubble text (`Markup.plain`), bounded, escaped for HTML,
+/// and isolated in its own writing direction (`Markup.isolated`: a right-to-left value reorders nothing around
+/// it); a link is written only for an http(s) URL. The Content-Security-Policy allows nothing but the page's
 /// own style sheet (by its hash): no script, image, font, frame or form, should anything slip through.
 public enum ChangesPage {
     public struct Entry: Sendable {
@@ -14,12 +15,15 @@ public enum ChangesPage {
         public var server: String?
         /// The record's web page (`SourceSettings.link(for:)`); not linked unless http(s).
         public var url: String
+        /// A mute kept it off the desktop.
+        public var muted: Bool
 
-        public init(change: Change, detected: String, server: String? = nil, url: String) {
+        public init(change: Change, detected: String, server: String? = nil, url: String, muted: Bool = false) {
             self.change = change
             self.detected = detected
             self.server = server
             self.url = url
+            self.muted = muted
         }
     }
 
@@ -69,13 +73,14 @@ public enum ChangesPage {
         let reason = NotificationPlan.criticalReason(change)
         var html = reason == nil ? "<tr>" : "<tr class=\"critical\">"
         html += "<td class=\"when\">\(text(entry.detected, 40))"
-        if let server = entry.server { html += "<br><span class=\"server\">\(text(server, 80))</span>" }
+        if let server = entry.server { html += "<br><span class=\"server\">\(isolated(server, 80))</span>" }
         html += "</td><td class=\"record\">"
         let id = text(change.record.rawValue, 80)
         html += isWebURL(entry.url) ? "<a href=\"\(text(entry.url, 2_000))\" rel=\"noreferrer noopener\">\(id)</a>" : id
         html += "</td><td class=\"what\"><strong>\(text(NotificationPlan.event(change), 300))</strong>"
-        if let reason { html += " <span class=\"badge\">critical: \(text(reason, 120))</span>" }
-        html += "<br><span class=\"headline\">\(text(change.headline, textLimit))</span>"
+        if let reason { html += " <span class=\"badge\">critical: \(isolated(reason, 120))</span>" }
+        if entry.muted { html += " <span class=\"badge muted\">muted</span>" }
+        html += "<br><span class=\"headline\">\(isolated(change.headline, textLimit))</span>"
         let facts = NotificationPlan.facts(change)
         if !facts.isEmpty, [.assigned, .entered].contains(change.kind) {
             html += "<br><span class=\"facts\">\(text(facts, textLimit))</span>"
@@ -85,23 +90,35 @@ public enum ChangesPage {
             html += "<ul>"
             for field in change.changes {
                 // The new headline is the row's headline: once is enough.
-                html += field.field == "Headline"
-                    ? "<li>Headline was: <del>\(value(field.old))</del></li>"
-                    : "<li>\(text(field.field, 80)): <del>\(value(field.old))</del> → "
+                if field.field == "Headline" {
+                    html += "<li>Headline was: <del>\(value(field.old))</del></li>"
+                } else if field.old == nil, [.modified, .changed].contains(change.kind) {
+                    // Something added (a note), or a change whose values the source did not keep.
+                    html += field.new.map { "<li>\(isolated(field.field, 80)): <ins>\(value($0))</ins></li>" }
+                        ?? "<li>\(isolated(field.field, 80)) changed</li>"
+                } else {
+                    html += "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
                         + "<ins>\(value(field.new))</ins></li>"
+                }
             }
             html += "</ul>"
+        } else if change.kind == .modified, change.by != nil {
+            html += "<span class=\"facts\">\(NotificationPlan.unknownFields)</span>"
         }
         return html + "</td></tr>\n"
     }
 
-    static func value(_ value: String?) -> String { value.map { text($0, valueLimit) } ?? "∅" }
+    static func value(_ value: String?) -> String { value.map { isolated($0, valueLimit) } ?? "∅" }
 
     /// Server text as HTML text or attribute value: cleaned (no control characters, no bidirectional
-    /// overrides, one line), bounded, and every character that HTML gives a meaning escaped.
+    /// overrides, one line; trackwatch's own isolates kept), bounded, and every character that HTML gives a
+    /// meaning escaped.
     static func text(_ raw: String, _ limit: Int) -> String {
-        Markup.escape(NotificationPlan.bounded(Markup.plain(raw), limit))
+        Markup.escape(NotificationPlan.bounded(Markup.oneLine(raw), limit))
     }
+
+    /// `text`, isolated in its own writing direction (the isolates do not count towards `limit`).
+    static func isolated(_ raw: String, _ limit: Int) -> String { text(Markup.isolated(raw), limit + 2) }
 
     /// Only a web address becomes a link: never `javascript:`, `file:` or `data:`.
     static func isWebURL(_ url: String) -> Bool {
@@ -119,17 +136,19 @@ public enum ChangesPage {
         table{border-collapse:collapse;width:100%}\
         th,td{text-align:left;vertical-align:top;padding:.4em .6em;\
         border-bottom:1px solid color-mix(in srgb,CanvasText 20%,transparent)}\
-        td{overflow-wrap:anywhere}\
+        td{overflow-wrap:break-word}\
         .when{white-space:nowrap;width:9em}\
+        .what,.changes{width:40%}\
         .record{white-space:nowrap}\
         .server,.facts{color:GrayText}\
         tr.critical td:first-child{border-left:4px solid #c00}\
         .badge{display:inline-block;color:#fff;background:#c00;border-radius:3px;padding:0 .3em;font-size:.85em}\
+        .badge.muted{background:GrayText}\
         ul{margin:0;padding-left:1.1em}\
         del{color:#a33}\
         ins{color:#181;text-decoration:none}
         """
-    static let styleHash = "sha256-QNc7j9YM3cK50u1xz/ylW+9SFh0byiBswRqgkjVTKZg="
+    static let styleHash = "sha256-RBfjdy+Ex6VqoAszad3yKPurn9Q2ilDntgqLG38wZK0="
     static let contentSecurityPolicy =
         "default-src 'none'; style-src '\(styleHash)'; base-uri 'none'; form-action 'none'"
 }

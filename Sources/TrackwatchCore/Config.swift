@@ -4,12 +4,15 @@ public struct Config: Sendable {
     public var sources: [any SourceSettings]
     public var poll: PollConfig
     public var notify: NotifyConfig
+    public var log: LogConfig
 
-    public init(sources: [any SourceSettings], poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig()) {
+    public init(sources: [any SourceSettings], poll: PollConfig = PollConfig(), notify: NotifyConfig = NotifyConfig(),
+                log: LogConfig = LogConfig()) {
         precondition(!sources.isEmpty, "a configuration has at least one source")
         self.sources = sources
         self.poll = poll
         self.notify = notify
+        self.log = log
     }
 
     /// The source named `name`.
@@ -18,7 +21,7 @@ public struct Config: Sendable {
 
 extension Config: Equatable {
     public static func == (lhs: Config, rhs: Config) -> Bool {
-        lhs.poll == rhs.poll && lhs.notify == rhs.notify && lhs.sources.count == rhs.sources.count
+        lhs.poll == rhs.poll && lhs.notify == rhs.notify && lhs.log == rhs.log && lhs.sources.count == rhs.sources.count
             && zip(lhs.sources, rhs.sources).allSatisfy { $0.isEqual(to: $1) }
     }
 }
@@ -100,6 +103,21 @@ public struct PollConfig: Equatable, Sendable {
         self.overlap = overlap
         self.pageSize = pageSize
         self.firstRetry = firstRetry
+    }
+}
+
+/// How much of its past trackwatch keeps (`[log]`): changes and poll log rows older than `keep` seconds, or beyond
+/// the newest `maxChanges` / `maxPolls` of a source, are deleted after each poll. A change not yet delivered (or
+/// waiting for the end of quiet hours) is never deleted.
+public struct LogConfig: Equatable, Sendable {
+    public var keep: Int
+    public var maxChanges: Int
+    public var maxPolls: Int
+
+    public init(keep: Int = 90 * 86_400, maxChanges: Int = 10_000, maxPolls: Int = 10_000) {
+        self.keep = keep
+        self.maxChanges = maxChanges
+        self.maxPolls = maxPolls
     }
 }
 

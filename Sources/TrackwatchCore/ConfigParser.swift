@@ -32,6 +32,7 @@ extension Config {
         "poll": ["interval", "overlap", "page_size", "first_retry"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
                    "unmute_on", "opener"],
+        "log": ["keep", "max_changes", "max_polls"],
     ]
 
     /// The keys each table accepts with these kinds of source; anything else is a typo and is reported, never
@@ -79,7 +80,7 @@ public struct ConfigReader: Sendable {
         for key in root.keys where schema[key] == nil {
             let tables = kinds.flatMap { $0.tables.keys.sorted() }.map { "[\($0)]" }
             throw error(root[key], key, "unknown setting; expected the tables \(tables.joined(separator: ", ")), "
-                            + "[poll] and [notify]")
+                            + "[poll], [notify] and [log]")
         }
         var sources: [ConfiguredSource] = []
         for kind in kinds { sources += try kind.sources(in: root, reader: self) }
@@ -100,7 +101,9 @@ public struct ConfigReader: Sendable {
         }
         let poll = try root["poll"].map { (value) throws(ConfigError) in try table(value, "poll") }
         let notify = try root["notify"].map { (value) throws(ConfigError) in try table(value, "notify") }
-        return Config(sources: sources.map(\.settings), poll: try self.poll(poll), notify: try self.notify(notify))
+        let log = try root["log"].map { (value) throws(ConfigError) in try table(value, "log") }
+        return Config(sources: sources.map(\.settings), poll: try self.poll(poll), notify: try self.notify(notify),
+                      log: try self.log(log))
     }
 
     /// `value` as the table `name`, holding only the keys `name` accepts.
@@ -204,6 +207,15 @@ public struct ConfigReader: Sendable {
         config.overlap = try duration(table, "poll", "overlap", range: 0...86_400) ?? config.overlap
         config.pageSize = try integer(table, "poll", "page_size", range: 1...100_000) ?? config.pageSize
         config.firstRetry = try duration(table, "poll", "first_retry", range: 1...86_400) ?? config.firstRetry
+        return config
+    }
+
+    func log(_ table: TOMLTable?) throws(ConfigError) -> LogConfig {
+        var config = LogConfig()
+        guard let table else { return config }
+        config.keep = try duration(table, "log", "keep", range: 3_600...(100 * 366 * 86_400)) ?? config.keep
+        config.maxChanges = try integer(table, "log", "max_changes", range: 1...10_000_000) ?? config.maxChanges
+        config.maxPolls = try integer(table, "log", "max_polls", range: 1...10_000_000) ?? config.maxPolls
         return config
     }
 

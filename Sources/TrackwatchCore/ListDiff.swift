@@ -32,8 +32,10 @@ public enum ListDiff {
         facts: (Record) -> ItemFacts
     ) -> DiffOutcome {
         compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
+            // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
             comparedFields.compactMap { field -> FieldChange? in
-                before[field] == record[field] ? nil : FieldChange(field: field, old: before[field], new: record[field])
+                let old = before[field].map(Record.stored)
+                return old == record[field] ? nil : FieldChange(field: field, old: old, new: record[field])
             }
         }
     }
@@ -47,7 +49,8 @@ public enum ListDiff {
         compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
             let old = before.fields, new = record.fields
             return Set(old.keys).union(new.keys).filter(isCompared).sorted().compactMap { field -> FieldChange? in
-                old[field] == new[field] ? nil : FieldChange(field: field, old: old[field], new: new[field])
+                let before = old[field].map(Record.stored)
+                return before == new[field] ? nil : FieldChange(field: field, old: before, new: new[field])
             }
         }
     }

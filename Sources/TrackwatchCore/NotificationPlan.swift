@@ -38,8 +38,8 @@ public struct BubbleButton: Equatable, Sendable {
     }
 
     /// A change's bubble: a click (or "Open", where the server draws the click as a button) opens the record,
-    /// "Mute this record" mutes it. One of each: servers that show every action as a button (xfce4-notifyd,
-    /// dunst's menu) would show a second "Open" for a separate `open` action.
+    /// "Mute this record" mutes it. Where a server draws no button for the click, `NotificationServerStyle` adds a
+    /// visible "Open"; where it does (xfce4-notifyd, dunst's menu), that would be a second one.
     static func forRecord(_ record: RecordID, source: String? = nil) -> [BubbleButton] {
         [BubbleButton(key: "default", label: "Open", action: .open(record, source: source)),
          BubbleButton(key: "mute", label: "Mute this record", action: .mute(record, source: source))]
@@ -64,24 +64,35 @@ public enum NotificationPlan {
     static let fieldNameLimit = 32
     static let fieldLineLimit = 6
     static let bodyLimit = 1_000
+    /// A summary's line per change: one line of a 500-pixel GNOME banner (about 56 characters of its font).
+    static let itemLimit = 56
 
     /// - Parameter tracker: what the changes' tracker is called (`SourceSettings.trackerName`), for the summary's
     ///   "4 … changes"; `nil` when they come from several.
     public static func make(changes: [Change], threshold: Int, bodyMarkup: Bool, tracker: String? = nil) -> [DesktopNotification] {
         guard !changes.isEmpty else { return [] }
         if changes.count > threshold {
-            return [DesktopNotification(
-                summary: "\(changes.count) \(noun(tracker, plural: true))",
-                body: body(summaryLines(changes, shown: threshold), markup: bodyMarkup),
-                urgency: urgency(of: changes), category: changeCategory, slot: summarySlot,
-                buttons: BubbleButton.showAll)]
+            return [summary(BubbleDigest(changes, tracker: tracker), bodyMarkup: bodyMarkup)]
         }
-        return changes.map { change in
-            DesktopNotification(
-                summary: line(title(change)), body: body(lines(change), markup: bodyMarkup, boldFirst: true),
-                urgency: criticalReason(change) == nil ? .normal : .critical, category: changeCategory,
-                buttons: BubbleButton.forRecord(change.record, source: change.source), record: change.record)
-        }
+        return changes.map { single($0, bodyMarkup: bodyMarkup) }
+    }
+
+    /// One change's bubble.
+    public static func single(_ change: Change, bodyMarkup: Bool) -> DesktopNotification {
+        DesktopNotification(
+            summary: line(title(change)), body: body(lines(change), markup: bodyMarkup),
+            urgency: criticalReason(change) == nil ? .normal : .critical, category: changeCategory,
+            buttons: BubbleButton.forRecord(change.record, source: change.source), record: change.record)
+    }
+
+    /// The summary bubble of what `digest` stands for: `8 … changes`, a short line for each change it names
+    /// (critical ones first, newest first), and `and 5 more`.
+    public static func summary(_ digest: BubbleDigest, bodyMarkup: Bool) -> DesktopNotification {
+        DesktopNotification(
+            summary: "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))",
+            body: body(summaryLines(digest), markup: bodyMarkup),
+            urgency: digest.isCritical ? .critical : .normal, category: changeCategory, slot: summarySlot,
+            buttons: BubbleButton.showAll)
     }
 
     /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.
@@ -89,7 +100,7 @@ public enum NotificationPlan {
         guard !changes.isEmpty else { return nil }
         return DesktopNotification(
             summary: "\(changes.count) \(noun(tracker, plural: changes.count != 1)) during quiet hours",
-            body: body(summaryLines(changes, shown: 3), markup: bodyMarkup),
+            body: body(summaryLines(BubbleDigest(changes)), markup: bodyMarkup),
             urgency: urgency(of: changes), category: changeCategory, buttons: BubbleButton.showAll)
     }
 
@@ -114,15 +125,29 @@ public enum NotificationPlan {
     /// put in my hands, or one of my records raised to it. `nil` for everything else — a record leaving me,
     /// a priority drop, a watched query's view of a colleague's record — whatever the record's current level.
     public static func criticalReason(_ change: Change) -> String? {
+        criticalCause(change).map { "\($0.field) \($0.raised ? "raised to " : "")\($0.value)" }
+    }
+
+    /// `Priority 1`, `Severity raised to 1`: the reason with the level alone, for a summary's short lines.
+    static func shortCriticalReason(_ change: Change) -> String? {
+        criticalCause(change).map { "\($0.field) \($0.raised ? "raised to " : "")1" }
+    }
+
+    /// The field at level 1, its value, and whether the change raised it there.
+    static func criticalCause(_ change: Change) -> (field: String, value: String, raised: Bool)? {
         switch change.kind {
         case .assigned:
-            if BubbleRules.level(change.priority) == 1, let priority = change.priority { return "Priority \(priority)" }
-            if BubbleRules.level(change.severity) == 1, let severity = change.severity { return "Severity \(severity)" }
+            if BubbleRules.level(change.priority) == 1, let level = change.priority {
+                return ("Priority", level, false)
+            }
+            if BubbleRules.level(change.severity) == 1, let level = change.severity {
+                return ("Severity", level, false)
+            }
         case .modified:
             for field in ["Priority", "Severity"] {
                 if let raised = change.change(of: field), let new = raised.new,
                     BubbleRules.level(new) == 1, BubbleRules.level(raised.old) != 1 {
-                    return "\(field) raised to \(new)"
+                    return (field, new, true)
                 }
             }
         case .unassigned, .entered, .left, .changed:
@@ -137,41 +162,55 @@ public enum NotificationPlan {
 
     // MARK: - Text
 
-    /// `A-42 assigned to you by lead`: who put it in my hands belongs in the summary line.
-    static func title(_ change: Change) -> String { "\(change.record) \(event(change))" }
+    /// `A-6: ⁨Dark mode contrast too low⁩` — the record first, because GNOME's message list keeps only
+    /// about 22 characters of a title; the headline follows as far as the banner's width allows.
+    static func title(_ change: Change) -> String { "\(change.record): \(Markup.isolated(change.headline))" }
 
-    /// `assigned to you by lead`, `resolved by lead`.
+    /// `assigned to you by ⁨lead⁩`, `resolved by ⁨lead⁩`: what happened and who did it, names isolated.
     static func event(_ change: Change) -> String {
-        if change.kind == .assigned, let by = change.by { return "\(change.event) by \(by)" }
-        return change.event
+        let event = change.event(isolating: Markup.isolated)
+        if change.kind == .assigned, let by = change.by { return "\(event) by \(Markup.isolated(by))" }
+        return event
     }
 
-    /// The headline (once, also when it changed: the old one follows as "Headline was"), then the facts a person
-    /// decides on: for a record arriving, its priority, severity where it matters and state; for a record
-    /// changed, every changed field, the one that makes it critical first.
+    /// What happened and who did it, with the first detail — `Resolved by ⁨lead⁩ · State: ⁨Opened⁩ → ⁨Resolved⁩` —
+    /// since a banner and GNOME's message list show only a body's first line; then the other details.
     static func lines(_ change: Change) -> [String] {
-        var lines = [change.headline]
-        if let headline = change.change(of: "Headline"), let old = headline.old { lines.append("Headline was: \(old)") }
+        let details = self.details(change)
+        return [([capitalized(event(change))] + details.prefix(1)).joined(separator: " · ")] + details.dropFirst()
+    }
+
+    /// For a record arriving, its priority, severity where it matters and state; for a record changed, every changed
+    /// field (the one that makes it critical first), then the headline it had before.
+    static func details(_ change: Change) -> [String] {
         switch change.kind {
         case .assigned, .entered:
             let facts = self.facts(change)
-            if !facts.isEmpty { lines.append(facts) }
+            return facts.isEmpty ? [] : [facts]
         case .modified, .changed:
-            let reason = criticalReason(change)
+            let reason = criticalCause(change)?.field
             let fields = change.changes.filter { $0.field != "Headline" }
-            let first = fields.filter { reason?.hasPrefix($0.field + " ") == true }
-            let ordered = first + fields.filter { reason?.hasPrefix($0.field + " ") != true }
-            for field in ordered.prefix(fieldLineLimit) {
-                lines.append("\(bounded(field.field, fieldNameLimit)): \(value(field.old)) → \(value(field.new))")
+            let ordered = fields.filter { $0.field == reason } + fields.filter { $0.field != reason }
+            var lines = ordered.prefix(fieldLineLimit).map { field in
+                change.described(field, name: { Markup.isolated(bounded(Markup.plain($0), fieldNameLimit)) },
+                                 value: value)
             }
+            if change.changes.isEmpty, change.by != nil { lines.append(unknownFields) }
             if ordered.count > fieldLineLimit { lines.append("and \(ordered.count - fieldLineLimit) more fields") }
+            if let headline = change.change(of: "Headline"), let old = headline.old {
+                lines.append("Headline was: \(Markup.isolated(old))")
+            }
+            return lines
         case .unassigned, .left:
-            break
+            return []
         }
-        return lines
     }
 
-    /// `Priority: 1-Resolve Immediately · Severity: 2-Major · State: Opened`; severity only at its two top levels.
+    /// Said of a colleague's change that touched none of the compared fields.
+    static let unknownFields = "no compared field changed"
+
+    /// `Priority: ⁨1-Resolve Immediately⁩ · Severity: ⁨2-Major⁩ · State: ⁨Opened⁩`; severity only at its two top
+    /// levels.
     static func facts(_ change: Change) -> String {
         var facts: [String] = []
         if let priority = change.priority, !priority.isEmpty { facts.append("Priority: \(value(priority))") }
@@ -182,38 +221,69 @@ public enum NotificationPlan {
         return facts.joined(separator: " · ")
     }
 
-    /// One line per change, the critical ones first (with what makes them critical), then `and N more`.
-    static func summaryLines(_ changes: [Change], shown: Int) -> [String] {
-        let ordered = changes.filter { criticalReason($0) != nil } + changes.filter { criticalReason($0) == nil }
-        var lines = ordered.prefix(shown).map { change in
-            let reason = criticalReason(change).map { " (\($0))" } ?? ""
-            return "\(title(change))\(reason): \(change.headline)"
-        }
-        if changes.count > shown { lines.append("and \(changes.count - shown) more") }
+    /// A short line per change the digest names, then `and N more`: each fits one line of a 500-pixel GNOME banner.
+    static func summaryLines(_ digest: BubbleDigest) -> [String] {
+        let named = digest.changes
+        var lines = named.map(item)
+        if digest.count > named.count { lines.append("and \(digest.count - named.count) more") }
         return lines
     }
 
-    static func value(_ text: String?) -> String { text.map { bounded(Markup.plain($0), valueLimit) } ?? "∅" }
+    /// `A-17 resolved by ⁨lead⁩: ⁨Printing cuts the…⁩`, at most `itemLimit` characters; the headline
+    /// only where a few words of it fit.
+    static func item(_ change: Change) -> String {
+        let reason = shortCriticalReason(change).map { " (\($0))" } ?? ""
+        let what = "\(Markup.plain(change.record.rawValue)) \(event(change))\(reason)"
+        guard what.count + 12 <= itemLimit else { return bounded(what, itemLimit) }
+        return bounded("\(what): \(Markup.isolated(change.headline))", itemLimit)
+    }
+
+    static func value(_ text: String?) -> String {
+        text.map { Markup.isolated(bounded(Markup.plain($0), valueLimit)) } ?? "∅"
+    }
+
+    /// `resolved by` → `Resolved by`, for the start of a line.
+    static func capitalized(_ text: String) -> String {
+        guard let first = text.first, first.isASCII, first.isLowercase else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
 
     /// A summary line: cleaned and bounded.
-    static func line(_ text: String) -> String { bounded(Markup.plain(text), lineLimit) }
+    static func line(_ text: String) -> String { bounded(Markup.oneLine(text), lineLimit) }
 
-    /// A bubble body from raw lines: each line cleaned (see `Markup.plain`) and cut to `lineLimit`, the whole
+    /// A bubble body from raw lines: each line cleaned (see `Markup.oneLine`) and cut to `lineLimit`, the whole
     /// to `bodyLimit` characters of text, and only then escaped, so that a cut never splits an entity or leaves
     /// a tag open.
-    static func body(_ lines: [String], markup: Bool, boldFirst: Bool = false, lineLimit: Int = lineLimit) -> String {
+    static func body(_ lines: [String], markup: Bool, lineLimit: Int = lineLimit) -> String {
         var remaining = bodyLimit
         var out: [String] = []
-        for (index, line) in lines.enumerated() where remaining > 1 {
-            let cut = bounded(Markup.plain(line), min(lineLimit, remaining))
+        for line in lines where remaining > 1 {
+            let cut = bounded(Markup.oneLine(line), min(lineLimit, remaining))
             remaining -= cut.count + 1
-            guard markup else { out.append(cut); continue }
-            out.append(index == 0 && boldFirst ? "<b>\(Markup.escape(cut))</b>" : Markup.escape(cut))
+            out.append(markup ? Markup.escape(cut) : cut)
         }
         return out.joined(separator: "\n")
     }
 
-    static func bounded(_ value: String, _ limit: Int) -> String { SafeText.bounded(value, limit) }
+    /// At most `limit` characters and `4 × limit` Unicode scalars (`SafeText.bounded`: one character may carry any
+    /// number of combining marks), `…` marking a cut; an isolate the cut leaves open is closed (within the limit),
+    /// so that nothing after the text is drawn in its direction.
+    static func bounded(_ value: String, _ limit: Int) -> String {
+        let maxScalars = limit * 4
+        guard value.count > limit || value.unicodeScalars.count > maxScalars else { return value }
+        var kept = "", count = 0, scalars = 0, open = 0
+        for character in value {
+            let opened = open + (character == Markup.isolateStart ? 1 : character == Markup.isolateEnd ? -1 : 0)
+            let size = character.unicodeScalars.count
+            // The character, the ellipsis, the closing isolates.
+            guard count + 2 + opened <= limit, scalars + size + 2 + opened <= maxScalars else { break }
+            kept.append(character)
+            count += 1
+            scalars += size
+            open = opened
+        }
+        return kept + "…" + String(repeating: Markup.isolateEnd, count: open)
+    }
 }
 
 /// Text from the server on its way into a notification.
@@ -221,7 +291,7 @@ public enum Markup {
     /// For servers that advertise `body-markup`: XML-escaped, so `&` or `<b>` in a headline is shown, not parsed.
     public static func escape(_ text: String) -> String {
         var out = ""
-        for character in plain(text) {
+        for character in oneLine(text) {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -237,4 +307,27 @@ public enum Markup {
     /// Literal text on one line (see `SafeText.oneLine`), so that a headline can neither fake lines nor reorder
     /// what the bubble shows.
     public static func plain(_ text: String) -> String { SafeText.oneLine(text) }
+
+    static let isolateStart: Character = "\u{2068}"  // FIRST STRONG ISOLATE
+    static let isolateEnd: Character = "\u{2069}"  // POP DIRECTIONAL ISOLATE
+
+    /// Server text in its own writing direction, whatever surrounds it: cleaned (`plain`) and isolated, so that a
+    /// right-to-left headline neither reorders the words around it nor, inside a line, turns the line around.
+    public static func isolated(_ text: String) -> String { "\(isolateStart)\(plain(text))\(isolateEnd)" }
+
+    /// `plain`, keeping the isolates that `isolated` adds, balanced: one line whose server text may be isolated.
+    public static func oneLine(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView(), open = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2068: open += 1
+            case 0x2069 where open > 0: open -= 1
+            case 0x09...0x0D, 0x85, 0x2028, 0x2029: scalars.append(" "); continue
+            case _ where SafeText.isControl(scalar): continue
+            default: break
+            }
+            scalars.append(scalar)
+        }
+        return String(scalars) + String(repeating: isolateEnd, count: open)
+    }
 }

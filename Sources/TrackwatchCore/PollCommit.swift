@@ -83,12 +83,15 @@ public struct StoredChange: Equatable, Sendable {
     public var detectedAt: Double
     public var change: Change
     public var delivered: Bool
+    /// A mute kept it off the desktop (it was journaled only).
+    public var muted: Bool
 
-    public init(id: Int64, watch: String, detectedAt: Double, change: Change, delivered: Bool) {
+    public init(id: Int64, watch: String, detectedAt: Double, change: Change, delivered: Bool, muted: Bool = false) {
         self.id = id
         self.watch = watch
         self.detectedAt = detectedAt
         self.change = change
         self.delivered = delivered
+        self.muted = muted
     }
 }

@@ -8,15 +8,16 @@ public enum ProxySetting: Equatable, Sendable {
     case proxy(ProxyURL)
 }
 
-/// An HTTP proxy: `http://[user:password@]host[:port]`. Requests go through it with CONNECT, so TLS runs end to
-/// end between trackwatch and the tracker's server.
+/// An HTTP proxy: `http://[user:password@]host[:port]`. https:// requests go through it with CONNECT, so TLS runs
+/// end to end between trackwatch and the tracker's server; http:// requests are sent to it as absolute-URI
+/// requests, which it reads (as it could read a tunnel of plain HTTP).
 public struct ProxyURL: Equatable, Sendable, CustomStringConvertible {
     /// curl's default proxy port.
     public static let defaultPort = 1080
 
     public let host: String
     public let port: Int
-    /// Sent as `Proxy-Authorization: Basic …` on CONNECT; never printed.
+    /// Sent as `Proxy-Authorization: Basic …`; never printed.
     public let username: String?
     public let password: Secret?
 
@@ -144,6 +145,10 @@ public struct ProxyChoice: Equatable, Sendable {
     ///
     /// Unlike curl, `HTTP_PROXY` in upper case is honoured: curl ignores it because a CGI program gets the
     /// request's `Proxy:` header under that name, and trackwatch is never run as CGI.
+    ///
+    /// A URL on this machine (`ServerURL.isLoopback`) never takes a proxy from the environment, as Go's and
+    /// Chrome's clients do: the proxy would see the password of a plain `http://localhost` login, which the
+    /// clear-text warning exempts. The `proxy` key still decides for it.
     public static func choose(
         for url: String, setting: ProxySetting, environment: [String: String]
     ) throws(ProxyURL.ParseError) -> ProxyChoice {
@@ -151,6 +156,9 @@ public struct ProxyChoice: Equatable, Sendable {
         case .direct: return ProxyChoice(proxy: nil, source: "proxy = \"\" in [server]")
         case .proxy(let proxy): return ProxyChoice(proxy: proxy, source: "proxy in [server]")
         case .environment: break
+        }
+        if let host = ServerURL.host(of: url), ServerURL.isLoopback(host) {
+            return ProxyChoice(proxy: nil, source: "a url on this machine")
         }
         let lower = url.lowercased()
         let scheme = lower.hasPrefix("https://") ? "https" : "http"

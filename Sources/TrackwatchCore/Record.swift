@@ -162,3 +162,32 @@ public struct SnapshotDelta: Equatable, Sendable {
 
     public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty }
 }
+
+extension Record {
+    /// The most characters of a field value a record keeps. A longer value is cut where it arrives, its length
+    /// and a fingerprint of the whole kept in its place, so that a change anywhere in it still changes the record:
+    /// a colleague's (or a hostile server's) 2 MB text must not make every snapshot, change and page carry 2 MB.
+    public static let valueLimit = 1_000
+
+    /// `value`, or its start and `… (N characters, #fingerprint)`, `valueLimit` characters in all. Idempotent: a
+    /// stored value is stored as it is, so that what a snapshot holds compares equal to the same value arriving
+    /// again (a cut longer than the limit was cut anew, with another fingerprint, and was a change every poll).
+    public static func stored(_ value: String) -> String {
+        if value.utf8.count <= valueLimit { return value }
+        let characters = value.count
+        if characters <= valueLimit, value.unicodeScalars.count <= valueLimit * 4 { return value }
+        let suffix = " (\(characters) characters, #\(fingerprint(value)))"
+        return SafeText.bounded(value, valueLimit - suffix.count) + suffix
+    }
+
+    /// FNV-1a over the UTF-8 bytes, as 16 hexadecimal digits: enough to tell two long values apart.
+    public static func fingerprint(_ value: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in value.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

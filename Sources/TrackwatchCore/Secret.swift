@@ -8,3 +8,26 @@ public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     public var description: String { "<redacted>" }
     public var debugDescription: String { "<redacted>" }
 }
+
+extension Secret {
+    /// What the first line of a password file, a token file or a password program's output holds.
+    public enum FirstLine: Equatable, Sendable {
+        case secret(Secret)
+        case empty
+        /// A control character (C0, DEL, C1) is left inside: sent as it is, it broke a header and showed the
+        /// secret in the error; no password or token holds one on purpose.
+        case controlCharacter
+    }
+
+    /// The first line of `bytes`, without the spaces, tabs and line endings around it (a stray `\r` of a file
+    /// written on Windows, or converted twice, is no part of a secret).
+    public static func firstLine(of bytes: [UInt8]) -> FirstLine {
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0D]
+        let trimmed = line.drop { blank.contains($0) }.reversed().drop { blank.contains($0) }.reversed()
+        let text = String(decoding: trimmed, as: UTF8.self)
+        if text.isEmpty { return .empty }
+        let control = text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        return control ? .controlCharacter : .secret(Secret(text))
+    }
+}

@@ -32,17 +32,42 @@ public enum ServerURL {
         return !(host(of: url).map(isLoopback) ?? false)
     }
 
+    /// How a plain `http://` URL exposes the password, the session token and the records.
+    public enum CleartextRisk: Equatable, Sendable {
+        /// They cross the network to another host.
+        case toAnotherHost
+        /// The server is on this machine, but the requests go through a proxy, which reads them.
+        case throughAProxy
+    }
+
+    /// `nil` for `https://`, and for `http://` to this machine reached directly.
+    public static func cleartextRisk(_ url: String, proxied: Bool) -> CleartextRisk? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        if isCleartextToAnotherHost(url) { return .toAnotherHost }
+        return proxied ? .throughAProxy : nil
+    }
+
     /// `localhost`, `127.0.0.0/8` and `::1` (in any of its spellings).
     public static func isLoopback(_ host: String) -> Bool {
         let name = host.lowercased()
         if name == "localhost" || name == "localhost." { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        if octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) }),
-            octets.allSatisfy({ Int($0)! <= 255 })
-        {
-            return octets[0] == "127"
-        }
+        if let octets = ipv4Octets(name) { return octets[0] == 127 }
         return ipv6Groups(name) == [0, 0, 0, 0, 0, 0, 0, 1]
+    }
+
+    /// The four octets of a dotted IPv4 literal, or `nil`. ASCII digits only: `isNumber` also admits full-width
+    /// and other digits that `Int` cannot read (a forced unwrap of it once trapped `check` on `１２７.0.0.1`).
+    static func ipv4Octets(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var octets: [UInt8] = []
+        for part in parts {
+            guard (1...3).contains(part.utf8.count), part.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                let value = UInt8(part)
+            else { return nil }
+            octets.append(value)
+        }
+        return octets
     }
 
     /// The eight 16-bit groups of an IPv6 literal (`::` expanded), or `nil`.

@@ -38,11 +38,17 @@ func fuzzTimestamp(_ bytes: UnsafeRawBufferPointer) {
 }
 
 /// The configuration reader (TOML + schema). Every rejection must be a `ConfigError` whose line, if any, lies
-/// within the input.
+/// within the input. What every command then derives from an accepted configuration (the clear-text rule, the
+/// proxy) runs too: a full-width digit in a URL's host once trapped there, after the parse.
 func fuzzConfig(_ bytes: UnsafeRawBufferPointer) {
     let text = String(decoding: bytes, as: UTF8.self)
     do {
-        _ = try Config.parse(text, file: "fuzz.toml", kinds: SourceRegistry.kinds)
+        let config = try Config.parse(text, file: "fuzz.toml", kinds: SourceRegistry.kinds)
+        for server in config.servers {
+            _ = ServerURL.isCleartextToAnotherHost(server.url)
+            let environment = ["http_proxy": "http://p:1", "https_proxy": "http://p:1", "no_proxy": "10.0.0.0/8"]
+            _ = try? server.connection.proxyChoice(environment: environment, table: "[server]", label: server.label)
+        }
     } catch {
         if let line = error.line, line < 1 || line > text.utf8.count + 1 { fatalError("line \(line) out of range") }
     }

@@ -46,6 +46,7 @@ struct Check: ParsableCommand {
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())
+                        try server.store.prune(session.config.log, now: SystemClocks.wallTime())
                     }
                     failure = report.failure
                 } catch {
@@ -100,10 +101,13 @@ struct ChangeLine: Encodable {
     let detected: String?
     /// The `[[server]]` profile (`log --json` with several servers only).
     let server: String?
+    /// A mute kept it off the desktop (`log --json` only).
+    let muted: Bool?
 
-    init(_ change: Change, detectedAt: String? = nil, server: String? = nil) {
+    init(_ change: Change, detectedAt: String? = nil, server: String? = nil, muted: Bool? = nil) {
         detected = detectedAt
         self.server = server
+        self.muted = muted
         record = change.record.rawValue
         kind = change.kind.rawValue
         headline = change.headline
@@ -132,10 +136,11 @@ struct ChangeLine: Encodable {
         try container.encode(source, forKey: .source)
         try container.encodeIfPresent(detected, forKey: .detected)
         try container.encodeIfPresent(server, forKey: .server)
+        try container.encodeIfPresent(muted, forKey: .muted)
     }
 
     enum CodingKeys: String, CodingKey {
-        case record, kind, headline, by, action, changes, at, priority, severity, watch, source, detected, server
+        case record, kind, headline, by, action, changes, at, priority, severity, watch, source, detected, server, muted
     }
 
     var json: String {

@@ -15,8 +15,9 @@ struct Doctor: ParsableCommand {
         abstract: "Check the whole setup and say how to fix what is wrong.",
         discussion: """
             Checks, in order: the configuration file, each source's password or token and server (reachable, \
-            login, query support), the state directory, the session bus, the notification server, the journal, the \
-            user unit (installed, enabled, watchdog). Prints ✔ for what works, ⚠ for what works with a caveat \
+            login, query support), the state directory, the session bus, the notification server, the desktop \
+            entry and the icon, the journal, the user unit (installed, enabled, watchdog). Prints ✔ for what \
+            works, ⚠ for what works with a caveat \
             and ✘ with the fix for what does not. Exit status 0 when nothing is ✘, 1 otherwise. Safe while the \
             daemon runs: it changes nothing.
             """)
@@ -38,6 +39,11 @@ struct Doctor: ParsableCommand {
                 poll: config.poll, environment: environment, logger: logger,
                 secret: { try loadSecret($0, environment: environment) }, wallClock: SystemClocks.wallTime)
             for source in config.sources {
+                // Nothing is read from, or sent because of, a file another user could have changed.
+                guard checkFiles(of: source, report: &report) else {
+                    report.skip("password source and server of \(source.label) (a file it reads is refused above)")
+                    continue
+                }
                 for factory in SourceRegistry.factories {
                     if let found = factory.diagnose(source, context: context) { report.append(found) }
                 }
@@ -84,6 +90,7 @@ struct Doctor: ParsableCommand {
             report.fail("no session bus (\(bus ?? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset"))",
                         fix: "run trackwatch in your desktop session (systemctl --user sets the bus for the unit)")
         }
+        DesktopChecks.run(&report, environment: environment)
         if access(Journal.socketPath, W_OK) == 0 {
             report.pass("journal socket \(Journal.socketPath)")
         } else {
@@ -116,6 +123,20 @@ struct Doctor: ParsableCommand {
 
         report.lines.forEach(Console.line)
         if report.failed { throw ExitCode(1) }
+    }
+
+    /// Each file the source reads, held to the configuration's rule (`FileTrust`): ✘ with the fix for one that
+    /// another user could change. False when any is refused.
+    private func checkFiles(of source: any SourceSettings, report: inout DoctorReport) -> Bool {
+        var trusted = true
+        for (key, path) in source.files {
+            let path = expandTilde(path, environment: environment)
+            let checked: Void? = report.check(
+                "\(key) \(path)", { try FileTrust.checkFile(key: key, path: path) },
+                fix: { ($0 as? UntrustedFile)?.fix ?? "the message above says what to change" })
+            trusted = trusted && checked != nil
+        }
+        return trusted
     }
 
     /// The unit hides the home directory (ProtectHome=tmpfs) but for what it binds: a file the daemon needs

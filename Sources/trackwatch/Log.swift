@@ -59,9 +59,11 @@ struct Log: ParsableCommand {
             changes.sort { $0.change.detectedAt > $1.change.detectedAt }
             for (server, stored) in changes.prefix(limit) {
                 if json {
-                    Console.json(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server).json)
+                    Console.json(ChangeLine(stored.change, detectedAt: StatusJSON.time(stored.detectedAt), server: server,
+                                            muted: stored.muted).json)
                 } else {
-                    Console.line("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)")
+                    let muted = stored.muted ? " [muted]" : ""
+                    Console.line("\(SystemClocks.localDateTime(stored.detectedAt))  \(server.map { "[\($0)] " } ?? "")\(stored.change.sentence)\(muted)")
                 }
             }
         } catch let error as ValidationError {

@@ -62,6 +62,7 @@ struct Probe: ParsableCommand {
             if servers.count > 1 || config.sources.count > 1 { Console.line("server \(server.label) (\(server.url))") }
             let probe: any SourceProbe
             do {
+                try FileTrust.checkFiles(of: server, environment: environment)
                 let context = DiagnosisContext(
                     poll: config.poll, environment: environment, logger: logger,
                     secret: { try loadSecret($0, environment: environment) }, wallClock: SystemClocks.wallTime)

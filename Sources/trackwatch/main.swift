@@ -1,7 +1,9 @@
 import ArgumentParser
 import TrackwatchApp
 
-// Before anything holds a secret: no core dump may ever carry the password or a session token.
+// Before anything holds a secret: no crash report may show registers or memory (this may restart the command),
+// and no core dump may ever carry the password or a session token.
+CrashReports.withoutRegisters()
 if !CoreDumps.forbid() {
     Console.error("trackwatch: warning: could not turn core dumps off (prctl/setrlimit refused); a crash could write your password to disk")
 }

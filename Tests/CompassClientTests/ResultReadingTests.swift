@@ -95,6 +95,27 @@ final class ResultReadingTests: XCTestCase {
         }
     }
 
+    /// A cut at or above the `maxResultSetRows` asked for is the client's own (`probe` reads one history row so):
+    /// never taken for a server limit, whether `recordCount` counts before the cut or after it (issue 20, item 2).
+    func test_cutAtTheRowsAskedFor_isTheClientsOwn_neverAServerLimit() throws {
+        for (serverLimit, before) in [(nil, false), (nil, true), (3, true), (1, false)] as [(Int?, Bool)] {
+            let server = Server(records: 11)
+            server.limit = serverLimit
+            server.countBeforeCut = before
+            let client = try client(server)
+            let rows = try client.run(WatchQueries.assignedToMe, storedAs: "one row", lifetime: .temporary,
+                                      pageSize: 1, maxRows: 1)
+            XCTAssertEqual(rows.map { $0[0] }, ["SAMPL00000001"], "limit \(serverLimit ?? 0), count before: \(before)")
+            XCTAssertNil(client.resultTraits.rowLimit, "limit \(serverLimit ?? 0), count before: \(before)")
+        }
+        let limited = Server(records: 11)
+        limited.limit = 2
+        let client = try client(limited)
+        XCTAssertThrowsError(try client.run(WatchQueries.assignedToMe, storedAs: "six rows", lifetime: .temporary,
+                                            pageSize: 2, maxRows: 6))
+        XCTAssertEqual(client.resultTraits.rowLimit, 2, "a cut below what was asked for is the server's")
+    }
+
     func test_repeatedPage_isDetected_andNeverCountedTwice() throws {
         let server = Server(records: 8)  // two full pages of 4: a repeat would even add up to recordCount
         server.ignorePageNumber = true

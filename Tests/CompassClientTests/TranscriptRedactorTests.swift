@@ -46,6 +46,41 @@ final class TranscriptRedactorTests: XCTestCase {
         }
     }
 
+    /// A server may plant what it received (the password) in a header or a JSON key: only values and names on
+    /// the allow-list, in the shape their header allows, are kept; everything else is hashed like any value.
+    func test_plantedText_inHeaderValuesNamesAndJSONKeys_isHashed() throws {
+        let planted = "Pa55-planted"
+        let headers = try text(
+            redactor.headers([
+                ("Server", "Apache/2.4.57 (\(planted))"), ("Server", "nginx/1.22.1"), ("Server", planted),
+                ("Content-Type", "application/json; charset=UTF-8"), ("Content-Type", "application/json; x=\(planted)"),
+                ("Content-Length", "120"), ("Content-Length", planted), ("Retry-After", "2"),
+                ("Cache-Control", "no-cache, max-age=0"), ("Connection", planted), (planted, "1"),
+                ("Expires", "Tue, 24 Nov 2026 02:00:00 GMT"), ("WWW-Authenticate", "Basic realm=\"\(planted)\""),
+            ]))
+        XCTAssertFalse(headers.contains(planted), headers)
+        for kept in [
+            #"["Server","nginx/1.22.1"]"#, #"["Content-Type","application/json; charset=UTF-8"]"#,
+            #"["Content-Length","120"]"#, #"["Retry-After","2"]"#, #"["Cache-Control","no-cache, max-age=0"]"#,
+            #"["Expires","Tue, 24 Nov 2026 02:00:00 GMT"]"#, #"["WWW-Authenticate","Basic #"#,
+        ] {
+            XCTAssertTrue(headers.contains(kept), "\(kept) in \(headers)")
+        }
+        XCTAssertTrue(headers.contains(##"["Server","#"##), "an unknown server's name is hashed: \(headers)")
+
+        let body = #"{"\#(planted)":1,"message":"x","result_set_id":"r","rows":[{"values":["a"]}],"recordCount":1}"#
+        let redacted = try text(redactor.body(Array(body.utf8), contentType: "application/json"))
+        XCTAssertFalse(redacted.contains(planted), redacted)
+        for key in ["message", "result_set_id", "rows", "values", "recordCount"] {
+            XCTAssertTrue(redacted.contains("\"\(key)\":"), "the API's key \(key) is kept: \(redacted)")
+        }
+        let claims = #"{"sub":"engineer","\#(planted)":1,"exp":1700003600,"iat":1700000000}"#
+        let payload = Data(claims.utf8).base64EncodedString().replacing("=", with: "").replacing("+", with: "-")
+            .replacing("/", with: "_")
+        let token = try text(XCTUnwrap(TranscriptRedactor.jwtSummary("eyJhbGciOiJIUzI1NiJ9.\(payload).c2ln")))
+        XCTAssertEqual(token, #"{"claims":["<other>","exp","iat","sub"],"lifetimeSeconds":3600}"#)
+    }
+
     func test_json_keepsShapeKeysNumbersTimestampsAndHarmless_hashesTheRest_removesSecrets() throws {
         let claims = #"{"sub":"engineer","iat":1700000000,"exp":1700003600,"jti":"x"}"#
         let payload = Data(claims.utf8).base64EncodedString().replacing("=", with: "").replacing("+", with: "-")

@@ -32,6 +32,10 @@ final class LogCapture: Sendable {
     }
 }
 
+/// The package's root directory (holding Package.swift), found from this file's path.
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
 /// libnotify → a private session bus → python-dbusmock's notification server. One bus per process (GDBus
 /// caches the connection), so the scenarios run in order inside one test.
 final class NotificationTests: XCTestCase {
@@ -57,10 +61,14 @@ final class NotificationTests: XCTestCase {
         var calls = try bus.waitForNotifyCalls(1)
         XCTAssertEqual(calls.count, 1)
         XCTAssertEqual(calls.first?.appName, "trackwatch")
-        XCTAssertEqual(calls.first?.summary, "SAMPL00000001 resolved by lead")
-        XCTAssertEqual(calls.first?.body, "<b>Crash &lt;b&gt;&amp;&lt;/b&gt; burn</b>\nState: Opened → Resolved")
+        XCTAssertEqual(calls.first?.summary, "SAMPL00000001: \u{2068}Crash <b>&</b> burn\u{2069}",
+                       "a title is plain text")
+        XCTAssertEqual(calls.first?.body,
+            "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: "
+                + "\u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
         XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 1, "a priority-1 record resolved is no emergency")
-        XCTAssertEqual(calls.first?.appIcon, "trackwatch", "the icon, by its theme name")
+        XCTAssertEqual(calls.first?.appIcon, packageRoot + "/data/icons/hicolor/scalable/apps/trackwatch.svg",
+                       "from the build tree, not installed: the source tree's icon, by its path")
         try bus.clearCalls()
         notifier.announce([raisedToOne(1)], summaryThreshold: 3)
         XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.hints["urgency"] as? Int, 2, "raised to priority 1 is critical")
@@ -69,12 +77,12 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(calls.first?.hints["desktop-entry"] as? String, "trackwatch")
         XCTAssertEqual(calls.first?.replacesID, 0)
 
-        // A burst becomes one summary bubble; the next burst replaces it in place.
+        // A burst becomes one summary bubble; the next burst replaces it in place, counting both (issue 20, item 5).
         try bus.clearCalls()
         notifier.announce((1...5).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
         notifier.announce((1...4).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
         calls = try bus.waitForNotifyCalls(2)
-        XCTAssertEqual(calls.map(\.summary), ["5 Compass changes", "4 Compass changes"])
+        XCTAssertEqual(calls.map(\.summary), ["5 Compass changes", "9 Compass changes"])
         XCTAssertTrue(calls.first?.body.hasSuffix("and 2 more") == true, calls.first?.body ?? "")
         XCTAssertEqual(calls.first?.replacesID, 0)
         XCTAssertGreaterThan(calls.last?.replacesID ?? 0, 0, "the second summary replaces the first")
@@ -84,7 +92,10 @@ final class NotificationTests: XCTestCase {
         try bus.startNotificationServer(capabilities: "body")
         notifier.announce([change(2, headline: "A & <b>B</b>")], summaryThreshold: 3)
         calls = try bus.waitForNotifyCalls(1)
-        XCTAssertEqual(calls.first?.body, "A & <b>B</b>\nState: Opened → Resolved")
+        XCTAssertEqual(calls.first?.summary, "SAMPL00000002: \u{2068}A & <b>B</b>\u{2069}")
+        XCTAssertEqual(calls.first?.body,
+            "Resolved by \u{2068}lead\u{2069} · \u{2068}State\u{2069}: "
+                + "\u{2068}Opened\u{2069} → \u{2068}Resolved\u{2069}")
 
         // No server: announcing returns, and the outage is logged once, not per call.
         bus.stopServers()
@@ -97,7 +108,7 @@ final class NotificationTests: XCTestCase {
         // Back again: logged once, and bubbles flow.
         try bus.startNotificationServer()
         notifier.announce([change(5)], summaryThreshold: 3)
-        XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.summary, "SAMPL00000005 resolved by lead")
+        XCTAssertEqual(try bus.waitForNotifyCalls(1).first?.summary, "SAMPL00000005: \u{2068}Crash on save\u{2069}")
         XCTAssertTrue(notifier.drain(timeout: 10))
         XCTAssertEqual(capture.count(.notice, containing: "available again"), 1)
 
@@ -110,12 +121,14 @@ final class NotificationTests: XCTestCase {
         notifier.announce([change(7)], summaryThreshold: 3)
         notifier.announce((1...5).map { change($0) }, summaryThreshold: 3)
         calls = try bus.waitForNotifyCalls(2)
-        XCTAssertEqual(calls.map(\.actions), [["default", "Open", "mute", "Mute this record"], ["default", "Show all"]])
+        // dbusmock is none of the servers known to show the click (dunst, xfce4-notifyd): a visible button too.
+        XCTAssertEqual(calls.map(\.actions), [["default", "Open", "open", "Open", "mute", "Mute this record"],
+                                              ["default", "Show all", "show-all", "Show all"]])
         try bus.startNotificationServer(capabilities: "body body-markup actions")
         notifier.announce([change(3)], summaryThreshold: 3)
         notifier.announce((1...4).map { change($0) }, summaryThreshold: 3, tracker: "Compass")
         calls = try bus.waitForNotifyCalls(2)
-        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003 resolved by lead", "4 Compass changes"])
+        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003: \u{2068}Crash on save\u{2069}", "4 Compass changes"])
         XCTAssertEqual(calls.map(\.replacesID), [0, 0], "nothing of the previous server is replaced")
         try bus.invokeAction("default", onNotification: 1)
         let deadline = Date().addingTimeInterval(10)

@@ -58,8 +58,8 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.contains("SAMPL00000001") == true)
         let actions = calls.first?.actions ?? []
-        XCTAssertEqual(actions, ["default", "Open", "mute", "Mute this record"],
-                       "one Open (the click) and one Mute, since the server advertises actions")
+        XCTAssertEqual(actions, ["default", "Open", "open", "Open", "mute", "Mute this record"],
+                       "the click, a visible Open (dbusmock is not a server known to show the click) and Mute")
 
         // dbusmock numbers notifications from 1: this is the first one since it started.
         try bus.invokeAction("default", onNotification: 1)
@@ -79,6 +79,38 @@ final class BubbleTests: XCTestCase {
         poll(daemon, notify, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().filter { $0.summary.contains("SAMPL00000001") }.count, 2, "shown after it changed state")
         XCTAssertFalse(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "the mute is gone")
+    }
+
+    /// Issue 20, item 10: a muted record raised to priority 1 breaks through the mute (before: silent), and the page
+    /// of recent changes marks the changes the mute kept off the desktop (before: nothing said they were muted).
+    func test_mutedRecordMadeCritical_breaksThrough_andThePageMarksMutedChanges() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000001"]).status, 0)
+        try bus.clearCalls()
+
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue", "Keywords=muted"])
+        poll(daemon, notify, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "muted: journaled only")
+        try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
+        poll(daemon, notify, expecting: "1 change;")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.count, 1, "raised to priority 1: shown although muted")
+        XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "critical")
+        XCTAssertTrue(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "still muted for the rest")
+
+        let page = try String(contentsOf: workspace.directory.appendingPathComponent("xdg-state/trackwatch/changes.html"),
+                              encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr").filter { $0.contains("SAMPL00000001") }
+        XCTAssertEqual(rows.count, 2, page)
+        XCTAssertFalse(rows[0].contains("muted"), "the raise was shown: \(rows[0])")
+        XCTAssertTrue(rows[1].contains("<span class=\"badge muted\">muted</span>"), "the mute kept it off the desktop: \(rows[1])")
+        let log = try workspace.trackwatch(["log", "--json"])
+        XCTAssertEqual(log.objects.map { $0["muted"] as? Bool ?? false }, [false, true], log.stdout)
     }
 
     func test_quietHours_holdBubbles_thenOneSummary_andMinPriorityKeepsLowOnesInTheJournal() throws {
@@ -156,7 +188,8 @@ final class BubbleTests: XCTestCase {
         XCTAssertTrue(notify.messages.contains { $0.contains(": prod: 8 assigned, 0 changes; test: 8 assigned, 9 in watched queries, 1 change;") },
                       "one status line, each server named: \(notify.messages)")
         let calls = try bus.notifyCalls()
-        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003 now in Team P1s"])
+        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000003: \u{2068}\"Save as\" dialog forgets folder\u{2069}"])
+        XCTAssertEqual(calls.first?.body.hasPrefix("Now in \u{2068}Team P1s\u{2069} · "), true, calls.first?.body ?? "")
 
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000003") })
@@ -202,13 +235,21 @@ final class BubbleTests: XCTestCase {
         try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(file.path)"])
         poll(daemon, notify, expecting: "1 change;")
         let bubble = try XCTUnwrap(try bus.notifyCalls().first)
+        // The headline is in the title, which is plain text (servers escape it themselves), one line, bounded.
+        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m "
+                                               + "reddesrever "
+                                               + "State: Closed → Opened long long"),
+                      String(bubble.summary.prefix(200)))
+        XCTAssertTrue(bubble.summary.hasSuffix("…\u{2069}"), String(bubble.summary.suffix(40)))
+        XCTAssertLessThanOrEqual(bubble.summary.count, 120, "bounded")
         let lines = bubble.body.split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertEqual(lines.count, 2, "the headline line and the Headline field line, nothing faked: \(bubble.body.prefix(300))")
-        XCTAssertTrue(lines[0].hasPrefix("<b>&lt;b&gt;Bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;[31m reddesrever State: Closed → Opened long long"),
-                      String(lines[0].prefix(200)))
-        XCTAssertTrue(lines[0].hasSuffix("…</b>"), String(lines[0].suffix(40)))
-        XCTAssertLessThan(bubble.body.count, 2_000, "bounded")
-        XCTAssertFalse(bubble.body.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value) })
+        XCTAssertEqual(lines,
+            ["Modified by \u{2068}lead\u{2069} · Headline was: "
+                + "\u{2068}Crash on save &amp; exit &lt;b&gt;now&lt;/b&gt;\u{2069}"],
+                       "who, and the old headline, escaped: nothing faked")
+        XCTAssertFalse((bubble.summary + bubble.body).unicodeScalars.contains {
+            $0.value < 0x20 && $0 != "\n" || [0x200F, 0x202E].contains($0.value)
+        })
 
         // Bytes that are not UTF-8 in the result page: the poll fails and shows nothing (repaired text would make
         // up changes, issue 12 item 3); the next poll shows the change once, as it is.
@@ -221,14 +262,14 @@ final class BubbleTests: XCTestCase {
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("not valid UTF-8") }, "\(notify.messages)")
         XCTAssertEqual(try bus.notifyCalls().count, 0, "a broken page shows nothing")
         poll(daemon, notify, expecting: "1 change;")
-        let bodies = try bus.notifyCalls().map(\.body)
+        let bodies = try bus.notifyCalls().map { $0.summary + "\n" + $0.body }
         XCTAssertEqual(bodies.count, 1, "\(bodies.map { $0.prefix(80) })")
         XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
     }
 
-    /// An outage on the desktop: one "Compass is unavailable" (HTTP 500) after three failed polls (the daemon's own
-    /// retries), saying that trackwatch keeps retrying and when; "Connected to Compass again" in its place; then the
-    /// change made meanwhile — on a server without action buttons, so the change's bubble has none.
+    /// An outage on the desktop: one "Compass is unavailable" (HTTP 502) after three failed polls (the daemon's own
+    /// retries), saying what and where, and that trackwatch retries by itself; "Connected to Compass again" in its
+    /// place; then the change made meanwhile — on a server without action buttons, so the change's bubble has none.
     func test_outageAndRecovery_areOneBubbleEach_andNoButtonsWithoutActions() throws {
         try bus.startNotificationServer()  // dbusmock's defaults: no "actions"
         let sim = try Simulator()
@@ -248,10 +289,10 @@ final class BubbleTests: XCTestCase {
         kill(daemon.processIdentifier, SIGUSR1)
         // Retried after 1 s and 2 s, then announced; the retry after 4 s succeeds.
         let calls = try bus.waitForNotifyCalls(3, timeout: 20)
-        XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again", "SAMPL00000001 resolved by lead"],
+        XCTAssertEqual(calls.map(\.summary), ["Compass is unavailable", "Connected to Compass again",
+                                              "SAMPL00000001: \u{2068}Crash on save & exit <b>now</b>\u{2069}"],
                        "the server answered 502: unavailable, not unreachable")
-        XCTAssertTrue(calls[0].body.hasPrefix("trackwatch keeps retrying by itself; next try in "), calls[0].body)
-        XCTAssertTrue(calls[0].body.contains("HTTP 502"), calls[0].body)
+        XCTAssertEqual(calls[0].body, "\(sim.url): HTTP 502: injected fault\ntrackwatch retries by itself.")
         XCTAssertEqual(calls[0].replacesID, 0)
         XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
@@ -285,11 +326,13 @@ final class BubbleTests: XCTestCase {
         let started = Date()
         let calls = try bus.waitForNotifyCalls(1, timeout: 40)
         XCTAssertEqual(calls.map(\.summary), ["1 Compass change during quiet hours"])
-        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001 resolved by lead") == true, calls.first?.body ?? "")
+        XCTAssertTrue(calls.first?.body.contains("SAMPL00000001 resolved by \u{2068}lead\u{2069}") == true,
+                      calls.first?.body ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "shown when quiet hours ended, about 00:01:01 local")
 
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=1-Resolve Immediately"])
         poll(daemon, notify, expecting: "1 change;")
-        XCTAssertEqual(try bus.notifyCalls().map(\.summary).last, "SAMPL00000005 modified by lead", "shown at once after quiet hours")
+        XCTAssertEqual(try bus.notifyCalls().last?.body.hasPrefix("Modified by \u{2068}lead\u{2069} · "), true,
+                       "shown at once after quiet hours")
     }
 }

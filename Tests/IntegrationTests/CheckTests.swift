@@ -81,6 +81,17 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(changes.first?["record"] as? String, "SAMPL00000001")
     }
 
+    /// Issue 20, item 11: "no longer assigned to you" says by whom where the history tells it.
+    func test_reassignedAway_saysByWhom() throws {
+        _ = try check()
+        try sim.act("lead", "SAMPL00000001", "Modify", set: ["Owner=alice"])
+        let changes = try check().objects
+        XCTAssertEqual(changes.map { $0["kind"] as? String }, ["unassigned"])
+        XCTAssertEqual(changes.first?["by"] as? String, "lead")
+        let text = try workspace.trackwatch(["log"])
+        XCTAssertTrue(text.stdout.contains("SAMPL00000001 no longer assigned to you, by lead: "), text.stdout)
+    }
+
     func test_dryRun_persistsNothing() throws {
         _ = try check()
         try sim.act("lead", "SAMPL00000001", "Resolve")

@@ -119,7 +119,9 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(test.status, journald ? 0 : 69, test.stdout + test.stderr)
         XCTAssertTrue(test.stdout.contains(journald ? "✔ journal entry written" : "✘ journal entry not written: "), test.stdout)
         let calls = try bus.waitForNotifyCalls(1)
-        XCTAssertEqual(calls.map(\.summary), ["SAMPL00000042 resolved by trackwatch"])
+        XCTAssertEqual(calls.map(\.summary),
+                       ["SAMPL00000042: \u{2068}trackwatch test: this is how a change looks\u{2069}"])
+        XCTAssertEqual(calls.first?.body.hasPrefix("Resolved by \u{2068}trackwatch\u{2069} · "), true)
 
         bus.stopServers()
         let none = try runProduct("trackwatch", ["notify-test"], environment: environment)

@@ -43,6 +43,25 @@ final class CoreDumpTests: XCTestCase {
         XCTAssertEqual(left, [], "core files after the crash; holding the password: \(withSecret)")
     }
 
+    /// Swift's crash report prints the registers and 16 bytes of memory behind each, which may be a piece of the
+    /// password. The unit sets `SWIFT_BACKTRACE=registers=none`; a command started from a shell must do the same
+    /// on its own. A trap after login, with no `SWIFT_BACKTRACE` in the environment: a backtrace, no registers.
+    func test_crashReportFromTheCommandLine_showsNoRegistersOrMemory() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let environment = workspace.environment.merging([
+            "TRACKWATCH_FAILPOINT": "crash-after-poll", "NOTIFY_SOCKET": "", "SWIFT_BACKTRACE": "",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "JOURNAL_STREAM": "",
+        ]) { _, new in new }
+        let crash = try runProduct("trackwatch", ["run", "--config", workspace.configPath], environment: environment,
+                                   timeout: 90)
+        XCTAssertTrue(crash.stderr.contains("crash-after-poll"), "the failpoint crashed it: \(crash.stderr)")
+        XCTAssertTrue(crash.stderr.contains("Program crashed"), "a crash report, still: \(crash.stderr)")
+        XCTAssertFalse(crash.stderr.contains("Registers:"), "no register dump: \(crash.stderr.suffix(2_000))")
+        let memory = #"\n\s*r[a-z0-9]+ 0x[0-9a-f]{16}  [0-9a-f]{2} "#  // `rbp 0x00007f… 70 f8 49 …`
+        XCTAssertNil(crash.stderr.range(of: memory, options: .regularExpression), "no memory behind a register")
+    }
+
     /// The same from outside a running daemon, without relying on the core pattern: run as another user
     /// (uid 65534), an undumpable process's /proc/PID/environ belongs to root, not to that user; and its core
     /// size limit is 0.

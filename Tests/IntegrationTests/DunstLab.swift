@@ -33,6 +33,8 @@ final class DunstLab {
     private let bus = Process()
     private var dunst: Process?
     private var runs = 0
+    /// dunst's HOME: the lab's directory, or a home trackwatch was installed into.
+    private let home: URL
 
     /// One notification as dunst received it (`dunst -print`).
     struct Bubble: CustomStringConvertible {
@@ -51,9 +53,14 @@ final class DunstLab {
         }
     }
 
-    init(output: URL) throws {
+    /// - Parameters:
+    ///   - stock: Debian's own dunstrc (its icon lookup, its mouse buttons), bubbles kept until closed; otherwise the
+    ///     lab's, which finds the icon in the source tree.
+    ///   - home: dunst's HOME (the lab's directory by default).
+    init(output: URL, stock: Bool = false, home: URL? = nil) throws {
         self.output = output
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tw-dunst-\(UUID().uuidString.prefix(8))")
+        self.home = home ?? directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
         // -displayfd 1: Xvfb picks a free display and prints its number once it accepts clients.
@@ -104,7 +111,8 @@ final class DunstLab {
             [urgency_critical]
                 timeout = 0
             """
-        try Data(config.utf8).write(to: directory.appendingPathComponent("dunstrc"))
+        try Data((stock ? try Self.stockConfiguration(dmenu: dmenu.path) : config).utf8)
+            .write(to: directory.appendingPathComponent("dunstrc"))
         try startDunst()
     }
 
@@ -126,7 +134,7 @@ final class DunstLab {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dunst")
         process.arguments = ["-config", directory.appendingPathComponent("dunstrc").path, "-print"]
-        process.environment = environment.merging(["HOME": directory.path, "PATH": "/usr/bin:/bin"]) { _, new in new }
+        process.environment = environment.merging(["HOME": home.path, "PATH": "/usr/bin:/bin"]) { _, new in new }
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -213,9 +221,11 @@ final class DunstLab {
     @discardableResult
     func screenshot(_ name: String, cropToBubbles: Bool = false) throws -> URL {
         let file = output.appendingPathComponent(name)
-        guard let geometry = bubbleWindow() else { throw LabError("dunst shows no window") }
-        let arguments = ["-window", "root"] + (cropToBubbles ? ["-crop", geometry, "+repage"] : []) + [file.path]
+        guard bubbleWindow() != nil else { throw LabError("dunst shows no window") }
         let drawn = try waitUntil {
+            // The window's place is read again each time: dunst may still move or resize it after mapping it.
+            guard let geometry = self.bubbleWindow() else { return false }
+            let arguments = ["-window", "root"] + (cropToBubbles ? ["-crop", geometry, "+repage"] : []) + [file.path]
             let result = try runProduct("/usr/bin/import", arguments, environment: environment, timeout: 30)
             guard result.status == 0 else { throw LabError("import: \(result.stderr)") }
             let brightest = try runProduct("/usr/bin/identify", ["-format", "%[max]", file.path], timeout: 30).stdout
@@ -223,6 +233,26 @@ final class DunstLab {
         }
         if !drawn { throw LabError("the screen stayed black") }
         return file
+    }
+
+    /// Debian's /etc/xdg/dunst/dunstrc as it is, but that bubbles stay until closed and the menu is the lab's.
+    static func stockConfiguration(dmenu: String) throws -> String {
+        try String(contentsOfFile: "/etc/xdg/dunst/dunstrc", encoding: .utf8).split(separator: "\n",
+                                                                                    omittingEmptySubsequences: false)
+            .map { line in
+                let key = line.drop { $0 == " " }.prefix { $0 != " " && $0 != "=" }
+                return key == "timeout" ? "    timeout = 0" : key == "dmenu" ? "    dmenu = \(dmenu)" : String(line)
+            }.joined(separator: "\n")
+    }
+
+    /// A click with mouse `button` (1 left, 2 middle) in the middle of dunst's window, as a person's.
+    func click(button: Int) throws {
+        guard let geometry = bubbleWindow() else { throw LabError("dunst shows no window") }
+        let numbers = geometry.split { "x+".contains($0) }.compactMap { Int($0) }  // W, H, X, Y
+        let result = try runProduct("/usr/bin/xdotool",
+                                    ["mousemove", "\(numbers[2] + numbers[0] / 2)", "\(numbers[3] + numbers[1] / 2)",
+                                                         "click", "\(button)"], environment: environment, timeout: 20)
+        guard result.status == 0 else { throw LabError("xdotool: \(result.stderr)") }
     }
 
     /// `WxH+X+Y` of dunst's window once it is mapped, or nil.
@@ -266,7 +296,7 @@ final class DunstLab {
                       desktopEntry: field("desktop_entry", until: "category") ?? "", urgency: urgency, actions: actions)
     }
 
-    private static func firstLine(of handle: FileHandle) -> String {
+    static func firstLine(of handle: FileHandle) -> String {
         var line = Data()
         while true {
             let byte = handle.readData(ofLength: 1)

@@ -48,13 +48,15 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/trackwatch"))
     }
 
-    /// Under the home directory, which the sandbox hides, the binary's bind mount follows it too, relative to %h.
+    /// Under the home directory, which the sandbox hides, the bind mounts of the binary and of the icon (which the
+    /// daemon names by its path) follow it too, relative to %h.
     func test_installWithAPrefixUnderHome_movesTheBinarysLinesRelativeToH() throws {
         try install("install", ["PREFIX": home + "/apps/trackwatch"])
         XCTAssertEqual(try changedLines(home + "/.config/systemd/user/trackwatch.service"), [
             "Documentation=file:%h/apps/trackwatch/share/doc/trackwatch/README.md",
             "ExecStart=%h/apps/trackwatch/bin/trackwatch run",
             "BindReadOnlyPaths=-%h/apps/trackwatch/bin/trackwatch",
+            "BindReadOnlyPaths=-%h/apps/trackwatch/share/icons/hicolor/scalable/apps/trackwatch.svg",
         ])
     }
 

@@ -26,6 +26,7 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(entry.contains("\nIcon=trackwatch\n"), "named by the same theme name the bubbles use")
         XCTAssertTrue(entry.contains("\nNoDisplay=true\n"), "a daemon: not in the application menu")
         XCTAssertTrue(entry.contains("\nExec=/usr/bin/trackwatch status\n"), "the installed binary: \(entry)")
+        XCTAssertTrue(entry.contains("\nTryExec=/usr/bin/trackwatch\n"), "by its absolute path, as Exec=: \(entry)")
         let validation = try runProduct("/usr/bin/desktop-file-validate", [desktop.path])
         XCTAssertEqual(validation.status, 0, validation.stdout + validation.stderr)
         XCTAssertEqual(validation.stdout + validation.stderr, "", "no warnings either")

@@ -29,6 +29,11 @@ final class JSONDaemonTests: JSONSimTestCase {
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(text) }, "\(notify.messages)")
     }
 
+    /// The text without the isolates (U+2068, U+2069) bubbles put around server text.
+    private func plain(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0.value != 0x2068 && $0.value != 0x2069 }.map(Character.init))
+    }
+
     private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -58,8 +63,9 @@ final class JSONDaemonTests: JSONSimTestCase {
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
         poll(daemon, notify, expecting: "1 change;")
         let calls = try bus.notifyCalls()
-        XCTAssertEqual(calls.map(\.summary), ["1 changed in devices"])
-        XCTAssertTrue(calls.first?.body.contains("Pixel 8 (Android 14)") == true, calls.first?.body ?? "")
+        XCTAssertEqual(calls.map { plain($0.summary) }, ["1: Pixel 8 (Android 14)"])
+        XCTAssertTrue(plain(calls.first?.body ?? "").contains("Changed in devices · isCheckedOut: false → true"),
+                      calls.first?.body ?? "")
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://devices.example.com/#/device/1\n")
@@ -99,8 +105,7 @@ final class JSONDaemonTests: JSONSimTestCase {
             XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(limited), 1.5, "\(status): waited as told")
             XCTAssertEqual(try sim.requests(to: "GET /list/bare"), 1 + (status == 429 ? 2 : 4), "no request while told to wait")
         }
-        XCTAssertEqual(try bus.notifyCalls().map(\.summary), ["5 changed in items", "5 changed in items"],
-                       "no outage bubble")
+        XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["5: Item 5", "5: Item 5"], "no outage bubble")
 
         try sim.fault("status", on: "GET /list/bare", ["status": 500])
         poll(daemon, notify, expecting: "HTTP 500")

@@ -113,6 +113,25 @@ final class LocalFilesTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("⚠ http://0.0.0.0:9: the url is plain http:// to another host"), doctor.stdout)
     }
 
+    /// A full-width digit in the host (`http://１２７.0.0.1:9`) trapped `check`, `doctor` and `run` (SIGILL) in the
+    /// loopback rule. Now such a host is simply not this machine: warned about, and unreachable like any other.
+    func test_fullWidthDigitsInTheHost_areAnotherHost_neverATrap() throws {
+        let workspace = try Workspace(serverURL: "http://１２７.0.0.1:9")
+        let check = try workspace.trackwatch(["check"])
+        XCTAssertTrue([69, 78].contains(check.status), "an error, not a crash: \(check.status) \(check.stderr)")
+        XCTAssertTrue(check.stderr.contains("plain http:// to another host"), check.stderr)
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertEqual(doctor.status, 1, doctor.stdout + doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("⚠ http://１２７.0.0.1:9: the url is plain http://"), doctor.stdout)
+
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify)
+        defer { stopAndWait(daemon) }
+        let status = notify.waitFor { $0.hasPrefix("STATUS=") && $0.contains("fail") }
+        XCTAssertNotNil(status, "the daemon runs, and reports its failing poll: \(notify.messages)")
+        XCTAssertTrue(daemon.isRunning, "no trap")
+    }
+
     /// A password in the URL is refused, and never printed.
     func test_passwordInTheURL_isRefusedWithoutEchoingIt() throws {
         let workspace = try Workspace(serverURL: "https://engineer:Hunter2-x@compass.example.com")
@@ -125,6 +144,100 @@ final class LocalFilesTests: XCTestCase {
     }
 
     // MARK: - Credentials (item 11)
+
+    /// Every file trackwatch trusts is held to the configuration's rule (issue 20, item 13). Before, a neighbour
+    /// who could write the folder of a shared `ca_file` appended her CA, and one who could write the folder of the
+    /// `password_file` replaced it by a link to another of your secrets, which trackwatch then sent as the
+    /// password over "verified" TLS; `doctor` showed ✔. Now each is refused, `doctor` names the file and the fix.
+    func test_filesTrackwatchTrusts_areHeldToTheConfigurationsRule_andSecretsAreNoLinks() throws {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tw-files-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let key = scratch + "/tls.key", certificate = scratch + "/tls.pem"
+        let openssl = try runProduct("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        XCTAssertEqual(openssl.status, 0, openssl.stderr)
+        let sim = try Simulator(["--tls-certificate", certificate, "--tls-key", key])
+        let workspace = try Workspace(serverURL: sim.url)
+        let shared = workspace.directory.appendingPathComponent("shared").path
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        let ca = shared + "/ca.pem"
+        try FileManager.default.copyItem(atPath: certificate, toPath: ca)
+        workspace.extraServerLines = ["ca_file = \"\(ca)\""]
+        try workspace.writeConfig()
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0, "a ca_file in a folder of your own is used")
+
+        chmod(shared, 0o777)
+        for arguments in [["check"], ["run"], ["probe"]] {
+            let refused = try workspace.trackwatch(arguments)
+            let said = refused.stdout + refused.stderr  // probe reports on stdout
+            XCTAssertEqual(refused.status, 78, "\(arguments): \(said)")
+            XCTAssertTrue(said.contains("refusing ca_file \(ca): \(shared) can be written by others (mode 777)"), said)
+            XCTAssertTrue(said.contains("Run: chmod o-w \(shared)"), said)
+        }
+        var doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertEqual(doctor.status, 1)
+        XCTAssertTrue(doctor.stdout.contains("✘ ca_file \(ca): refusing ca_file"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("    fix: chmod o-w \(shared)\n"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("✔ login"), "no login through a CA others could change: \(doctor.stdout)")
+        chmod(shared, 0o755)
+
+        // The password file replaced by a link to another of your secrets (against a plain-HTTP server, whose
+        // statistics say whether that secret arrived).
+        let plain = try Simulator()
+        workspace.serverURL = plain.url
+        workspace.extraServerLines = []
+        try workspace.writeConfig()
+        let credentials = scratch + "/git-credentials"
+        try Data("https://me:Other-Secret-42@git.example.com\n".utf8).write(to: URL(fileURLWithPath: credentials))
+        chmod(credentials, 0o600)
+        try FileManager.default.removeItem(atPath: workspace.passwordFile)
+        try FileManager.default.createSymbolicLink(atPath: workspace.passwordFile, withDestinationPath: credentials)
+        let config = try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+        let failuresBefore = try plain.stats()["loginFailures"] as? Int
+        let linked = try workspace.trackwatch(["check"])
+        XCTAssertEqual(linked.status, 78, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("refusing password_file \(workspace.passwordFile): it is a symbolic link"),
+                      linked.stderr)
+        doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("✘ password_file \(workspace.passwordFile): refusing password_file"),
+                      doctor.stdout)
+        XCTAssertEqual(try plain.stats()["loginFailures"] as? Int, failuresBefore, "the other secret never reached it")
+        try FileManager.default.removeItem(atPath: workspace.passwordFile)
+        try config.write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
+
+        // A password file in a folder a group that is not yours alone can write.
+        let team = workspace.directory.appendingPathComponent("team").path
+        try FileManager.default.createDirectory(atPath: team, withIntermediateDirectories: false)
+        try Data("engineer\n".utf8).write(to: URL(fileURLWithPath: team + "/password"))
+        chmod(team + "/password", 0o600)
+        XCTAssertEqual(chown(team, geteuid(), 65534), 0)
+        chmod(team, 0o770)
+        try config.replacingOccurrences(of: workspace.passwordFile, with: team + "/password")
+            .write(toFile: workspace.configPath, atomically: false, encoding: .utf8)
+        let group = try workspace.trackwatch(["check"])
+        XCTAssertEqual(group.status, 78, group.stderr)
+        XCTAssertTrue(group.stderr.contains("refusing password_file \(team)/password: \(team) can be written by group"),
+                      group.stderr)
+        XCTAssertTrue(group.stderr.contains("Run: chmod go-w \(team)"), group.stderr)
+        chmod(team, 0o750)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0, "a folder the group may only read is fine")
+
+        try XCTSkipUnless(geteuid() == 0, "handing a file to another user needs root (CI runs as root)")
+        workspace.serverURL = sim.url
+        workspace.extraServerLines = ["ca_file = \"\(ca)\""]
+        try workspace.writeConfig()
+        XCTAssertEqual(chown(ca, nobody, 0), 0)
+        let foreign = try workspace.trackwatch(["check"])
+        XCTAssertEqual(foreign.status, 78, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.contains("refusing ca_file \(ca): it belongs to uid 65534"), foreign.stderr)
+        doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("    fix: chown 0 \(ca) (as root), or use a file of your own\n"),
+                      doctor.stdout)
+    }
 
     /// A FIFO in place of a credential used to block the read forever; now it is refused at once.
     func test_credentialThatIsAFIFO_isRefusedAtOnce() throws {

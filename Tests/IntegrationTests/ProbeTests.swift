@@ -109,6 +109,22 @@ final class ProbeTests: XCTestCase {
         assertLine(before, "✔", "query \"assigned to me\": 8 records, read in id-ordered batches")
     }
 
+    /// The probe reads one history row with `maxResultSetRows = 1`; a server that reports the limit that cut the
+    /// result (as HCL documents `resultSetIsLimited`) answers 1. That cut is the probe's own: no ⚠ about a row
+    /// limit, whatever `recordCount` counts (issue 20, item 2).
+    func test_probesOwnCut_isNeverCalledAServerLimit() throws {
+        for variant in [[], ["--limited-count", "before"], ["--no-adhoc-query", "--limited-count", "before"]] {
+            let sim = try Simulator(variant)
+            for record in ["SAMPL00000001", "SAMPL00000002", "SAMPL00000003"] { try sim.act("lead", record, "Resolve") }
+            let workspace = try Workspace(serverURL: sim.url)
+            let result = try workspace.trackwatch(["probe"])
+            XCTAssertEqual(result.status, 0, "\(variant): \(result.stdout)\(result.stderr)")
+            assertLine(result, "✔", "no row limit reported (resultSetIsLimited)")
+            XCTAssertFalse(result.stdout.contains("limits query results"), "\(variant): \(result.stdout)")
+            assertLine(result, "✔", "history timestamps: sql (")
+        }
+    }
+
     func test_severalServers_eachProbed_orTheOneNamed() throws {
         let prod = try Simulator(), test = try Simulator(["--refused-token-status", "500"])
         let workspace = try Workspace(serverURL: prod.url)
@@ -213,6 +229,9 @@ final class ProbeTests: XCTestCase {
         try sim.act("lead", "SAMPL00000001", "Resolve")
         let workspace = try Workspace(serverURL: sim.url)
         try Data("\(password)\n".utf8).write(to: URL(fileURLWithPath: workspace.passwordFile))
+        // A server that plants what it received where a transcript keeps the protocol: a JSON key, headers.
+        let planted = ["Server": "Planted/1.0 (\(password))", "X-Planted": password, password: "1"]
+        try sim.inject("extra-key", on: "POST /authenticate", headers: planted, message: password)
         let path = workspace.directory.appendingPathComponent("transcript.json").path
         let result = try workspace.trackwatch(["probe", "--save", path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -228,6 +247,7 @@ final class ProbeTests: XCTestCase {
 
         // Secrets: the password, every token compass-sim issued, cookie values.
         XCTAssertFalse(text.contains(password), "password leaked")
+        XCTAssertFalse(text.contains("Planted"), "an unknown Server header, and unknown header names, are hashed")
         let tokensResponse = try AsyncHTTPTransport().send(
             HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
         let tokens = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tokensResponse.body)) as? [String])

@@ -26,6 +26,33 @@ final class SecretsTests: XCTestCase {
         }
     }
 
+    /// A token file with a stray carriage return (`\r\r\n`, a file converted twice) put `invalidHeaderFieldValues(
+    /// ["Basic <the token>\r"])` on stderr and into `status`. Now a secret is trimmed when read, and one that still
+    /// holds a control character is a credentials error naming the file, never the value.
+    func test_tokenWithAStrayCarriageReturn_isTrimmed_orRefusedByItsFileName() throws {
+        let sim = try Simulator(["--pat", "engineer=\(secret)"])
+        let workspace = try Workspace(serverURL: sim.url)
+        try workspace.usePersonalAccessToken(secret)
+        let tokenFile = workspace.directory.appendingPathComponent("token").path
+        try Data("\(secret)\r\r\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let trimmed = try workspace.trackwatch(["check"])
+        XCTAssertEqual(trimmed.status, 0, "line endings around a secret are not part of it: \(trimmed.stderr)")
+
+        try Data("\(secret)\rsecond-part\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let refused = try workspace.trackwatch(["check"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("token_file \(tokenFile) holds a control character"), refused.stderr)
+        let status = try workspace.trackwatch(["status"])
+        let state = workspace.directory.appendingPathComponent("xdg-state/trackwatch")
+        var seen = [refused.stdout, refused.stderr, status.stdout, status.stderr]
+        for name in try FileManager.default.contentsOfDirectory(atPath: state.path) {
+            seen.append(String(decoding: try Data(contentsOf: state.appendingPathComponent(name)), as: UTF8.self))
+        }
+        for (index, text) in seen.enumerated() {
+            XCTAssertFalse(text.contains(secret) || text.contains("second-part"), "the token leaked into #\(index)")
+        }
+    }
+
     /// A password from a `password_command`, and the session tokens Compass issued for it: in none of the
     /// places above, nor in the arguments or environment of the password program.
     func test_passwordAndSessionTokens_neverLeaveMemory() throws {

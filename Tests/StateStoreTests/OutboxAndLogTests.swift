@@ -44,6 +44,36 @@ final class OutboxAndLogTests: StoreTestCase {
         XCTAssertEqual(all.map(\.delivered), [false, false, true])
     }
 
+    /// A change a mute kept off the desktop is marked so (the page says it); held ones still wait for the summary.
+    func test_markDelivered_marksMutedChanges_andHeldOnesStillWait() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let stored = try store.commit(poll(changes: [change(1), change(2), change(3)]))
+        try store.markDelivered(stored.map(\.id), held: [stored[1].id], muted: [stored[2].id], unmuted: [], at: 1)
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.muted), [true, false, false])
+        XCTAssertEqual(try store.heldChanges().map(\.id), [stored[1].id])
+        try store.releaseHeld()
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.muted), [true, false, false])
+    }
+
+    /// `[log]`: old changes and polls go, by age and by count; never one not yet delivered or held for quiet hours.
+    func test_prune_byAgeAndCount_neverWhatIsNotDelivered() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let old = try store.commit(poll(changes: [change(1), change(2)], at: 1_000))
+        let newer = try store.commit(poll(changes: [change(3), change(4), change(5)], at: 500_000))
+        try store.markDelivered([old[0].id] + newer.map(\.id), held: [newer[0].id], unmuted: [], at: 500_001)
+        // By age: change 1 (delivered, a day before) goes; change 2 (undelivered) stays.
+        XCTAssertEqual(try store.prune(LogConfig(keep: 86_400, maxChanges: 100, maxPolls: 100), now: 500_100), 1)
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.id), [newer[2].id, newer[1].id, newer[0].id, old[1].id])
+        // By count: the newest one delivered kept; held and undelivered ones stay whatever the count.
+        XCTAssertEqual(try store.prune(LogConfig(keep: 86_400, maxChanges: 1, maxPolls: 1), now: 500_100), 1)
+        XCTAssertEqual(try store.changes(since: nil, record: nil, limit: nil).map(\.id), [newer[2].id, newer[0].id, old[1].id])
+        XCTAssertEqual(try store.undeliveredChanges().map(\.id), [old[1].id])
+        XCTAssertEqual(try store.heldChanges().map(\.id), [newer[0].id])
+        XCTAssertNotNil(try store.status().lastPoll, "the poll log keeps what it needs")
+    }
+
     func test_changesQuery_filtersBySinceRecordAndLimit_newestFirst() throws {
         let store = try makeStore()
         try store.commit(baseline([]))

@@ -1,13 +1,23 @@
 import Foundation
 
-/// A small HTTP proxy on a free loopback port that opens CONNECT tunnels, as corporate proxies do, and records
-/// every tunnel asked for and the `Proxy-Authorization` sent with it. Enough proxy for trackwatch's client,
-/// which tunnels every request (http and https) with CONNECT; anything else is answered 405.
+/// A small HTTP proxy on a free loopback port, as corporate proxies are: it opens CONNECT tunnels (for https://)
+/// and forwards absolute-URI requests (`GET http://host:port/path HTTP/1.1`, for http://), and records each with
+/// the `Proxy-Authorization` sent. `connectOnlyTo443` refuses CONNECT to any other port, as a stock Squid does.
 public final class ConnectProxy: @unchecked Sendable {
     public struct Tunnel: Equatable, Sendable {
         /// `host:port` from the CONNECT line.
         public let target: String
         public let proxyAuthorization: String?
+    }
+
+    /// A request forwarded in absolute form.
+    public struct Forwarded: Equatable, Sendable {
+        public let method: String
+        /// The absolute URI of the request line, `http://host:port/path?query`.
+        public let target: String
+        public let proxyAuthorization: String?
+        /// Request headers as received, names lower-cased.
+        public let headers: [String: String]
     }
 
     public let port: Int
@@ -16,15 +26,27 @@ public final class ConnectProxy: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var recorded: [Tunnel] = []
+    private var recordedForwards: [Forwarded] = []
     private var stopped = false
     private let requiredAuthorization: String?
+    private let connectOnlyTo443: Bool
+    private let hosts: [String: String]
 
-    /// - Parameter credentials: when given, a CONNECT without `Proxy-Authorization: Basic` of exactly these is
-    ///   refused with 407.
-    public init(credentials: (user: String, password: String)? = nil) throws {
+    /// - Parameters:
+    ///   - credentials: when given, a request without `Proxy-Authorization: Basic` of exactly these is refused
+    ///     with 407.
+    ///   - connectOnlyTo443: CONNECT to a port other than 443 is refused with 403 (Squid's default `SSL_ports`).
+    ///   - hosts: names only this proxy knows, and the address each stands for (`compass.test` → `127.0.0.1`):
+    ///     a server reached by such a name was reached through the proxy.
+    public init(
+        credentials: (user: String, password: String)? = nil, connectOnlyTo443: Bool = false,
+        hosts: [String: String] = [:]
+    ) throws {
+        self.hosts = hosts
         requiredAuthorization = credentials.map {
             "Basic " + Data("\($0.user):\($0.password)".utf8).base64EncodedString()
         }
+        self.connectOnlyTo443 = connectOnlyTo443
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Self.error("socket") }
         var address = sockaddr_in()
@@ -66,6 +88,9 @@ public final class ConnectProxy: @unchecked Sendable {
     /// The tunnels asked for so far, refused ones included.
     public var tunnels: [Tunnel] { lock.withLock { recorded } }
 
+    /// The absolute-URI requests received so far, refused ones included.
+    public var forwarded: [Forwarded] { lock.withLock { recordedForwards } }
+
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
@@ -83,30 +108,79 @@ public final class ConnectProxy: @unchecked Sendable {
         guard let (head, leftover) = Self.readHead(client) else { return }
         let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let request = lines.first?.split(separator: " ") ?? []
-        guard request.count == 3, request[0] == "CONNECT" else {
-            Self.send(client, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return
-        }
         let authorization = lines.dropFirst().first { $0.lowercased().hasPrefix("proxy-authorization:") }
             .map { String($0.dropFirst("proxy-authorization:".count)).trimmingCharacters(in: .whitespaces) }
-        let target = String(request[1])
+        if request.count == 3, request[0] == "CONNECT" {
+            tunnel(client, target: String(request[1]), authorization: authorization, leftover: leftover)
+        } else if request.count == 3, request[1].lowercased().hasPrefix("http://") {
+            forward(client, request: request.map(String.init), lines: lines.dropFirst().map(String.init),
+                    authorization: authorization, leftover: leftover)
+        } else {
+            Self.send(client, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+    }
+
+    /// False (after answering 407) when credentials are required and these are not they.
+    private func admits(_ client: Int32, _ authorization: String?) -> Bool {
+        guard let requiredAuthorization, authorization != requiredAuthorization else { return true }
+        Self.send(
+            client,
+            "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+        return false
+    }
+
+    private func tunnel(_ client: Int32, target: String, authorization: String?, leftover: [UInt8]) {
         lock.withLock { recorded.append(Tunnel(target: target, proxyAuthorization: authorization)) }
-        if let requiredAuthorization, authorization != requiredAuthorization {
-            Self.send(
-                client,
-                "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
-                    + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+        guard admits(client, authorization) else { return }
+        guard let colon = target.lastIndex(of: ":"), let port = UInt16(target[target.index(after: colon)...]),
+            !connectOnlyTo443 || port == 443
+        else {
+            Self.send(client, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
-        guard let colon = target.lastIndex(of: ":"), let port = UInt16(target[target.index(after: colon)...]),
-            let upstream = Self.connect(
-                host: String(target[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
-        else {
+        let host = String(target[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard let upstream = Self.connect(host: hosts[host] ?? host, port: port) else {
             Self.send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
         defer { close(upstream) }
         Self.send(client, "HTTP/1.1 200 Connection established\r\n\r\n")
+        if !leftover.isEmpty { _ = leftover.withUnsafeBytes { write(upstream, $0.baseAddress, $0.count) } }
+        Self.pump(client, upstream)
+    }
+
+    /// One absolute-URI request: sent on to its server in origin form with `Connection: close`, the answer
+    /// relayed until the server closes. One request per connection is all a test needs.
+    private func forward(
+        _ client: Int32, request: [String], lines: [String], authorization: String?, leftover: [UInt8]
+    ) {
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
+        }
+        lock.withLock {
+            recordedForwards.append(
+                Forwarded(method: request[0], target: request[1], proxyAuthorization: authorization, headers: headers))
+        }
+        guard admits(client, authorization) else { return }
+        guard let url = URLComponents(string: request[1]), let host = url.host,
+            let upstream = Self.connect(host: hosts[host] ?? host, port: UInt16(url.port ?? 80))
+        else {
+            Self.send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        }
+        defer { close(upstream) }
+        let path = (url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)
+            + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let kept = lines.filter { line in
+            let name = line.split(separator: ":").first.map { $0.lowercased() } ?? ""
+            return !line.isEmpty && !["proxy-authorization", "proxy-connection", "connection"].contains(name)
+        }
+        Self.send(upstream, "\(request[0]) \(path) \(request[2])\r\n" + kept.joined(separator: "\r\n")
+                  + "\r\nConnection: close\r\n\r\n")
         if !leftover.isEmpty { _ = leftover.withUnsafeBytes { write(upstream, $0.baseAddress, $0.count) } }
         Self.pump(client, upstream)
     }

@@ -35,6 +35,28 @@ final class CredentialsTests: XCTestCase {
         XCTAssertEqual(try loadCredential(.passwordFile(path: path), environment: [:]), .password(Secret("s3cret")))
     }
 
+    func test_secrets_areTrimmed_andOneWithAControlCharacterInside_isRefusedByItsSource() throws {
+        for (text, expected) in [("s3cret\r\r\n", "s3cret"), ("  s3cret\t\n", "s3cret"), ("s3cret\r", "s3cret"),
+                                 ("\r\ns3cret\nsecond line", "")] {
+            let path = file("trimmed", text, mode: 0o600)
+            if expected.isEmpty {
+                XCTAssertTrue(error(.passwordFile(path: path)).contains("is empty"), text.debugDescription)
+            } else {
+                XCTAssertEqual(try loadCredential(.passwordFile(path: path), environment: [:]),
+                               .password(Secret(expected)), text.debugDescription)
+            }
+        }
+        for text in ["Qz7\r9Wx\n", "Qz79Wx\u{1B}[0m\n", "Qz7\u{7F}9Wx", "Qz7\u{85}9Wx", "Qz7\u{0}9Wx"] {
+            let path = file("control", text, mode: 0o600)
+            let message = error(.tokenFile(path: path))
+            XCTAssertTrue(message.contains("token_file \(path) holds a control character"), message)
+            XCTAssertFalse(message.contains("Qz7") || message.contains("9Wx"), "never the value: \(message)")
+        }
+        let command = error(.passwordCommand("printf 'Qz7\\t9Wx\\n'"), environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertTrue(command.contains("password_command printed a control character"), command)
+        XCTAssertFalse(command.contains("Qz7"), command)
+    }
+
     func test_passwordFileReadableByOthers_isRefusedWithTheFix() {
         for mode: mode_t in [0o644, 0o640, 0o604, 0o620] {
             let path = file("password-\(mode)", "s3cret\n", mode: mode)

@@ -4,48 +4,65 @@ import TrackerHTTP
 import TrackwatchCore
 import XCTest
 
-/// Issue 13, item 6: the outage bubble's words match the case, and say that trackwatch keeps trying and when.
+/// What the outage bubble says: one line of cause with the server as the user wrote it, one of what trackwatch
+/// does — no internal REST URL, no "Cannot reach Compass" twice, no countdown that goes stale on screen
+/// (issue 20, item 9; before, issue 13, item 6).
 final class OutageMessageTests: XCTestCase {
-    func test_eachCase_inItsOwnWords_withTheNextTry() {
-        let unreachable = OutageMessage(CompassError.unreachable(TransportError(.connectionFailed, "connection refused")),
-                                        tracker: "Compass", nextTry: "at 10:35", server: nil)
-        XCTAssertEqual(unreachable.summary, "Cannot reach Compass")
-        XCTAssertEqual(unreachable.next, "trackwatch keeps retrying by itself; next try at 10:35.")
-        XCTAssertTrue(unreachable.detail.contains("connection refused"))
+    private let server = "https://compass.example.com:8190"
 
-        let timeout = OutageMessage(CompassError.unreachable(TransportError(.timedOut, "no answer in 30 s")), tracker: "Compass", nextTry: "at 10:35", server: nil)
+    private func message(_ error: any Error, server label: String? = nil, several: Bool = false) -> OutageMessage {
+        OutageMessage(error, tracker: "Compass", label: label ?? server, several: several)
+    }
+
+    func test_eachCase_oneLineOfCause_oneOfWhatTrackwatchDoes() {
+        let refused = message(CompassError.unreachable(TransportError(
+            .connectionFailed, "cannot connect to compass.example.com:8190: Connection refused")))
+        XCTAssertEqual(refused.summary, "Cannot reach Compass")
+        XCTAssertEqual(refused.body, ["\(server): connection refused", "trackwatch retries by itself."])
+
+        let closed = message(CompassError.unreachable(TransportError(
+            .connectionFailed, "the server closed the connection (https://compass.example.com:8190/ccmweb/rest/repos/2.0.0/databases/SAMPL/query)")))
+        XCTAssertEqual(closed.body, ["\(server): the server closed the connection", "trackwatch retries by itself."])
+
+        let timeout = message(CompassError.unreachable(TransportError(
+            .timedOut, "no answer from https://compass.example.com:8190/ccmweb/rest/authenticate in time")))
         XCTAssertEqual(timeout.summary, "Compass does not answer")
+        XCTAssertEqual(timeout.body, ["\(server): no answer in time", "trackwatch retries by itself."])
 
         // The server answered: it is not unreachable.
-        let unavailable = OutageMessage(CompassError.server(status: 503, message: "maintenance", endpoint: "query"),
-                                        tracker: "Compass", nextTry: "at 10:35", server: nil)
+        let unavailable = message(CompassError.server(status: 503, message: "maintenance", endpoint: "ad-hoc query",
+                                                      retryAfter: 30))
         XCTAssertEqual(unavailable.summary, "Compass is unavailable")
-        XCTAssertEqual(unavailable.next, "trackwatch keeps retrying by itself; next try at 10:35.")
-        XCTAssertTrue(unavailable.detail.contains("HTTP 503"), unavailable.detail)
-        XCTAssertEqual(OutageMessage(CompassError.server(status: 429, message: "", endpoint: "query", retryAfter: 60),
-                                     tracker: "Compass", nextTry: "in 60 s", server: nil).summary, "Compass is busy")
+        XCTAssertEqual(unavailable.body, ["\(server): HTTP 503: maintenance", "trackwatch retries by itself."])
+        XCTAssertEqual(message(CompassError.server(status: 429, message: "", endpoint: "query")).summary, "Compass is busy")
 
-        // A refused login is not retried quickly (servers lock accounts): the bubble says when it is.
-        let refused = OutageMessage(CompassError.loginRejected(status: 401, message: "bad password"), tracker: "Compass", nextTry: "at 10:40", server: "prod")
-        XCTAssertEqual(refused.summary, "Compass refused the login (prod)")
-        XCTAssertTrue(refused.next.hasPrefix("trackwatch tries again at the next regular poll (at 10:40), not sooner"), refused.next)
+        // A refused login is not retried quickly (servers lock accounts): the bubble says so, without a clock time.
+        let login = message(CompassError.loginRejected(status: 401, message: "bad password"), server: "prod", several: true)
+        XCTAssertEqual(login.summary, "Compass refused the login (prod)")
+        XCTAssertEqual(login.body, ["prod: HTTP 401: bad password",
+                                    "trackwatch retries at the next regular poll, not sooner (servers lock accounts)."])
 
-        XCTAssertEqual(OutageMessage(CompassError.invalidResponse(endpoint: "query", detail: "HTML"), tracker: "Compass", nextTry: "at 10:35", server: nil).summary,
+        XCTAssertEqual(message(CompassError.invalidResponse(endpoint: "query", detail: "an HTML page")).summary,
                        "Compass sent an answer trackwatch cannot use")
-        // The answer says the configuration does not fit the server: no "keeps retrying", but what to do.
-        let notTLS = OutageMessage(CompassError.unreachable(TransportError(.notTLS, "plain HTTP")), tracker: "Compass", nextTry: "at 10:35", server: nil)
+        // The configuration does not fit the server: no "retries", but what to do.
+        let notTLS = message(CompassError.unreachable(TransportError(.notTLS, "an https:// URL, but the answer was not TLS")))
         XCTAssertEqual(notTLS.summary, "Compass does not speak TLS on this port")
-        XCTAssertEqual(notTLS.next, "Fix the configuration, then: systemctl --user reload trackwatch")
-        let noDatabase = OutageMessage(
-            CompassError.repositoryOrDatabaseNotFound(repo: "2.0.0", database: "SAMP", missingRepository: false, known: ["SAMPL"]),
-            tracker: "Compass", nextTry: "at 10:35", server: nil)
+        XCTAssertEqual(notTLS.body[1], "Fix the configuration, then: systemctl --user reload trackwatch")
+        let noDatabase = message(CompassError.repositoryOrDatabaseNotFound(
+            repo: "2.0.0", database: "SAMP", missingRepository: false, known: ["SAMPL"]))
         XCTAssertEqual(noDatabase.summary, "Compass has no such repository or database")
-        XCTAssertFalse(noDatabase.next.contains("retrying"), noDatabase.next)
-        let proxy = OutageMessage(
-            CompassError.unreachable(TransportError(.proxyCredentials, "it asks for credentials (HTTP 407)")),
-            tracker: "Compass", nextTry: "at 10:40", server: nil)
+        XCTAssertFalse(noDatabase.body[1].contains("retries"), noDatabase.body[1])
+        let proxy = message(CompassError.unreachable(TransportError(.proxyCredentials, "it asks for credentials (HTTP 407)")))
         XCTAssertEqual(proxy.summary, "The proxy refused its credentials")
-        XCTAssertTrue(proxy.next.hasPrefix("trackwatch tries again at the next regular poll (at 10:40)"), proxy.next)
+        XCTAssertTrue(proxy.body[1].hasPrefix("trackwatch retries at the next regular poll"), proxy.body[1])
+
+        for outage in [refused, closed, timeout, unavailable, login, notTLS, noDatabase, proxy] {
+            XCTAssertEqual(outage.body.count, 2)
+            XCTAssertFalse(outage.body.joined().contains("/ccmweb/rest"), "no internal URL: \(outage.body)")
+            XCTAssertFalse(outage.body.joined().contains("next try"), "nothing that goes stale: \(outage.body)")
+            XCTAssertFalse(outage.body[0].contains(outage.summary), "the summary once: \(outage.body)")
+            XCTAssertTrue(outage.detail.count > outage.body[0].count, "the journal keeps the whole error")
+        }
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: nil).summary, "Connected to Compass again")
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: "prod").summary, "Connected to Compass prod again")
     }

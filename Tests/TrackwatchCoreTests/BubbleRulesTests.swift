@@ -44,6 +44,19 @@ final class BubbleRulesTests: XCTestCase {
         XCTAssertTrue(plain.verdict(for: change(fields: ["State"]), muted: false, minuteOfDay: noon) == (.show, false))
     }
 
+    /// Issue 20, item 10: a change that makes a muted record critical is what a mute must never hide.
+    func test_aMutedRecordMadeCritical_breaksThroughTheMute() {
+        let raised = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "h",
+                            changes: [FieldChange(field: "Priority", old: "3-Normal Queue", new: "1-Resolve Immediately")],
+                            priority: "1-Resolve Immediately")
+        let noon = 12 * 60
+        XCTAssertTrue(BubbleRules().verdict(for: raised, muted: true, minuteOfDay: noon) == (.show, false),
+                      "shown, and the mute stays for what is not critical")
+        let quiet = BubbleRules(quiet: QuietHours(parsing: "11:00-13:00"))
+        XCTAssertTrue(quiet.verdict(for: raised, muted: true, minuteOfDay: noon) == (.hold, false), "quiet hours still hold it")
+        XCTAssertTrue(BubbleRules().verdict(for: change(), muted: true, minuteOfDay: noon) == (.journalOnly, false))
+    }
+
     func test_recordURL_fillsTheTemplate_andEncodesValues() {
         let server = ServerConfig(url: "https://compass.example.com:8190/ccmweb/rest/", repo: "2.0.0", database: "SAMPL DB",
                                   username: "engineer")

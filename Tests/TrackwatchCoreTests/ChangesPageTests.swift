@@ -4,6 +4,9 @@ import XCTest
 
 /// The page of recent changes as text; `ChangesPageBrowserTests` renders it in Chromium.
 final class ChangesPageTests: XCTestCase {
+    /// Server text as the page writes it: in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE.
+    private func iso(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
+
     private let url = "https://compass.example.com/cqweb/#/2.0.0/SAMPL/RECORD/SAMPL00000001"
 
     private func entry(_ change: Change, url: String? = nil) -> ChangesPage.Entry {
@@ -16,8 +19,10 @@ final class ChangesPageTests: XCTestCase {
         let page = ChangesPage.render([entry(resolved)], updated: "2026-11-22 10:06", limited: false)
         XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"))
         XCTAssertTrue(page.contains("<a href=\"\(url)\" rel=\"noreferrer noopener\">SAMPL00000001</a>"), page)
-        XCTAssertTrue(page.contains("<strong>resolved by lead</strong>"))
-        XCTAssertTrue(page.contains("<li>State: <del>Opened</del> → <ins>Resolved</ins></li>"))
+        XCTAssertTrue(page.contains("<strong>resolved by \(iso("lead"))</strong>"))
+        let field = "<li>\(iso("State")): <del>\(iso("Opened"))</del> → <ins>\(iso("Resolved"))</ins></li>"
+        XCTAssertTrue(page.contains(field),
+                      page)
         XCTAssertTrue(page.contains("<td class=\"when\">2026-11-22 10:05"))
         XCTAssertTrue(page.contains("Updated 2026-11-22 10:06"))
         XCTAssertTrue(ChangesPage.render([], updated: "10:06", limited: false).contains("No changes yet."))
@@ -80,8 +85,34 @@ final class ChangesPageTests: XCTestCase {
                               action: "Assign", priority: "1-Resolve Immediately", state: "Opened")
         let page = ChangesPage.render([entry(assigned)], updated: "now", limited: false)
         XCTAssertTrue(page.contains("<tr class=\"critical\">"))
-        XCTAssertTrue(page.contains("<span class=\"badge\">critical: Priority 1-Resolve Immediately</span>"))
-        XCTAssertTrue(page.contains("<strong>assigned to you by lead</strong>"))
-        XCTAssertTrue(page.contains("Priority: 1-Resolve Immediately · State: Opened"))
+        XCTAssertTrue(page.contains("<span class=\"badge\">critical: \(iso("Priority 1-Resolve Immediately"))</span>"))
+        XCTAssertTrue(page.contains("<strong>assigned to you by \(iso("lead"))</strong>"))
+        XCTAssertTrue(page.contains("Priority: \(iso("1-Resolve Immediately")) · State: \(iso("Opened"))"))
+    }
+
+    /// Issue 20, item 8: every value from the server is isolated in its own direction, so that a right-to-left
+    /// value reorders nothing around it (Chromium's layout is checked in `DunstTests`); the server's own isolates are
+    /// removed like every other bidirectional control, and a cut leaves none open.
+    func test_serverText_isIsolatedInItsOwnDirection_andNoIsolateIsLeftOpen() {
+        let hebrew = "שגיאה בשמירה"
+        let change = Change(record: RecordID("SAMPL00000017"), kind: .modified,
+                            headline: hebrew + "\u{2068}open" + String(repeating: "א", count: 900),
+                            by: "דנה", action: "Modify", changes: [FieldChange(field: "Submitter", old: "דנה",
+                                                                               new: "יעל\u{2069}\u{2069}")])
+        let page = ChangesPage.render([entry(change)], updated: "now", limited: false)
+        XCTAssertTrue(page.contains("<strong>modified by \(iso("דנה"))</strong>"), page)
+        let field = "<li>\(iso("Submitter")): <del>\(iso("דנה"))</del> → <ins>\(iso("יעל"))</ins></li>"
+        XCTAssertTrue(page.contains(field),
+                      page)
+        let headline = String(page[page.range(of: "<span class=\"headline\">")!.upperBound...].prefix { $0 != "<" })
+        XCTAssertTrue(headline.hasPrefix("\u{2068}\(hebrew)open"),
+                      "the server's own isolate removed: \(headline.prefix(20))")
+        XCTAssertTrue(headline.hasSuffix("…\u{2069}"), "cut, and the isolate closed: \(headline.suffix(5))")
+        var open = 0
+        for scalar in page.unicodeScalars {
+            if scalar == "\u{2068}" { open += 1 }
+            if scalar == "\u{2069}" { open -= 1; XCTAssertGreaterThanOrEqual(open, 0) }
+        }
+        XCTAssertEqual(open, 0, "balanced")
     }
 }

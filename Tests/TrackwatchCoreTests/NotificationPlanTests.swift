@@ -2,6 +2,14 @@ import TrackwatchCore
 import XCTest
 
 final class NotificationPlanTests: XCTestCase {
+    /// Server text as bubbles carry it: in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE.
+    private func iso(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
+
+    /// The words alone, without the isolates.
+    private func words(_ text: String) -> String {
+        text.replacingOccurrences(of: "\u{2068}", with: "").replacingOccurrences(of: "\u{2069}", with: "")
+    }
+
     private func change(_ n: Int, headline: String = "Crash on save", priority: String = "3-Normal Queue",
                         severity: String = "3-Average", fields: [FieldChange] = [FieldChange(field: "State", old: "Opened", new: "Resolved")])
         -> Change
@@ -19,7 +27,8 @@ final class NotificationPlanTests: XCTestCase {
         let plan = NotificationPlan.make(changes: [change(1)], threshold: 3, bodyMarkup: true)
         let record = RecordID("SAMPL00000001")
         XCTAssertEqual(plan, [DesktopNotification(
-            summary: "SAMPL00000001 resolved by lead", body: "<b>Crash on save</b>\nState: Opened → Resolved",
+            summary: "SAMPL00000001: \(iso("Crash on save"))",
+            body: "Resolved by \(iso("lead")) · \(iso("State")): \(iso("Opened")) → \(iso("Resolved"))",
             urgency: .normal, category: "x-trackwatch.record.changed",
             buttons: [BubbleButton(key: "default", label: "Open", action: .open(record)),
                       BubbleButton(key: "mute", label: "Mute this record", action: .mute(record))],
@@ -31,18 +40,23 @@ final class NotificationPlanTests: XCTestCase {
     /// Issue 13, item 3: the bubble says who assigned the record and what a person decides on.
     func test_assignedBubble_saysWhoPriorityAndState_andSeverityWhereItMatters() {
         let plain = NotificationPlan.make(changes: [assigned(6)], threshold: 3, bodyMarkup: false)[0]
-        XCTAssertEqual(plain.summary, "SAMPL00000006 assigned to you by lead")
-        XCTAssertEqual(plain.body, "Dark mode contrast too low\nPriority: 2-Give High Attention · State: Opened")
+        XCTAssertEqual(plain.summary, "SAMPL00000006: \(iso("Dark mode contrast too low"))")
+        XCTAssertEqual(words(plain.body), "Assigned to you by lead · Priority: 2-Give High Attention · State: Opened")
         let major = NotificationPlan.make(changes: [assigned(6, severity: "2-Major")], threshold: 3, bodyMarkup: false)[0]
-        XCTAssertEqual(major.body.split(separator: "\n").last, "Priority: 2-Give High Attention · Severity: 2-Major · State: Opened")
+        XCTAssertEqual(words(major.body),
+                       "Assigned to you by lead · Priority: 2-Give High Attention · Severity: 2-Major · State: Opened")
     }
 
     func test_serverTextIsEscapedForMarkup_andLiteralWithout() {
-        let hostile = change(1, headline: "<b>&\"x\"</b>")
-        XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: true)[0].body.split(separator: "\n")[0],
-                       "<b>&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;</b>")
-        XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: false)[0].body.split(separator: "\n")[0],
-                       "<b>&\"x\"</b>")
+        let hostile = change(1, fields: [FieldChange(field: "State", old: "<b>&\"x\"</b>", new: "y")])
+        XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: true)[0].body,
+                       "Resolved by \(iso("lead")) · \(iso("State")): "
+                           + "\(iso("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;")) → \(iso("y"))")
+        XCTAssertEqual(NotificationPlan.make(changes: [hostile], threshold: 3, bodyMarkup: false)[0].body,
+                       "Resolved by \(iso("lead")) · \(iso("State")): \(iso("<b>&\"x\"</b>")) → \(iso("y"))")
+        XCTAssertEqual(NotificationPlan.make(changes: [change(1, headline: "<b>&</b>")], threshold: 3,
+                                             bodyMarkup: true)[0].summary,
+                       "SAMPL00000001: \(iso("<b>&</b>"))", "a title is plain text: servers escape it themselves")
     }
 
     func test_controlAndBidiCharacters_areRemoved_andLongTextBounded() {
@@ -75,15 +89,15 @@ final class NotificationPlanTests: XCTestCase {
             let bubble = NotificationPlan.make(changes: [change(1, headline: "New " + long, fields: fields)], threshold: 3,
                                                bodyMarkup: markup)[0]
             let lines = bubble.body.split(separator: "\n").map(String.init)
-            XCTAssertEqual(lines.count, 1 + 1 + 6 + 1, "headline, the old one, six field lines, and N more: \(lines)")
-            for line in lines {
-                let text = markup ? line.replacingOccurrences(of: "<b>", with: "").replacingOccurrences(of: "</b>", with: "") : line
-                XCTAssertLessThanOrEqual(text.count, 120, text)
-            }
-            XCTAssertEqual(bubble.body.components(separatedBy: "New word").count - 1, 1, "the new headline once: \(lines)")
-            XCTAssertTrue(lines[1].hasPrefix("Headline was: Old word"), lines[1])
+            XCTAssertEqual(lines.count, 6 + 1 + 1, "who and six field lines, and N more, the old headline: \(lines)")
+            for line in lines { XCTAssertLessThanOrEqual(line.count, 120, line) }
+            XCTAssertEqual((bubble.summary + bubble.body).components(separatedBy: "New word").count - 1, 1,
+                           "the new headline once")
+            XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}New word"), bubble.summary)
+            XCTAssertTrue(words(lines[0]).hasPrefix("Resolved by lead · FFFF"), lines[0])
+            XCTAssertEqual(words(lines[6]), "and 4 more fields")
+            XCTAssertTrue(words(lines[7]).hasPrefix("Headline was: Old word"), lines[7])
             XCTAssertFalse(lines.contains { $0.hasPrefix("Headline:") }, "no Headline: old → new line")
-            XCTAssertEqual(lines.last, "and 4 more fields")
             XCTAssertLessThanOrEqual(bubble.summary.count, 120)
         }
     }
@@ -92,13 +106,19 @@ final class NotificationPlanTests: XCTestCase {
     /// entity or leaves the bold tag open.
     func test_headlineCannotFakeLines_andCuttingKeepsMarkupWellFormed() {
         let faked = NotificationPlan.make(changes: [change(1, headline: "Crash\nState: Closed → Opened")], threshold: 3, bodyMarkup: true)[0]
-        XCTAssertEqual(faked.body, "<b>Crash State: Closed → Opened</b>\nState: Opened → Resolved")
-        let ampersands = NotificationPlan.make(changes: [change(1, headline: String(repeating: "&", count: 5_000))], threshold: 3, bodyMarkup: true)[0]
-        XCTAssertTrue(ampersands.body.hasPrefix("<b>&amp;&amp;"), ampersands.body)
-        XCTAssertTrue(ampersands.body.contains("…</b>\nState: Opened → Resolved"), "the cut is inside the bold text: \(ampersands.body.suffix(60))")
-        let unescaped = ampersands.body.replacingOccurrences(of: "&amp;", with: "").replacingOccurrences(of: "<b>", with: "")
-            .replacingOccurrences(of: "</b>", with: "")
-        XCTAssertFalse(unescaped.contains("&") || unescaped.contains("<"), "no broken entity or tag: \(unescaped.prefix(80))")
+        XCTAssertEqual(faked.summary, "SAMPL00000001: \(iso("Crash State: Closed → Opened"))")
+        XCTAssertEqual(faked.body.split(separator: "\n").count, 1)
+        let long = String(repeating: "&", count: 5_000)
+        let ampersands = NotificationPlan.make(changes: [change(1,
+            fields: [FieldChange(field: "Headline", old: long, new: "x"),
+                                                                            FieldChange(field: "State", old: "a",
+                                                                                        new: "b")])],
+                                               threshold: 3, bodyMarkup: true)[0]
+        let was = String(ampersands.body.split(separator: "\n")[1])
+        XCTAssertTrue(was.hasPrefix("Headline was: \u{2068}&amp;&amp;"), was)
+        XCTAssertTrue(was.hasSuffix("&amp;…\u{2069}"), "cut, the isolate closed: \(was.suffix(30))")
+        XCTAssertFalse(was.replacingOccurrences(of: "&amp;", with: "").contains("&"),
+                       "no broken entity: \(was.suffix(30))")
         let many = NotificationPlan.make(changes: (1...5).map { change($0, headline: String(repeating: "<", count: 400)) }, threshold: 3, bodyMarkup: true)[0]
         XCTAssertTrue(many.body.hasSuffix("more"), String(many.body.suffix(40)))
         XCTAssertFalse(many.body.replacingOccurrences(of: "&lt;", with: "").contains("&"), "every entity whole")
@@ -129,10 +149,12 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(urgency(watched), .normal, "a watched query's view of a colleague's record")
 
         // Whatever makes it critical is in the bubble: the priority line, or the raised field first.
-        XCTAssertTrue(NotificationPlan.make(changes: [assigned(1, severity: "1-Critical")], threshold: 3, bodyMarkup: false)[0]
-            .body.contains("Severity: 1-Critical"))
-        XCTAssertEqual(NotificationPlan.make(changes: [raised], threshold: 3, bodyMarkup: false)[0].body.split(separator: "\n")[1],
-                       "Priority: 3-Normal Queue → 1-Resolve Immediately")
+        XCTAssertTrue(words(NotificationPlan.make(changes: [assigned(1, severity: "1-Critical")], threshold: 3,
+                                                  bodyMarkup: false)[0]
+            .body).contains("Severity: 1-Critical"))
+        XCTAssertEqual(words(NotificationPlan.make(changes: [raised], threshold: 3, bodyMarkup: false)[0].body),
+                       "Resolved by lead · Priority: 3-Normal Queue → 1-Resolve Immediately\nState: Opened → Resolved",
+                       "the raised field first, in the line every server shows")
     }
 
     /// A summary is critical only for a critical change, which it names first with the reason; a priority drop
@@ -146,8 +168,9 @@ final class NotificationPlanTests: XCTestCase {
         let mixed = (1...4).map { change($0) } + [assigned(9, priority: "1-Resolve Immediately")]
         let summary = NotificationPlan.make(changes: mixed, threshold: 3, bodyMarkup: false)[0]
         XCTAssertEqual(summary.urgency, .critical)
-        XCTAssertEqual(summary.body.split(separator: "\n").first,
-                       "SAMPL00000009 assigned to you by lead (Priority 1-Resolve Immediately): Dark mode contrast too low")
+        XCTAssertEqual(summary.body.split(separator: "\n").first.map { words(String($0)) },
+                       "SAMPL00000009 assigned to you by lead (Priority 1)",
+                       "no headline where only a word of it would fit")
     }
 
     /// Issue 13, item 7: a summary has somewhere to go — "Show all", its click, opens the page of changes.
@@ -157,8 +180,10 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(plan.count, 1)
         XCTAssertEqual(plan[0].slot, NotificationPlan.summarySlot)
         XCTAssertEqual(plan[0].summary, "5 Compass changes")
-        XCTAssertEqual(plan[0].body.split(separator: "\n").count, 4)
-        XCTAssertTrue(plan[0].body.hasSuffix("and 2 more"))
+        XCTAssertEqual(plan[0].body.split(separator: "\n").map { words(String($0)) }, [
+            "SAMPL00000005 resolved by lead: Crash on save", "SAMPL00000004 resolved by lead: Crash on save",
+            "SAMPL00000003 resolved by lead: Crash on save", "and 2 more",
+        ], "the newest first")
         XCTAssertEqual(plan[0].buttons, [BubbleButton(key: "default", label: "Show all", action: .showAll)])
         XCTAssertEqual(NotificationPlan.make(changes: (1...3).map { change($0) }, threshold: 3, bodyMarkup: true).count, 3)
         XCTAssertEqual(NotificationPlan.quietHoursSummary(changes: [change(1)], bodyMarkup: false)?.buttons.map(\.action), [.showAll])
@@ -179,5 +204,95 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(down.body, "trackwatch keeps retrying by itself; next try at 10:35.\nHTTP 503")
         XCTAssertEqual([down.urgency, up.urgency], [.normal, .low])
         XCTAssertTrue(down.buttons.isEmpty)
+    }
+
+    /// Issue 21, item 3: the title is the record and its headline, and the body's first line says what happened and
+    /// who — GNOME's message list shows about 22 characters of a title and one line of the body.
+    func test_titleIsRecordAndHeadline_andTheFirstLineSaysWhatAndWho() {
+        let bubble = NotificationPlan.make(changes: [change(1)], threshold: 3, bodyMarkup: true)[0]
+        XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: "), bubble.summary)
+        XCTAssertEqual(words(bubble.body), "Resolved by lead · State: Opened → Resolved")
+        let gone = Change(record: RecordID("SAMPL00000003"), kind: .unassigned, headline: "Old")
+        XCTAssertEqual(NotificationPlan.make(changes: [gone], threshold: 3, bodyMarkup: true)[0].body,
+                       "No longer assigned to you")
+        let watched = Change(record: RecordID("SAMPL00000008"), kind: .entered, headline: "P1",
+                             priority: "2-Give High Attention",
+                             state: "Opened", watch: "Team P1s")
+        XCTAssertEqual(words(NotificationPlan.make(changes: [watched], threshold: 3, bodyMarkup: true)[0].body),
+                       "Now in Team P1s · Priority: 2-Give High Attention · State: Opened")
+    }
+
+    /// Issue 21, item 1: a summary names at most three changes in lines short enough for one line of a GNOME
+    /// banner each, then `and N more`: with the count in the title, all of it within GNOME's six lines.
+    func test_summary_namesFewChangesInShortLines_andHowManyMore() {
+        let long = String(repeating: "A long headline ", count: 20)
+        let plan = NotificationPlan.make(changes: (1...9).map { change($0, headline: long) }, threshold: 20,
+                                         bodyMarkup: false)
+        XCTAssertEqual(plan.count, 9, "up to the threshold, one bubble each")
+        let digest = BubbleDigest((1...9).map { change($0, headline: long) }, tracker: "Compass")
+        let summary = NotificationPlan.summary(digest, bodyMarkup: true)
+        let lines = summary.body.split(separator: "\n").map(String.init)
+        XCTAssertEqual(summary.summary, "9 Compass changes")
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertEqual(lines.last, "and 6 more")
+        for line in lines { XCTAssertLessThanOrEqual(line.count, 56, line) }
+    }
+
+    /// Issue 20, item 5: what a summary stands for adds up across bursts; it names the critical ones first.
+    func test_digest_countsEveryChange_andNamesCriticalOnesFirst_newestFirst() {
+        var digest = BubbleDigest((1...4).map { change($0) }, tracker: "Compass")
+        XCTAssertEqual(digest.count, 4)
+        XCTAssertFalse(digest.isCritical)
+        digest.add([assigned(8, priority: "1-Resolve Immediately")] + (5...7).map { change($0) }, tracker: "Compass")
+        XCTAssertEqual(digest.count, 8)
+        XCTAssertTrue(digest.isCritical)
+        XCTAssertEqual(digest.changes.map(\.record.rawValue), ["SAMPL00000008", "SAMPL00000007", "SAMPL00000006"])
+        let summary = NotificationPlan.summary(digest, bodyMarkup: false)
+        XCTAssertEqual(summary.summary, "8 Compass changes")
+        XCTAssertEqual(summary.urgency, .critical)
+        XCTAssertEqual(summary.body.split(separator: "\n").last, "and 5 more")
+        digest.add([change(9)], tracker: "Qase")
+        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes",
+                       "changes of several trackers: no tracker named")
+    }
+
+    /// Issue 21, item 2: exactly one visible way to open on each server — a button where the server only runs the
+    /// click (GNOME Shell, most others), none added where it shows the click itself (dunst's menu, xfce4-notifyd).
+    func test_eachServer_getsExactlyOneVisibleWayToOpen() {
+        let record = RecordID("SAMPL00000001")
+        let buttons = [BubbleButton(key: "default", label: "Open", action: .open(record)),
+                       BubbleButton(key: "mute", label: "Mute this record", action: .mute(record))]
+        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons(buttons).map(\.key),
+                       ["default", "open", "mute"])
+        XCTAssertEqual(NotificationServerStyle(serverName: "gnome-shell").buttons([BubbleButton(key: "default",
+            label: "Show all", action: .showAll)]).map(\.label),
+                       ["Show all", "Show all"])
+        for shown in ["dunst", "Xfce Notify Daemon"] {
+            XCTAssertEqual(NotificationServerStyle(serverName: shown).buttons(buttons), buttons, shown)
+        }
+        XCTAssertTrue(NotificationServerStyle(serverName: "gnome-shell").queuesBehindCritical)
+        XCTAssertFalse(NotificationServerStyle(serverName: "dunst").queuesBehindCritical)
+    }
+
+    /// Issue 20, item 8: right-to-left server text is isolated, every line starts with trackwatch's own
+    /// left-to-right words (or the record), and a cut never leaves an isolate open.
+    func test_rightToLeftText_isIsolated_andEveryLineStartsLeftToRight() {
+        let hebrew = "שגיאה בשמירת הקובץ"
+        let rtl = Change(record: RecordID("SAMPL00000017"), kind: .modified, headline: hebrew, by: "דנה",
+                         action: "Modify",
+                         changes: [FieldChange(field: "Submitter", old: "דנה", new: "יעל"),
+                                   FieldChange(field: "Headline", old: String(repeating: "א", count: 500),
+                                               new: hebrew)])
+        let bubble = NotificationPlan.make(changes: [rtl], threshold: 3, bodyMarkup: true)[0]
+        XCTAssertEqual(bubble.summary, "SAMPL00000017: \(iso(hebrew))")
+        XCTAssertEqual(bubble.body.split(separator: "\n").first,
+                       "Modified by \(iso("דנה")) · \(iso("Submitter")): \(iso("דנה")) → \(iso("יעל"))")
+        for line in (bubble.summary + "\n" + bubble.body).split(separator: "\n") {
+            XCTAssertTrue(line.first?.isASCII == true && line.first?.isLetter == true, String(line))
+            XCTAssertEqual(line.filter { $0 == "\u{2068}" }.count, line.filter { $0 == "\u{2069}" }.count,
+                           "balanced: \(line)")
+        }
+        XCTAssertEqual(Markup.oneLine("a\u{2069}b\u{2068}c\u{2066}d"), "ab\u{2068}cd\u{2069}",
+                       "unmatched ones dropped, open ones closed")
     }
 }

@@ -63,6 +63,24 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(decided.source, "all_proxy")
     }
 
+    /// Through a proxy a password leaves the machine even for a loopback URL: the environment's proxy never
+    /// carries one; the `proxy` key still decides, and then the clear-text rule no longer exempts it.
+    func test_loopbackURLs_takeNoProxyFromTheEnvironment_theKeyStillDecides() throws {
+        let environment = ["http_proxy": "http://p:1", "https_proxy": "http://p:1", "all_proxy": "http://p:1"]
+        for url in ["http://127.0.0.1:8190", "http://localhost/ccmweb", "https://[::1]:8190", "http://127.1.2.3"] {
+            let choice = try ProxyChoice.choose(for: url, setting: .environment, environment: environment)
+            XCTAssertNil(choice.proxy, url)
+            XCTAssertEqual(choice.source, "a url on this machine", url)
+        }
+        XCTAssertEqual(try choose("http://0.0.0.0:9", environment), "http://p:1", "not a loopback address by the rule")
+        XCTAssertEqual(try choose("http://127.0.0.1", environment, .proxy(ProxyURL(host: "q", port: 2))), "http://q:2")
+
+        XCTAssertEqual(ServerURL.cleartextRisk("http://127.0.0.1:8190", proxied: false), nil)
+        XCTAssertEqual(ServerURL.cleartextRisk("http://127.0.0.1:8190", proxied: true), .throughAProxy)
+        XCTAssertEqual(ServerURL.cleartextRisk("http://compass.example.com", proxied: true), .toAnotherHost)
+        XCTAssertEqual(ServerURL.cleartextRisk("https://127.0.0.1:8190", proxied: true), nil, "TLS runs end to end")
+    }
+
     func test_noProxy_hostsDomainsAddressesAndRanges() throws {
         let proxy = ["https_proxy": "http://p:1"]
         func direct(_ url: String, _ list: String, upper: Bool = false) throws -> Bool {

@@ -1,5 +1,5 @@
 @testable import CompassClient
-import TrackwatchCore
+@testable import TrackwatchCore
 import XCTest
 
 /// The compact record: fields kept as canonical JSON, read back exactly.
@@ -17,6 +17,27 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(record.headline, awkward["Headline"])
         XCTAssertEqual(Record(id: RecordID("X"), fields: [:]).headline, "")
         XCTAssertEqual(Record(id: RecordID("X"), fields: [:]).fields, [:])
+    }
+
+    /// Issue 20, item 14: a long value is cut where it arrives, its length and a fingerprint of the whole kept, so
+    /// that a change anywhere in it is still a change, and no snapshot or change carries megabytes.
+    func test_longValues_areCutWithTheirLengthAndAFingerprint() {
+        let long = String(repeating: "x", count: 1_000_000)
+        let record = Record(id: RecordID("A"), fields: ["Headline": long])
+        let stored = try! XCTUnwrap(record["Headline"])
+        XCTAssertLessThan(stored.utf8.count, 1_100)
+        XCTAssertTrue(stored.hasSuffix("(1000000 characters, #\(Record.fingerprint(long)))"), String(stored.suffix(60)))
+        XCTAssertLessThanOrEqual(stored.count, Record.valueLimit)
+        XCTAssertEqual(Record.stored(stored), stored, "stored again, it stays itself: no change on the next poll")
+        XCTAssertEqual(Record(id: RecordID("A"), fields: ["Headline": stored]), record)
+        let changedAtTheEnd = Record(id: RecordID("A"), fields: ["Headline": long.dropLast() + "y"])
+        XCTAssertFalse(record.hasSameFields(as: changedAtTheEnd), "a change past the cut is a change")
+        let short = "Crash on save ✔"
+        XCTAssertEqual(Record(id: RecordID("A"), fields: ["Headline": short])["Headline"], short)
+        let layout = RecordLayout(columns: ["id", "Headline"], skipping: [0])
+        var buffer: [UInt8] = []
+        XCTAssertTrue(layout.record(id: RecordID("A"), values: ["A", long], buffer: &buffer).hasSameFields(as: record),
+                      "rows are cut the same way")
     }
 
     func test_canonicalJSON_isSortedMinimallyEscapedAndEqualForEqualFields() {

@@ -22,6 +22,14 @@ final class SecurityRulesTests: XCTestCase {
                     "http://LOCALHOST", "http://[::1]:8190", "http://[0:0:0:0:0:0:0:1]/", "http://[::0001]"] {
             XCTAssertFalse(ServerURL.isCleartextToAnotherHost(url), url)
         }
+        // Digits Int cannot read (full-width, Arabic-Indic, superscript): another host, never a trap.
+        let digits = ["http://１２７.0.0.1:9", "http://127.０.0.1", "http://١٢٧.0.0.1", "http://127.0.0.¹",
+                      "http://127.0.0.1１"]
+        for url in digits {
+            XCTAssertTrue(ServerURL.isCleartextToAnotherHost(url), url)
+        }
+        XCTAssertFalse(ServerURL.isCleartextToAnotherHost("http://127.0.0.001"), "leading zeros are still loopback")
+        XCTAssertTrue(ServerURL.isCleartextToAnotherHost("http://127.0.0.256"), "not an address: a name")
         XCTAssertEqual(ServerURL.host(of: "http://[::1]:8190/x"), "::1")
         XCTAssertEqual(ServerURL.host(of: "https://compass.example.com:8190/x"), "compass.example.com")
     }
