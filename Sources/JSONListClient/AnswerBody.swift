@@ -24,8 +24,9 @@ enum AnswerBody {
             case "iso-8859-1", "latin1", "latin-1", "iso8859-1", "windows-1252":
                 bytes = Array(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })).utf8)
             default:
-                throw JSONListError.badAnswer("its charset \(charset.prefix(40)) is not one trackwatch reads (UTF-8, "
-                    + "Latin-1)", list: list)
+                throw JSONListError.badAnswer(
+                    "its charset \(charset.prefix(40)) is not one trackwatch reads (UTF-8, "
+                        + "Latin-1)", list: list)
             }
         }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
@@ -57,7 +58,9 @@ enum AnswerBody {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingSpaces.lowercased() == "charset" else { continue }
             var value = parts[1].trimmingSpaces
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.lowercased()
         }
         return nil

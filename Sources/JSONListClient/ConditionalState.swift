@@ -24,8 +24,9 @@ struct ConditionalState {
         guard let text = try? state.value(forKey: Self.key) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count == 4, lines[0] == fingerprint, let count = Int(lines[1]), count >= 0 else { return nil }
-        let validators = Validators(etag: lines[2].isEmpty ? nil : lines[2],
-                                    lastModified: lines[3].isEmpty ? nil : lines[3])
+        let validators = Validators(
+            etag: lines[2].isEmpty ? nil : lines[2],
+            lastModified: lines[3].isEmpty ? nil : lines[3])
         return Stored(validators: validators, count: count)
     }
 
@@ -42,10 +43,12 @@ struct ConditionalState {
 
     /// What the stored records depend on besides the answer.
     var fingerprint: String {
-        let parts = [config.url, config.items.description, config.key.name,
-                     config.fields.map { $0.map(\.name).joined(separator: "\u{1}") } ?? "*",
-                     config.ignore.map(\.name).joined(separator: "\u{1}"),
-                     config.describingFields.map(\.name).joined(separator: "\u{1}")]
+        let parts = [
+            config.url, config.items.description, config.key.name,
+            config.fields.map { $0.map(\.name).joined(separator: "\u{1}") } ?? "*",
+            config.ignore.map(\.name).joined(separator: "\u{1}"),
+            config.describingFields.map(\.name).joined(separator: "\u{1}"),
+        ]
         return "v1 " + String(ListReader.digest(Array(parts.joined(separator: "\u{0}").utf8)), radix: 16)
     }
 }

@@ -48,7 +48,9 @@ extension JSONListError: SourceFailure {
 
     /// A 429, or a 503 that said when to come back: the daemon waits as told and tells nobody.
     public var isRateLimited: Bool {
-        if case .status(let status, _, _, let retryAfter) = self { return status == 429 || (status == 503 && retryAfter != nil) }
+        if case .status(let status, _, _, let retryAfter) = self {
+            return status == 429 || (status == 503 && retryAfter != nil)
+        }
         return false
     }
 
@@ -74,7 +76,8 @@ extension JSONListError: SourceFailure {
             switch sent {
             case .notConfigured:
                 return "\(list) asks for credentials (HTTP \(status)\(Self.quote(message))): add username and "
-                    + "password_file (HTTP Basic), token_file (a bearer token) or header and token_file to [[json]] \(list)."
+                    + "password_file (HTTP Basic), token_file (a bearer token) or header and token_file to "
+                    + "[[json]] \(list)."
             case .withheldAfterRedirect:
                 return "\(list) answered HTTP \(status)\(Self.quote(message)) after a redirect to another host or to "
                     + "plain http, where trackwatch does not send credentials; point url in [[json]] \(list) at the "
@@ -86,7 +89,8 @@ extension JSONListError: SourceFailure {
                 + "does not retry until the next poll."
         case .status(let status, let message, let list, let retryAfter):
             let wait = retryAfter.map { "; it asked to wait \(Self.wholeSeconds($0)) s, and trackwatch does" } ?? ""
-            return "\(list) answered HTTP \(status)\(Self.quote(message))\(wait). Nothing changed; the next poll retries."
+            return
+                "\(list) answered HTTP \(status)\(Self.quote(message))\(wait). Nothing changed; the next poll retries."
         case .notFound(let status, let url):
             return "\(url) answered HTTP \(status): there is no list there. Check url in [[json]]."
         case .badAnswer(let detail, let list):
@@ -102,7 +106,9 @@ extension JSONListError: SourceFailure {
             return "\(list) sent an answer larger than max_size (\(Self.size(maxSize))): \(error.detail). "
                 + "If the list is really that large, raise max_size in [[json]] \(list)."
         case .tls:
-            return "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [[json]] \(list)."
+            return
+                "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in "
+                + "[[json]] \(list)."
         case .notTLS:
             return "The server does not speak TLS on this port (\(error.detail)): use http:// or the HTTPS port in url."
         case .timedOut:
@@ -119,7 +125,8 @@ extension JSONListError: SourceFailure {
 
     /// `16 MB`, `512 KB`.
     static func size(_ bytes: Int) -> String {
-        bytes >= 1_048_576 && bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MB"
+        bytes >= 1_048_576 && bytes % 1_048_576 == 0
+            ? "\(bytes / 1_048_576) MB"
             : bytes >= 1_024 ? "\(bytes / 1_024) KB" : "\(bytes) bytes"
     }
 

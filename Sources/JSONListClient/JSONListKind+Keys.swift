@@ -13,34 +13,44 @@ extension ConfigReader {
         let attributes = ["service", "trackwatch", "server", url, "user", username ?? name]
         let secret = try credential(table, "json", keys: Self.secretKeys, keyringAttributes: attributes)
         if username != nil, header != nil {
-            throw error(table["header"], "json.header", "set username (HTTP Basic) or header (a token in that header), "
-                + "not both")
+            throw error(
+                table["header"], "json.header",
+                "set username (HTTP Basic) or header (a token in that header), "
+                    + "not both")
         }
         if let username {
             guard !username.isEmpty, !username.contains(":") else {
                 throw error(table["username"], "json.username", "expected a user name without a colon (HTTP Basic)")
             }
             guard let secret else {
-                throw error(table["username"], "json.username", "needs a password: add password_file (or "
-                    + "password_command, keyring, credential)")
+                throw error(
+                    table["username"], "json.username",
+                    "needs a password: add password_file (or "
+                        + "password_command, keyring, credential)")
             }
             return .basic(username: username, password: secret)
         }
         if let header {
             guard Self.isHeaderName(header), !Self.reservedHeaders.contains(header.lowercased()) else {
-                throw error(table["header"], "json.header", "expected a header name such as \"X-API-Key\" or "
-                    + "\"PRIVATE-TOKEN\", found \"\(header.prefix(40))\"")
+                throw error(
+                    table["header"], "json.header",
+                    "expected a header name such as \"X-API-Key\" or "
+                        + "\"PRIVATE-TOKEN\", found \"\(header.prefix(40))\"")
             }
             guard let secret else {
-                throw error(table["header"], "json.header", "needs a token: add token_file (or password_command, "
-                    + "keyring, credential)")
+                throw error(
+                    table["header"], "json.header",
+                    "needs a token: add token_file (or password_command, "
+                        + "keyring, credential)")
             }
             return .header(name: header, token: secret)
         }
         guard let secret else { return .none }
         if case .passwordFile = secret {
-            throw error(table["password_file"], "json.password_file", "a password is for HTTP Basic: add username; "
-                + "for a token use token_file (sent as Authorization: Bearer)")
+            throw error(
+                table["password_file"], "json.password_file",
+                "a password is for HTTP Basic: add username; "
+                    + "for a token use token_file (sent as Authorization: Bearer)")
         }
         return .bearer(secret)
     }
@@ -53,26 +63,33 @@ extension ConfigReader {
 
     static func isHeaderName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
-                || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
     }
 
     /// `headers = { Accept = "application/vnd.github+json" }`.
     func headerFields(_ table: TOMLTable) throws(ConfigError) -> [HeaderField] {
         guard let value = table["headers"] else { return [] }
         guard case .table(let headers) = value.kind else {
-            throw error(value, "json.headers", "expected an inline table such as { Accept = \"application/json\" }, "
-                + "found \(value.typeName)")
+            throw error(
+                value, "json.headers",
+                "expected an inline table such as { Accept = \"application/json\" }, "
+                    + "found \(value.typeName)")
         }
         var fields: [HeaderField] = []
         for name in headers.keys {
             let key = "json.headers.\(name.prefix(40))"
             guard Self.isHeaderName(name) else { throw error(headers[name], key, "expected a header name") }
             guard !Self.reservedHeaders.contains(name.lowercased()) else {
-                throw error(headers[name], key, name.lowercased().contains("authorization") || name.lowercased() == "cookie"
-                    ? "a secret does not belong in the configuration: put the token in token_file (with header = "
-                        + "\"…\" for another header than Authorization: Bearer)"
-                    : "trackwatch sets this header itself")
+                throw error(
+                    headers[name], key,
+                    name.lowercased().contains("authorization") || name.lowercased() == "cookie"
+                        ? "a secret does not belong in the configuration: put the token in token_file (with header = "
+                            + "\"…\" for another header than Authorization: Bearer)"
+                        : "trackwatch sets this header itself")
             }
             guard case .string(let text) = headers[name]?.kind, text.count <= 1_000,
                 text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
@@ -98,7 +115,8 @@ extension ConfigReader {
         paging.total = try pointer(table, "total")
         let styles = ["next", "cursor", "page_param", "offset_param"].filter { table[$0] != nil }
         if styles.count > 1 {
-            throw error(table[styles[1]], "json.\(styles[1])", "set one way of paging: \(styles.joined(separator: " or "))")
+            throw error(
+                table[styles[1]], "json.\(styles[1])", "set one way of paging: \(styles.joined(separator: " or "))")
         }
         try requireTogether(table, "cursor", "cursor_param")
         try requireTogether(table, "per_page_param", "per_page")
@@ -121,7 +139,9 @@ extension ConfigReader {
         guard !text.isEmpty, text.count <= 64,
             text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && !"&=#?%+".unicodeScalars.contains($0) })
         else {
-            throw error(table[key], "json.\(key)", "expected a query parameter name such as \"page\", found \"\(text.prefix(40))\"")
+            throw error(
+                table[key], "json.\(key)",
+                "expected a query parameter name such as \"page\", found \"\(text.prefix(40))\"")
         }
         return text
     }

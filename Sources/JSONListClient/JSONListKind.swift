@@ -33,7 +33,9 @@ extension ConfigReader {
         try checkURL(url, table)
         var config = JSONListConfig(name: name, url: url)
         if let items = try string(table, "json", "items") {
-            guard let pointer = JSONPointer(items) else { throw error(table["items"], "json.items", Self.pointerAdvice(items)) }
+            guard let pointer = JSONPointer(items) else {
+                throw error(table["items"], "json.items", Self.pointerAdvice(items))
+            }
             config.items = pointer
         }
         if let key = try string(table, "json", "key") { config.key = try field(key, table, "key") }
@@ -43,12 +45,16 @@ extension ConfigReader {
         config.fields = try fieldList(table, "fields")
         config.ignore = try fieldList(table, "ignore") ?? []
         if let fields = config.fields, let both = fields.first(where: config.ignore.contains) {
-            throw error(table["ignore"], "json.ignore", "\(both) is in fields too; a field is either compared or ignored")
+            throw error(
+                table["ignore"], "json.ignore", "\(both) is in fields too; a field is either compared or ignored")
         }
         if let rule = try string(table, "json", "notify") {
             guard let parsed = WatchRule(rawValue: rule) else {
-                throw error(table["notify"], "json.notify", "expected one of "
-                    + WatchRule.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ", found \"\(rule.prefix(40))\"")
+                throw error(
+                    table["notify"], "json.notify",
+                    "expected one of "
+                        + WatchRule.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                        + ", found \"\(rule.prefix(40))\"")
             }
             config.rule = parsed
         }
@@ -67,15 +73,19 @@ extension ConfigReader {
     private func checkURL(_ url: String, _ table: TOMLTable) throws(ConfigError) {
         // Checked first, and the URL never quoted: the part before @ may be a password.
         guard !ServerURL.hasUserInfo(url) else {
-            throw error(table["url"], "json.url", "must not contain a user name or password (the part before @, not "
-                + "shown here); put the user name in username and the password in password_file")
+            throw error(
+                table["url"], "json.url",
+                "must not contain a user name or password (the part before @, not "
+                    + "shown here); put the user name in username and the password in password_file")
         }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
             url.allSatisfy({ $0.isASCII && !$0.isWhitespace })
         else {
-            throw error(table["url"], "json.url", "expected an http:// or https:// URL with a host and no spaces, "
-                + "found \"\(url.prefix(80))\"")
+            throw error(
+                table["url"], "json.url",
+                "expected an http:// or https:// URL with a host and no spaces, "
+                    + "found \"\(url.prefix(80))\"")
         }
     }
 
@@ -86,8 +96,13 @@ extension ConfigReader {
 
     private func field(_ text: String, _ table: TOMLTable, _ key: String) throws(ConfigError) -> FieldPath {
         guard let field = FieldPath(text) else {
-            throw error(table[key], "json.\(key)", text.isEmpty ? "must not be empty"
-                : "expected a member name or a JSON Pointer such as \"/attributes/status\", found \"\(text.prefix(60))\"")
+            throw error(
+                table[key], "json.\(key)",
+                text.isEmpty
+                    ? "must not be empty"
+                    : "expected a member name or a JSON Pointer such as \"/attributes/status\", "
+                        + "found \"\(text.prefix(60))\""
+            )
         }
         return field
     }
@@ -100,8 +115,10 @@ extension ConfigReader {
             if !fields.contains(parsed) { fields.append(parsed) }
         }
         if key == "fields", fields.isEmpty {
-            throw error(table[key], "json.fields", "expected field names such as [\"status\", \"/meta/color\"]; "
-                + "leave it out to compare every field")
+            throw error(
+                table[key], "json.fields",
+                "expected field names such as [\"status\", \"/meta/color\"]; "
+                    + "leave it out to compare every field")
         }
         return fields
     }
@@ -125,8 +142,10 @@ extension ConfigReader {
         default: bytes = nil
         }
         guard let bytes else {
-            throw error(value, "json.\(key)", "expected a size such as \"64MB\", \"512KB\" or a number of bytes, found "
-                + Self.quoted(value))
+            throw error(
+                value, "json.\(key)",
+                "expected a size such as \"64MB\", \"512KB\" or a number of bytes, found "
+                    + Self.quoted(value))
         }
         guard (1_024...1_073_741_824).contains(bytes) else {
             throw error(value, "json.\(key)", "expected between 1KB and 1GB, found \(bytes) bytes")

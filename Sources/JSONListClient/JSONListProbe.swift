@@ -40,8 +40,10 @@ struct JSONListProbe: SourceProbe {
 
     private func describeAnswer(_ answer: FirstAnswer, _ traits: AnswerBody.Traits, _ report: inout ProbeReport) {
         let moved = answer.redirects > 0 ? " after \(answer.redirects) redirect\(answer.redirects == 1 ? "" : "s")" : ""
-        report.add(.pass, "\(config.url) answered HTTP \(answer.status)\(moved): \(answer.bytes) bytes of "
-            + "\(answer.contentType ?? "no Content-Type")")
+        report.add(
+            .pass,
+            "\(config.url) answered HTTP \(answer.status)\(moved): \(answer.bytes) bytes of "
+                + "\(answer.contentType ?? "no Content-Type")")
         var encoding: [String] = []
         if let coding = answer.contentEncoding { encoding.append("Content-Encoding \(coding), inflated") }
         if answer.chunked { encoding.append("chunked") }
@@ -53,11 +55,16 @@ struct JSONListProbe: SourceProbe {
 
     private func describeItems(_ read: ListRead, _ report: inout ProbeReport) {
         let collector = read.collector
-        report.add(.pass, "\(collector.itemCount) items at items \"\(config.items)\"; \(collector.keyedCount) keys in "
-            + "\"\(config.key)\"")
+        report.add(
+            .pass,
+            "\(collector.itemCount) items at items \"\(config.items)\"; \(collector.keyedCount) keys in "
+                + "\"\(config.key)\"")
         if collector.keylessCount > 0 || !collector.conflicting.isEmpty {
-            report.add(.warn, "\(collector.keylessCount) items without a key, \(collector.conflicting.count) keys shared "
-                + "by items that differ", then: "they are left out of the comparison and named in a warning each poll")
+            report.add(
+                .warn,
+                "\(collector.keylessCount) items without a key, \(collector.conflicting.count) keys shared "
+                    + "by items that differ",
+                then: "they are left out of the comparison and named in a warning each poll")
         }
     }
 
@@ -72,8 +79,9 @@ struct JSONListProbe: SourceProbe {
     /// Asks the first page again with its validators: a 304 means an unchanged list costs nothing.
     private func describeConditional(_ answer: FirstAnswer, pages: Int, _ report: inout ProbeReport) throws {
         guard let validators = answer.validators else {
-            report.add(.warn, "no ETag or Last-Modified: conditional requests are not possible",
-                       then: "each poll reads the whole list")
+            report.add(
+                .warn, "no ETag or Last-Modified: conditional requests are not possible",
+                then: "each poll reads the whole list")
             return
         }
         let named = [validators.etag.map { _ in "ETag" }, validators.lastModified.map { _ in "Last-Modified" }]
@@ -85,8 +93,9 @@ struct JSONListProbe: SourceProbe {
         switch try fetcher.get(url, validators: validators) {
         case .notModified: report.add(.pass, "conditional requests: \(named) answered with 304 Not Modified")
         case .answer(let again):
-            report.add(.warn, "\(named) sent, but asked again with them the server answered HTTP \(again.status)",
-                       then: "each poll reads the whole list")
+            report.add(
+                .warn, "\(named) sent, but asked again with them the server answered HTTP \(again.status)",
+                then: "each poll reads the whole list")
         }
     }
 }

@@ -26,7 +26,8 @@ public final class JSONListSource: Source {
         var logger = context.logger
         logger[metadataKey: "source"] = "\(config.name)"
         self.logger = logger
-        watchPoller = WatchPoller(source: config.name, state: context.state, logger: logger, wallClock: context.wallClock)
+        watchPoller = WatchPoller(
+            source: config.name, state: context.state, logger: logger, wallClock: context.wallClock)
         conditional = ConditionalState(config: config, state: context.state, logger: logger)
     }
 
@@ -76,8 +77,9 @@ public final class JSONListSource: Source {
         return report
     }
 
-    static let unchanged = DiffOutcome(changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: [],
-                                       checkpoint: nil, silentUpdates: 0)
+    static let unchanged = DiffOutcome(
+        changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: [],
+        checkpoint: nil, silentUpdates: 0)
 
     /// The list compared with the stored snapshot. A key shared by items that differ keeps what was stored for it
     /// (a baseline keeps its first item; a later poll that had none keeps none), so that it is never reported as
@@ -105,14 +107,18 @@ public final class JSONListSource: Source {
         var metadata: Logger.Metadata = ["list": "\(config.name)"]
         if collector.keylessCount > 0 {
             let more = collector.keylessCount - collector.keyless.count
-            metadata["without_key"] = "\(collector.keyless.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "")"
+            metadata["without_key"] =
+                "\(collector.keyless.joined(separator: ", "))\(more > 0 ? " and \(more) more" : "")"
         }
         if !collector.conflicting.isEmpty {
             let keys = collector.conflicting.sorted { $0.key < $1.key }
-            metadata["duplicated_keys"] = "\(keys.prefix(5).map { "\(SafeText.oneLine($0.key, limit: 60)) (\($0.value) items)" }.joined(separator: ", "))\(keys.count > 5 ? " and \(keys.count - 5) more" : "")"
+            let named = keys.prefix(5).map { "\(SafeText.oneLine($0.key, limit: 60)) (\($0.value) items)" }
+            metadata["duplicated_keys"] =
+                "\(named.joined(separator: ", "))\(keys.count > 5 ? " and \(keys.count - 5) more" : "")"
         }
-        logger.warning("items without a key, or sharing one, are left out: never reported as entered or left",
-                       metadata: metadata)
+        logger.warning(
+            "items without a key, or sharing one, are left out: never reported as entered or left",
+            metadata: metadata)
     }
 }
 
@@ -124,14 +130,16 @@ struct ItemDescriber {
         func value(_ field: FieldPath) -> String? { field == config.key ? record.id.rawValue : record[field.name] }
         let title = config.title.map { $0.render(value) } ?? ""
         let headline = title.trimmingSpaces.isEmpty ? record.id.rawValue : title
-        return ItemFacts(headline: headline, by: config.by.flatMap(value).flatMap { $0.isEmpty ? nil : $0 },
-                         link: config.link.flatMap { link(from: $0, value) })
+        return ItemFacts(
+            headline: headline, by: config.by.flatMap(value).flatMap { $0.isEmpty ? nil : $0 },
+            link: config.link.flatMap { link(from: $0, value) })
     }
 
     /// `{html_url}` alone is the server's link as it is; in a longer template each value is percent-encoded. Only
     /// http(s) links are kept.
     private func link(from template: Template, _ value: (FieldPath) -> String?) -> String? {
-        let text = template.singleField.flatMap(value)
+        let text =
+            template.singleField.flatMap(value)
             ?? template.render { value($0).map(ListURL.percentEncoded) }
         let lower = text.lowercased()
         return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && ListURL(text) != nil ? text : nil

@@ -104,7 +104,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch self {
         case .object(let members):
             if rest.isEmpty { return .object(members.filter { $0.name != first }) }
-            return .object(members.map { $0.name == first ? JSONMember(name: $0.name, value: $0.value.removing(rest)) : $0 })
+            return .object(
+                members.map { $0.name == first ? JSONMember(name: $0.name, value: $0.value.removing(rest)) : $0 })
         case .array(var items):
             guard let index = JSONPointer.arrayIndex(first), index < items.count else { return self }
             if rest.isEmpty {

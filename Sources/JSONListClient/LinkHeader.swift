@@ -52,7 +52,9 @@ public enum LinkHeader {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingSpaces.lowercased() == "rel" else { continue }
             var value = parts[1].trimmingSpaces
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.lowercased().split(separator: " ").map(String.init)
         }
         return []

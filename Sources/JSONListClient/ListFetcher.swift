@@ -56,23 +56,31 @@ struct ListFetcher {
             let response = try send(current, credentials: trusted, validators: validators)
             if (300..<400).contains(response.status), response.status != 304 {
                 guard let location = response.header("Location"), let next = current.resolving(location) else {
-                    throw JSONListError.badAnswer("HTTP \(response.status) without a Location to follow", list: config.name)
+                    throw JSONListError.badAnswer(
+                        "HTTP \(response.status) without a Location to follow", list: config.name)
                 }
                 visited.append(current.description)
                 if visited.contains(next.description) {
-                    throw JSONListError.paging("\(config.name): a redirect loop (\(visited.count) redirects lead back to "
-                        + "\(SafeText.oneLine(next.description, limit: 120))); correct url in [[json]] \(config.name).")
+                    throw JSONListError.paging(
+                        "\(config.name): a redirect loop (\(visited.count) redirects lead back to "
+                            + "\(SafeText.oneLine(next.description, limit: 120))); correct url in [[json]] "
+                            + "\(config.name)."
+                    )
                 }
                 guard hop < Self.maximumRedirects else { break }
                 current = next
                 continue
             }
-            let answer = Answer(status: response.status, headers: response.headers, body: response.body, url: current,
-                                redirects: hop)
+            let answer = Answer(
+                status: response.status, headers: response.headers, body: response.body, url: current,
+                redirects: hop)
             return try judge(answer, trusted: trusted, conditional: validators != nil)
         }
-        throw JSONListError.paging("\(config.name): more than \(Self.maximumRedirects) redirects from "
-            + "\(SafeText.oneLine(url.description, limit: 120)); point url in [[json]] \(config.name) at the final address.")
+        throw JSONListError.paging(
+            "\(config.name): more than \(Self.maximumRedirects) redirects from "
+                + "\(SafeText.oneLine(url.description, limit: 120)); point url in [[json]] \(config.name) at the "
+                + "final address."
+        )
     }
 
     private func send(_ url: ListURL, credentials: Bool, validators: Validators?) throws -> HTTPResponse {
@@ -83,8 +91,10 @@ struct ListFetcher {
         if credentials, let authorization = authorization() { headers.append(authorization) }
         if let validators { headers += validators.requestHeaders }
         do {
-            return try transport.send(HTTPRequest(method: .get, url: url.description, headers: headers,
-                                                  timeout: config.requestTimeout))
+            return try transport.send(
+                HTTPRequest(
+                    method: .get, url: url.description, headers: headers,
+                    timeout: config.requestTimeout))
         } catch let error as TransportError {
             throw JSONListError.unreachable(error, list: config.name, maxSize: config.maxSize)
         }
@@ -112,20 +122,25 @@ struct ListFetcher {
                 status: answer.status, message: Self.message(answer.body), list: config.name,
                 sent: config.credentials == .none ? .notConfigured : trusted ? .sent : .withheldAfterRedirect)
         case 404, 410:
-            throw JSONListError.notFound(status: answer.status, url: SafeText.oneLine(answer.url.description, limit: 200))
+            throw JSONListError.notFound(
+                status: answer.status, url: SafeText.oneLine(answer.url.description, limit: 200))
         default:
-            let wait = answer.status == 429 || answer.status == 503
+            let wait =
+                answer.status == 429 || answer.status == 503
                 ? RetryAfter.seconds(answer.header("Retry-After"), now: wallClock()) : nil
-            throw JSONListError.status(answer.status, message: Self.message(answer.body), list: config.name,
-                                       retryAfter: wait)
+            throw JSONListError.status(
+                answer.status, message: Self.message(answer.body), list: config.name,
+                retryAfter: wait)
         }
     }
 
     /// The server's own words in an error answer (`message`, `error`, Jira's `errorMessages`), one line, bounded.
     static func message(_ body: [UInt8]) -> String {
         guard body.count <= 65_536, let value = try? JSONParser.parse(body) else { return "" }
-        let candidates = [value[member: "message"], value[member: "error_description"], value[member: "error"],
-                          value[member: "errorMessages"].flatMap { if case .array(let items) = $0 { items.first } else { nil } }]
+        let candidates = [
+            value[member: "message"], value[member: "error_description"], value[member: "error"],
+            value[member: "errorMessages"].flatMap { if case .array(let items) = $0 { items.first } else { nil } },
+        ]
         for case .string(let text)? in candidates where !text.isEmpty { return SafeText.oneLine(text, limit: 200) }
         return ""
     }
@@ -169,7 +184,8 @@ enum Base64 {
             let chunk = bytes[index..<min(index + 3, bytes.count)]
             let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
             for position in 0..<4 {
-                out.append(position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 0x3F] : UInt8(ascii: "="))
+                out.append(
+                    position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 0x3F] : UInt8(ascii: "="))
             }
             index += 3
         }

@@ -24,8 +24,9 @@ extension ListReader {
             let next = header.trimmingSpaces
             guard !next.isEmpty else { return nil }
             guard next.count <= 9, next.allSatisfy(\.isNumber), let number = Int(next), number > paging.page else {
-                throw JSONListError.badAnswer("X-Next-Page \"\(SafeText.oneLine(next, limit: 20))\" is no later page",
-                                              list: self.config.name)
+                throw JSONListError.badAnswer(
+                    "X-Next-Page \"\(SafeText.oneLine(next, limit: 20))\" is no later page",
+                    list: self.config.name)
             }
             paging.page = number
             read.pagingSeen = "X-Next-Page headers"
@@ -41,13 +42,15 @@ extension ListReader {
     private func link(_ value: JSONValue?, from base: ListURL, seen: String, read: inout ListRead) throws -> ListURL? {
         guard let value, value != .null else { return nil }
         guard case .string(let text) = value else {
-            throw JSONListError.badAnswer("the next page's link is \(value.kindDescription), not a URL", list: config.name)
+            throw JSONListError.badAnswer(
+                "the next page's link is \(value.kindDescription), not a URL", list: config.name)
         }
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else { return nil }
         guard let next = base.resolving(trimmed) else {
-            throw JSONListError.badAnswer("the next page's link \"\(SafeText.oneLine(trimmed, limit: 120))\" is no "
-                + "http(s) URL", list: config.name)
+            throw JSONListError.badAnswer(
+                "the next page's link \"\(SafeText.oneLine(trimmed, limit: 120))\" is no "
+                    + "http(s) URL", list: config.name)
         }
         read.pagingSeen = seen
         return next
@@ -84,8 +87,11 @@ enum AnswerOutline {
         var text: String
         switch document {
         case .object(let members):
-            let shown = members.prefix(12).map { "\(SafeText.oneLine($0.name, limit: 40)) (\($0.value.kindDescription))" }
-            text = "The answer is an object with " + (shown.isEmpty ? "no members" : shown.joined(separator: ", "))
+            let shown = members.prefix(12).map {
+                "\(SafeText.oneLine($0.name, limit: 40)) (\($0.value.kindDescription))"
+            }
+            text =
+                "The answer is an object with " + (shown.isEmpty ? "no members" : shown.joined(separator: ", "))
                 + (members.count > 12 ? ", …" : "")
         case .array:
             text = "The answer is \(document.kindDescription)"
@@ -94,7 +100,8 @@ enum AnswerOutline {
         }
         let lists = listPointers(in: document, at: JSONPointer(""), depth: 0)
         if !lists.isEmpty {
-            text += "; its lists are at " + lists.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+            text +=
+                "; its lists are at " + lists.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
                 + ": set items to the one you want"
         }
         return text + "."
@@ -107,8 +114,10 @@ enum AnswerOutline {
         case .array: return [pointer.description]
         case .object(let members):
             return members.prefix(50).flatMap { member in
-                listPointers(in: member.value, at: JSONPointer(pointer.description + JSONPointer(member: member.name).description),
-                             depth: depth + 1)
+                listPointers(
+                    in: member.value,
+                    at: JSONPointer(pointer.description + JSONPointer(member: member.name).description),
+                    depth: depth + 1)
             }
         default: return []
         }

@@ -27,7 +27,8 @@ struct ListReader {
     /// Reads every page; `validators` (stored from the last committed answer) make the first request conditional.
     func read(validators: Validators? = nil) throws -> Outcome {
         guard var url = ListURL(config.url).map(firstPage) else {
-            throw JSONListError.configuration("url in [[json]] \(config.name) is not an http(s) URL trackwatch can read")
+            throw JSONListError.configuration(
+                "url in [[json]] \(config.name) is not an http(s) URL trackwatch can read")
         }
         var read = ListRead()
         var visited: Set<String> = []
@@ -42,8 +43,9 @@ struct ListReader {
             }
             read.pages += 1
             if read.pages == 1 { read.first = FirstAnswer(answer) }
-            let (document, traits) = try AnswerBody.decode(answer.body, contentType: answer.header("Content-Type"),
-                                                          list: config.name)
+            let (document, traits) = try AnswerBody.decode(
+                answer.body, contentType: answer.header("Content-Type"),
+                list: config.name)
             if read.pages == 1 { read.traits = traits }
             let items = try self.items(in: document)
             if read.pages == 1 { paging.total = try total(in: document) }
@@ -57,32 +59,38 @@ struct ListReader {
             }
             paging.pageItems = items.count
             if read.pages == 1 { paging.firstPageItems = items.count }
-            guard let next = try nextPage(after: answer, document: document, url: url, paging: &paging, read: &read) else {
+            guard let next = try nextPage(after: answer, document: document, url: url, paging: &paging, read: &read)
+            else {
                 break
             }
             guard !visited.contains(next.description) else {
-                throw JSONListError.paging("\(config.name): the next page's link points back to a page already read "
-                    + "(\(SafeText.oneLine(next.description, limit: 120))); the server's paging never ends, so "
-                    + "nothing was compared.")
+                throw JSONListError.paging(
+                    "\(config.name): the next page's link points back to a page already read "
+                        + "(\(SafeText.oneLine(next.description, limit: 120))); the server's paging never ends, so "
+                        + "nothing was compared.")
             }
             guard read.pages < config.maxPages else {
-                throw JSONListError.paging("\(config.name): the list did not end after \(config.maxPages) pages "
-                    + "(max_pages): the server's paging may never end. If the list is really that long, raise max_pages "
-                    + "in [[json]] \(config.name); nothing was compared.")
+                throw JSONListError.paging(
+                    "\(config.name): the list did not end after \(config.maxPages) pages "
+                        + "(max_pages): the server's paging may never end. If the list is really that long, raise "
+                        + "max_pages "
+                        + "in [[json]] \(config.name); nothing was compared.")
             }
             url = next
         }
         if let total = paging.total, read.collector.itemCount < total {
-            throw JSONListError.badAnswer("the answer stated \(total) items, but its pages held "
-                + "\(read.collector.itemCount) (did the list change while it was read?)", list: config.name)
+            throw JSONListError.badAnswer(
+                "the answer stated \(total) items, but its pages held "
+                    + "\(read.collector.itemCount) (did the list change while it was read?)", list: config.name)
         }
         try checkKey(read.collector)
         return .list(read)
     }
 
     private func repeated(page: Int) -> JSONListError {
-        .paging("\(config.name): page \(page) repeats the items of an earlier page: the server ignores the page "
-            + "parameter (check the paging keys in [[json]] \(config.name)); nothing was compared.")
+        .paging(
+            "\(config.name): page \(page) repeats the items of an earlier page: the server ignores the page "
+                + "parameter (check the paging keys in [[json]] \(config.name)); nothing was compared.")
     }
 
     /// The configured URL with the first page's parameters.
@@ -105,11 +113,13 @@ struct ListReader {
         switch config.items.resolve(in: document) {
         case .array(let items)?: return items
         case let found?:
-            throw JSONListError.configuration("items \"\(config.items)\" in [[json]] \(config.name) is "
-                + "\(found.kindDescription), not a list. \(AnswerOutline.describe(document))")
+            throw JSONListError.configuration(
+                "items \"\(config.items)\" in [[json]] \(config.name) is "
+                    + "\(found.kindDescription), not a list. \(AnswerOutline.describe(document))")
         case nil:
-            throw JSONListError.configuration("items \"\(config.items)\" in [[json]] \(config.name) is not in the "
-                + "answer. \(AnswerOutline.describe(document))")
+            throw JSONListError.configuration(
+                "items \"\(config.items)\" in [[json]] \(config.name) is not in the "
+                    + "answer. \(AnswerOutline.describe(document))")
         }
     }
 
@@ -117,17 +127,21 @@ struct ListReader {
     private func checkKey(_ collector: ItemCollector) throws {
         guard collector.itemCount > 0, collector.keyedCount == 0 else { return }
         let members = (collector.sampleMembers ?? []).prefix(15).map { SafeText.oneLine($0, limit: 40) }
-        let have = members.isEmpty ? "the items are not objects" : "the first item has " + members.joined(separator: ", ")
-        throw JSONListError.configuration("no item of [[json]] \(config.name) has the key field \"\(config.key)\" "
-            + "(a string or number): \(have). Set key to the field that identifies an item.")
+        let have =
+            members.isEmpty ? "the items are not objects" : "the first item has " + members.joined(separator: ", ")
+        throw JSONListError.configuration(
+            "no item of [[json]] \(config.name) has the key field \"\(config.key)\" "
+                + "(a string or number): \(have). Set key to the field that identifies an item.")
     }
 
     /// The total the first answer states (`total`), bounded.
     private func total(in document: JSONValue) throws -> Int? {
         guard let pointer = config.paging.total else { return nil }
-        guard let text = pointer.resolve(in: document)?.fieldText, text.count <= 9, let total = Int(text), total >= 0 else {
-            throw JSONListError.configuration("total \"\(pointer)\" in [[json]] \(config.name) is not a count in the "
-                + "answer. \(AnswerOutline.describe(document))")
+        guard let text = pointer.resolve(in: document)?.fieldText, text.count <= 9, let total = Int(text), total >= 0
+        else {
+            throw JSONListError.configuration(
+                "total \"\(pointer)\" in [[json]] \(config.name) is not a count in the "
+                    + "answer. \(AnswerOutline.describe(document))")
         }
         return total
     }

@@ -51,7 +51,9 @@ public struct ListURL: Equatable, Sendable, CustomStringConvertible {
         }
         let port: Int?
         if let portText, !portText.isEmpty {
-            port = portText.count <= 5 && portText.allSatisfy(\.isNumber) ? Int(portText).flatMap { $0 <= 65_535 ? $0 : nil } : nil
+            port =
+                portText.count <= 5 && portText.allSatisfy(\.isNumber)
+                ? Int(portText).flatMap { $0 <= 65_535 ? $0 : nil } : nil
         } else {
             port = scheme == "https" ? 443 : 80
         }
@@ -66,7 +68,8 @@ public struct ListURL: Equatable, Sendable, CustomStringConvertible {
     /// The URL `reference` (a `Location` header, a `next` link) names, read relative to this one; `nil` when it
     /// is no http(s) URL.
     public func resolving(_ reference: String) -> ListURL? {
-        let reference = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let reference =
+            reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         if reference.contains("://") { return ListURL(reference) }
         if reference.hasPrefix("//") { return ListURL("\(scheme):\(reference)") }
         if reference.hasPrefix("/") { return ListURL("\(scheme)://\(authority)\(reference)") }

@@ -28,7 +28,8 @@ public struct Template: Equatable, Sendable {
                 }
                 let name = String(text[next..<close])
                 guard let field = FieldPath(name) else {
-                    throw TemplateError("{\(name)} is not a field: write a member name or a JSON Pointer such as {/meta/color}")
+                    throw TemplateError(
+                        "{\(name)} is not a field: write a member name or a JSON Pointer such as {/meta/color}")
                 }
                 if !literal.isEmpty { parts.append(.text(literal)) }
                 literal = ""

@@ -20,7 +20,8 @@ final class JSONDaemonTests: JSONSimTestCase {
     }
 
     private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
-        try workspace.startDaemon(notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try workspace.startDaemon(
+            notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
     }
 
     private func poll(_ daemon: Process, _ notify: NotifySocket, expecting text: String) {
@@ -47,7 +48,9 @@ final class JSONDaemonTests: JSONSimTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         let (opener, opened) = try workspace.recordingOpener()
         workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
-        try workspace.useList(url: sim.url + "/devices", name: "devices", """
+        try workspace.useList(
+            url: sim.url + "/devices", name: "devices",
+            """
             title = "{device} ({os})"
             by = "lastCheckedOutBy"
             link = "https://devices.example.com/#/device/{id}"
@@ -56,16 +59,18 @@ final class JSONDaemonTests: JSONSimTestCase {
         let stderr = Pipe()
         let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
         defer { stopAndWait(daemon) }
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("6 in devices") },
-                        "\(notify.messages)")
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("6 in devices") },
+            "\(notify.messages)")
         try bus.clearCalls()
 
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
         poll(daemon, notify, expecting: "1 change;")
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.map { plain($0.summary) }, ["1: Pixel 8 (Android 14)"])
-        XCTAssertTrue(plain(calls.first?.body ?? "").contains("Changed in devices · isCheckedOut: false → true"),
-                      calls.first?.body ?? "")
+        XCTAssertTrue(
+            plain(calls.first?.body ?? "").contains("Changed in devices · isCheckedOut: false → true"),
+            calls.first?.body ?? "")
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://devices.example.com/#/device/1\n")
@@ -75,8 +80,9 @@ final class JSONDaemonTests: JSONSimTestCase {
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(log.components(separatedBy: "1 changed in devices: Pixel 8 (Android 14)").count - 1, 1,
-                       "journaled once: \(log)")
+        XCTAssertEqual(
+            log.components(separatedBy: "1 changed in devices: Pixel 8 (Android 14)").count - 1, 1,
+            "journaled once: \(log)")
     }
 
     /// 429 with `Retry-After` in seconds, then 503 with it as a date: the daemon waits at least that long before
@@ -100,10 +106,12 @@ final class JSONDaemonTests: JSONSimTestCase {
             try sim.fault("status", on: "GET /list/bare", wait.merging(["status": status]) { $1 })
             poll(daemon, notify, expecting: "HTTP \(status)")
             let limited = Date()
-            XCTAssertNotNil(notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
-                            "retried by itself: \(notify.messages)")
+            XCTAssertNotNil(
+                notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
+                "retried by itself: \(notify.messages)")
             XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(limited), 1.5, "\(status): waited as told")
-            XCTAssertEqual(try sim.requests(to: "GET /list/bare"), 1 + (status == 429 ? 2 : 4), "no request while told to wait")
+            XCTAssertEqual(
+                try sim.requests(to: "GET /list/bare"), 1 + (status == 429 ? 2 : 4), "no request while told to wait")
         }
         XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["5: Item 5", "5: Item 5"], "no outage bubble")
 

@@ -8,8 +8,10 @@ final class JSONDoctorProbeTests: JSONSimTestCase {
         let workspace = try listWorkspace("/paging/link", "title = \"{title}\"")
         let doctor = try workspace.trackwatch(["doctor"])
         XCTAssertTrue(doctor.lines.contains("✔ [[json]] items read from \(sim.url)/paging/link"), doctor.stdout)
-        XCTAssertTrue(doctor.lines.contains(#"✔ 12 items at items "", 12 with the key "id"; 3 pages, found through Link headers"#),
-                      doctor.stdout)
+        XCTAssertTrue(
+            doctor.lines.contains(
+                #"✔ 12 items at items "", 12 with the key "id"; 3 pages, found through Link headers"#),
+            doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("has no state yet"), "nothing stored: \(doctor.stdout)")
 
         try workspace.useList(url: sim.url + "/list/data", "items = \"/items\"")
@@ -19,28 +21,36 @@ final class JSONDoctorProbeTests: JSONSimTestCase {
         XCTAssertTrue(wrong.lines[failed].contains(#"its lists are at "/data""#), wrong.stdout)
         XCTAssertEqual(wrong.lines[failed + 1], "    fix: correct the keys named above in [[json]]")
 
-        let refused = try listWorkspace("/entries/all", "key = \"DUID\"\nusername = \"dl123\"\npassword_file = \"/nonexistent/pw\"")
+        let refused = try listWorkspace(
+            "/entries/all", "key = \"DUID\"\nusername = \"dl123\"\npassword_file = \"/nonexistent/pw\"")
         let noPassword = try refused.trackwatch(["doctor"])
-        XCTAssertTrue(noPassword.lines.contains { $0.hasPrefix("✘ credentials of [[json]] items (HTTP Basic as dl123") },
-                      noPassword.stdout)
-        XCTAssertTrue(noPassword.lines.contains("· skipped: reading [[json]] items (needs the credentials)"), noPassword.stdout)
+        XCTAssertTrue(
+            noPassword.lines.contains { $0.hasPrefix("✘ credentials of [[json]] items (HTTP Basic as dl123") },
+            noPassword.stdout)
+        XCTAssertTrue(
+            noPassword.lines.contains("· skipped: reading [[json]] items (needs the credentials)"), noPassword.stdout)
     }
 
     func test_probe_saysWhatTheServerAnswers() throws {
         let workspace = try listWorkspace("/encoding/gzip")
         let gzip = try workspace.trackwatch(["probe"])
         XCTAssertEqual(gzip.status, 0, gzip.stdout + gzip.stderr)
-        XCTAssertTrue(gzip.lines.contains { $0.hasPrefix("✔ \(sim.url)/encoding/gzip answered HTTP 200:") }, gzip.stdout)
-        XCTAssertTrue(gzip.lines.contains("✔ encoding: Content-Encoding gzip, inflated, no charset (read as UTF-8)"), gzip.stdout)
+        XCTAssertTrue(
+            gzip.lines.contains { $0.hasPrefix("✔ \(sim.url)/encoding/gzip answered HTTP 200:") }, gzip.stdout)
+        XCTAssertTrue(
+            gzip.lines.contains("✔ encoding: Content-Encoding gzip, inflated, no charset (read as UTF-8)"), gzip.stdout)
         XCTAssertTrue(gzip.lines.contains(#"✔ 12 items at items ""; 12 keys in "id""#), gzip.stdout)
-        XCTAssertTrue(gzip.lines.contains("⚠ no ETag or Last-Modified: conditional requests are not possible"), gzip.stdout)
+        XCTAssertTrue(
+            gzip.lines.contains("⚠ no ETag or Last-Modified: conditional requests are not possible"), gzip.stdout)
 
         try workspace.useList(url: sim.url + "/conditional/both")
         let conditional = try workspace.trackwatch(["probe"])
-        XCTAssertTrue(conditional.lines.contains("✔ conditional requests: ETag and Last-Modified answered with 304 Not Modified"),
-                      conditional.stdout)
+        XCTAssertTrue(
+            conditional.lines.contains("✔ conditional requests: ETag and Last-Modified answered with 304 Not Modified"),
+            conditional.stdout)
 
-        try workspace.useList(url: sim.url + "/paging/cursor", "items = \"/items\"\ncursor = \"/next_cursor\"\ncursor_param = \"cursor\"")
+        try workspace.useList(
+            url: sim.url + "/paging/cursor", "items = \"/items\"\ncursor = \"/next_cursor\"\ncursor_param = \"cursor\"")
         let cursor = try workspace.trackwatch(["probe"])
         XCTAssertTrue(cursor.lines.contains("✔ paging: 3 pages, found through a cursor"), cursor.stdout)
 
@@ -56,6 +66,8 @@ final class JSONDoctorProbeTests: JSONSimTestCase {
         let down = try workspace.trackwatch(["probe"])
         XCTAssertEqual(down.status, 69, down.stdout)
         XCTAssertTrue(down.lines.contains { $0.hasPrefix("✘ [[json]] items: items answered HTTP 500") }, down.stdout)
-        XCTAssertEqual(try XCTUnwrap(try workspace.trackwatch(["status", "--json"]).objects.first)["records"] as? [String: Int], [:])
+        XCTAssertEqual(
+            try XCTUnwrap(try workspace.trackwatch(["status", "--json"]).objects.first)["records"] as? [String: Int],
+            [:])
     }
 }

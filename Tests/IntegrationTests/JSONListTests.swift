@@ -6,7 +6,9 @@ import XCTest
 /// them, each change reported once, field by field; and the commands that read the state through the seam.
 final class JSONListTests: JSONSimTestCase {
     private func devices() throws -> Workspace {
-        try listWorkspace("/devices", name: "devices", """
+        try listWorkspace(
+            "/devices", name: "devices",
+            """
             title = "{device} ({os})"
             by = "lastCheckedOutBy"
             link = "https://devices.example.com/#/device/{id}"
@@ -17,7 +19,8 @@ final class JSONListTests: JSONSimTestCase {
         let workspace = try devices()
         let baseline = try workspace.trackwatch(["check"])
         XCTAssertEqual(baseline.status, 0, baseline.stderr)
-        XCTAssertEqual(baseline.stdout, "Baseline: watching 6 items of devices; changes are reported from the next check on.\n")
+        XCTAssertEqual(
+            baseline.stdout, "Baseline: watching 6 items of devices; changes are reported from the next check on.\n")
 
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
         let changes = try workspace.checkList()
@@ -27,7 +30,8 @@ final class JSONListTests: JSONSimTestCase {
         XCTAssertEqual(change?["by"] as? String, "Sam Carter")
         XCTAssertEqual(change?["source"] as? String, "devices")
         XCTAssertEqual(change?["watch"] as? String, "devices")
-        XCTAssertEqual(Array(fieldChanges(change).prefix(2)), ["isCheckedOut: false → true", "lastCheckedOutBy: ∅ → Sam Carter"])
+        XCTAssertEqual(
+            Array(fieldChanges(change).prefix(2)), ["isCheckedOut: false → true", "lastCheckedOutBy: ∅ → Sam Carter"])
         XCTAssertEqual(try workspace.checkList().count, 0, "reported once")
 
         try sim.act("checkin", "--device", "1")
@@ -35,11 +39,13 @@ final class JSONListTests: JSONSimTestCase {
         try sim.act("delete-device", "--device", "5")
         let next = try workspace.trackwatch(["check"])
         XCTAssertEqual(next.status, 0, next.stderr)
-        XCTAssertEqual(next.lines, [
-            "1 changed in devices: Pixel 8 (Android 14) (isCheckedOut: true → false)",
-            "7 now in devices: Pixel 9 (Android 15)",
-            "5 no longer in devices: Moto G Power (Android 13)",
-        ])
+        XCTAssertEqual(
+            next.lines,
+            [
+                "1 changed in devices: Pixel 8 (Android 14) (isCheckedOut: true → false)",
+                "7 now in devices: Pixel 9 (Android 15)",
+                "5 no longer in devices: Moto G Power (Android 13)",
+            ])
     }
 
     /// The class directory's bad data: nothing crashes; the entry without a key and the key shared by two entries
@@ -47,7 +53,9 @@ final class JSONListTests: JSONSimTestCase {
     func test_classDirectory_badData_keylessAndDuplicatedNeverEnteredOrLeft_oneWarningNamesThem() throws {
         let workspace = try Workspace(serverURL: sim.url)
         let password = try workspace.secretFile("directory-password", "pw-dl123")
-        try workspace.useList(url: sim.url + "/entries/all", name: "directory", """
+        try workspace.useList(
+            url: sim.url + "/entries/all", name: "directory",
+            """
             key = "DUID"
             title = "{fName} {lName}"
             fields = ["team", "role"]
@@ -62,15 +70,18 @@ final class JSONListTests: JSONSimTestCase {
         XCTAssertTrue(warnings.first?.contains("item 16 (Guest User)") == true, baseline.stderr)
         XCTAssertTrue(warnings.first?.contains("1000014 (2 items)") == true, baseline.stderr)
 
-        try sim.act("join", "--netid", "nj901", "--duid", "1000020", "--first", "Nia", "--last", "Jones", "--team", "Team Heron")
+        try sim.act(
+            "join", "--netid", "nj901", "--duid", "1000020", "--first", "Nia", "--last", "Jones", "--team", "Team Heron"
+        )
         try sim.act("change-team", "--netid", "jp220", "--team", "Team Osprey")
         try sim.act("edit-entry", "--netid", "bp56", "--set", "hobby=sailing")  // not a compared field
         let changes = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(changes.status, 0, changes.stderr)
         XCTAssertEqual(listSummaries(changes.objects), ["1000004 changed", "1000020 entered"])
         XCTAssertEqual(fieldChanges(changes.objects.first), ["team: Team Kestrel → Team Osprey"])
-        XCTAssertEqual(changes.stderr.split(separator: "\n").filter { $0.contains("left out") }.count, 1,
-                       "one warning per poll: \(changes.stderr)")
+        XCTAssertEqual(
+            changes.stderr.split(separator: "\n").filter { $0.contains("left out") }.count, 1,
+            "one warning per poll: \(changes.stderr)")
 
         // Jordan's two entries made one (in Team Osprey): the key is no longer ambiguous, and what the baseline kept
         // for it (the first entry, Team Heron) changed — not an entry.
@@ -85,7 +96,9 @@ final class JSONListTests: JSONSimTestCase {
     func test_longValues_areStoredCut_keepingTheirLength_andAChangeIsStillSeen() throws {
         let workspace = try Workspace(serverURL: sim.url)
         let password = try workspace.secretFile("directory-password", "pw-bp56")
-        try workspace.useList(url: sim.url + "/entries/all", name: "directory", """
+        try workspace.useList(
+            url: sim.url + "/entries/all", name: "directory",
+            """
             key = "DUID"
             username = "bp56"
             password_file = "\(password)"
@@ -100,20 +113,24 @@ final class JSONListTests: JSONSimTestCase {
         let http = try AsyncHTTPTransport()
         let basic = [("Authorization", "Basic " + Data("bp56:pw-bp56".utf8).base64EncodedString())]
         let all = try http.send(HTTPRequest(method: .get, url: sim.url + "/entries/all", headers: basic, timeout: 10))
-        var entry = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(all.body)) as? [[String: Any]])?
-            .first { $0["netid"] as? String == "bp56" })
+        var entry = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(all.body)) as? [[String: Any]])?
+                .first { $0["netid"] as? String == "bp56" })
         entry["picture"] = String(repeating: "B", count: 1_500_000)
-        let put = try http.send(HTTPRequest(method: .put, url: sim.url + "/entries/bp56",
-                                            headers: basic + [("Content-Type", "application/json")],
-                                            body: Array(try JSONSerialization.data(withJSONObject: entry)), timeout: 10))
+        let put = try http.send(
+            HTTPRequest(
+                method: .put, url: sim.url + "/entries/bp56",
+                headers: basic + [("Content-Type", "application/json")],
+                body: Array(try JSONSerialization.data(withJSONObject: entry)), timeout: 10))
         XCTAssertEqual(put.status, 200)
         let changes = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(listSummaries(changes.objects), ["1000013 changed"], changes.stderr)
         let picture = (changes.objects.first?["changes"] as? [[String: Any]])?.first
         XCTAssertEqual(picture?["field"] as? String, "picture")
         XCTAssertTrue((picture?["old"] as? String)?.contains("… (1500000 characters, #") == true, "\(picture ?? [:])")
-        XCTAssertTrue((picture?["new"] as? String)?.hasPrefix(String(repeating: "B", count: 900)) == true
-            && (picture?["new"] as? String)?.contains("… (1500000 characters, #") == true)
+        XCTAssertTrue(
+            (picture?["new"] as? String)?.hasPrefix(String(repeating: "B", count: 900)) == true
+                && (picture?["new"] as? String)?.contains("… (1500000 characters, #") == true)
         XCTAssertLessThan(changes.rawStdout.count, 3_000, "the change's line stays small")
         let page = try workspace.trackwatch(["log", "--html"])
         XCTAssertLessThan(page.rawStdout.count, 50_000, "the page stays small")

@@ -14,8 +14,9 @@ final class JSONMessTests: JSONSimTestCase {
             for _ in 1...3 { XCTAssertEqual(listSummaries(try workspace.checkList()), [], variant) }
             try sim.setItem(2, #"{"priority": 4}"#)
             for _ in 1...2 { _ = try workspace.checkList() }  // both spellings of the answer seen since
-            XCTAssertEqual(try workspace.trackwatch(["log", "--json"]).objects.map(fieldChanges), [["priority: 2 → 4"]],
-                           "\(variant): once")
+            XCTAssertEqual(
+                try workspace.trackwatch(["log", "--json"]).objects.map(fieldChanges), [["priority: 2 → 4"]],
+                "\(variant): once")
         }
     }
 

@@ -66,8 +66,11 @@ final class JSONPagingTests: JSONSimTestCase {
         let cases: [(path: String, lines: String, field: String)] = [
             ("/list/data", "items = \"/data\"", "status"),
             ("/list/nested", "items = \"/result/list/items\"", "status"),
-            ("/list/jsonapi", "items = \"/data\"\nfields = [\"/attributes/status\"]\ntitle = \"{/attributes/title}\"",
-             "/attributes/status"),
+            (
+                "/list/jsonapi",
+                "items = \"/data\"\nfields = [\"/attributes/status\"]\ntitle = \"{/attributes/title}\"",
+                "/attributes/status"
+            ),
             ("/list/ndjson", "", "status"),
         ]
         for (path, lines, field) in cases {

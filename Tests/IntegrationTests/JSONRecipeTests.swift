@@ -45,7 +45,9 @@ final class JSONRecipeTests: JSONSimTestCase {
         return workspace
     }
 
-    private func baseline(_ workspace: Workspace, items: Int, _ file: StaticString = #filePath, line: UInt = #line) throws {
+    private func baseline(_ workspace: Workspace, items: Int, _ file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let result = try workspace.trackwatch(["check"])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         XCTAssertTrue(result.stdout.contains("watching \(items) items"), result.stdout, file: file, line: line)
@@ -64,7 +66,9 @@ final class JSONRecipeTests: JSONSimTestCase {
     func test_classDirectory() throws {
         let workspace = try workspace("directory")
         try baseline(workspace, items: 14)
-        try sim.act("join", "--netid", "nj902", "--duid", "1000021", "--first", "Ola", "--last", "Berg", "--team", "Team Kestrel")
+        try sim.act(
+            "join", "--netid", "nj902", "--duid", "1000021", "--first", "Ola", "--last", "Berg", "--team",
+            "Team Kestrel")
         try sim.act("change-team", "--netid", "km77", "--team", "Team Kestrel")
         let changes = try workspace.checkList()
         XCTAssertEqual(listSummaries(changes), ["1000007 changed", "1000021 entered"])
@@ -104,8 +108,9 @@ final class JSONRecipeTests: JSONSimTestCase {
         let workspace = try workspace("gitlab", replacing: [("per_page=100", "per_page=2")])
         try baseline(workspace, items: 6)
         XCTAssertEqual(try sim.requests(to: "GET /gitlab/api/v4/issues"), 3, "three pages through X-Next-Page")
-        XCTAssertEqual((try sim.stats()["credentialsByRoute"] as? [String: [String: Int]])?["GET /gitlab/api/v4/issues"],
-                       ["private-token": 3])
+        XCTAssertEqual(
+            (try sim.stats()["credentialsByRoute"] as? [String: [String: Int]])?["GET /gitlab/api/v4/issues"],
+            ["private-token": 3])
         try sim.act("assign", "--tracker", "gitlab", "--issue", "7", "--to", "lee")
         try sim.act("set-issue", "--tracker", "gitlab", "--issue", "1", "--set-json", #"labels=["bug","p1"]"#)
         let changes = try workspace.checkList()

@@ -15,14 +15,17 @@ final class JSONRedirectTests: JSONSimTestCase {
 
     override class func setUp() {
         super.setUp()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tw-json-tls-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tw-json-tls-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-                             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appendingPathComponent("key.pem").path,
-                             "-out", certificate]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appendingPathComponent("key.pem").path,
+            "-out", certificate,
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try? openssl.run()
@@ -65,16 +68,19 @@ final class JSONRedirectTests: JSONSimTestCase {
         let other = try workspace.trackwatch(["check"])
         XCTAssertEqual(other.status, 77, other.stderr)
         XCTAssertTrue(other.stderr.contains("after a redirect to another host"), other.stderr)
-        XCTAssertEqual(try credentialsSent(), ["http GET /redirect/other-host bearer", "other GET /auth/bearer none"],
-                       "\(otherURL) was asked without them")
+        XCTAssertEqual(
+            try credentialsSent(), ["http GET /redirect/other-host bearer", "other GET /auth/bearer none"],
+            "\(otherURL) was asked without them")
 
         try sim.reset()
-        try workspace.useList(url: httpsURL + "/redirect/https-to-http?to=/auth/bearer", name: "downgrade",
-                              token + "\nca_file = \"\(Self.certificate)\"")
+        try workspace.useList(
+            url: httpsURL + "/redirect/https-to-http?to=/auth/bearer", name: "downgrade",
+            token + "\nca_file = \"\(Self.certificate)\"")
         let downgrade = try workspace.trackwatch(["check"])
         XCTAssertEqual(downgrade.status, 77, downgrade.stderr)
-        XCTAssertEqual(try credentialsSent(), ["https GET /redirect/https-to-http bearer", "http GET /auth/bearer none"],
-                       "never in clear text")
+        XCTAssertEqual(
+            try credentialsSent(), ["https GET /redirect/https-to-http bearer", "http GET /auth/bearer none"],
+            "never in clear text")
     }
 
     /// `listener route credentials` of each request but the control routes, from json-sim's request log.

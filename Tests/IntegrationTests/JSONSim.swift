@@ -52,11 +52,14 @@ final class JSONSim {
     /// A control route under `/sim/`, expected to succeed; its JSON answer.
     @discardableResult
     func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
-        let response = try http.send(HTTPRequest(
-            method: method, url: url + "/sim/" + path, headers: body == nil ? [] : [("Content-Type", "application/json")],
-            body: body.map { Array($0.utf8) }, timeout: 10))
-        XCTAssertTrue((200..<300).contains(response.status),
-                      "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        let response = try http.send(
+            HTTPRequest(
+                method: method, url: url + "/sim/" + path,
+                headers: body == nil ? [] : [("Content-Type", "application/json")],
+                body: body.map { Array($0.utf8) }, timeout: 10))
+        XCTAssertTrue(
+            (200..<300).contains(response.status),
+            "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
 

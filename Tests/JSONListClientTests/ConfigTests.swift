@@ -14,7 +14,8 @@ final class ConfigTests: XCTestCase {
     }
 
     func test_everyKey_isRead() throws {
-        let config = try list("""
+        let config = try list(
+            """
             items = "/data"
             key = "/attributes/uid"
             title = "{name} ({/meta/color})"
@@ -41,7 +42,8 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(config.key.name, "/attributes/uid")
         XCTAssertEqual(config.fields?.map(\.name), ["status", "/meta/color"])
         XCTAssertEqual(config.rule, .entries)
-        XCTAssertEqual(config.credentials, .header(name: "X-API-Key", token: .tokenFile(path: "/home/me/.config/trackwatch/key")))
+        XCTAssertEqual(
+            config.credentials, .header(name: "X-API-Key", token: .tokenFile(path: "/home/me/.config/trackwatch/key")))
         XCTAssertEqual(config.headers.map(\.name), ["Accept", "X-Trace"])
         XCTAssertEqual(config.paging.pageParam, "page")
         XCTAssertEqual(config.paging.perPage, 50)
@@ -64,12 +66,16 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(plain.maxPages, 1_000)
         XCTAssertEqual(plain.credentials, .none)
         XCTAssertEqual(try list("token_file = \"/t\"").credentials, .bearer(.tokenFile(path: "/t")))
-        XCTAssertEqual(try list("username = \"me\"\npassword_file = \"/p\"").credentials,
-                       .basic(username: "me", password: .passwordFile(path: "/p")))
-        XCTAssertEqual(try list("username = \"me@example.com\"\ntoken_file = \"/t\"").credentials,
-                       .basic(username: "me@example.com", password: .tokenFile(path: "/t")))
-        XCTAssertEqual(try list("keyring = true").credentials,
-                       .bearer(.keyring(attributes: ["service", "trackwatch", "server", "https://example.com/items", "user", "l"])))
+        XCTAssertEqual(
+            try list("username = \"me\"\npassword_file = \"/p\"").credentials,
+            .basic(username: "me", password: .passwordFile(path: "/p")))
+        XCTAssertEqual(
+            try list("username = \"me@example.com\"\ntoken_file = \"/t\"").credentials,
+            .basic(username: "me@example.com", password: .tokenFile(path: "/t")))
+        XCTAssertEqual(
+            try list("keyring = true").credentials,
+            .bearer(
+                .keyring(attributes: ["service", "trackwatch", "server", "https://example.com/items", "user", "l"])))
     }
 
     func test_mistakes_areNamedByLineAndKey() {
@@ -116,7 +122,10 @@ final class ConfigTests: XCTestCase {
             ("[[json]]\nname = \"l\"", "json.url", "missing"),
             ("[[json]]\nname = \"l\"\nurl = \"https://me:secret@x/\"", "json.url", "must not contain a user name"),
             ("[[json]]\nname = \"l\"\nurl = \"ftp://x/\"", "json.url", "http:// or https://"),
-            ("[[json]]\nname = \"l\"\nurl = \"https://x/\"\n[[json]]\nname = \"l\"\nurl = \"https://y/\"", "json.name", "also names"),
+            (
+                "[[json]]\nname = \"l\"\nurl = \"https://x/\"\n[[json]]\nname = \"l\"\nurl = \"https://y/\"",
+                "json.name", "also names"
+            ),
             ("[json]\nname = \"l\"\nurl = \"https://x/\"", "json", "[[json]] tables"),
         ] {
             XCTAssertThrowsError(try parse(text), text) { error in

@@ -17,16 +17,19 @@ final class JSONValueTests: XCTestCase {
     }
 
     func test_parser_readsEveryKindOfValue_escapesAndSurrogates() throws {
-        let value = try parse(#" {"a": [1, 2.50, -3e1], "b": {"c": null, "d": true, "e": false}, "s": "x\"\\\/\n\u00e9\ud83d\ude80"} "#)
+        let value = try parse(
+            #" {"a": [1, 2.50, -3e1], "b": {"c": null, "d": true, "e": false}, "s": "x\"\\\/\n\u00e9\ud83d\ude80"} "#)
         XCTAssertEqual(value[member: "a"], .array([.number("1"), .number("2.5"), .number("-30")]))
         XCTAssertEqual(value[member: "b"]?[member: "c"], .null)
         XCTAssertEqual(value[member: "s"], .string("x\"\\/\né🚀"))
     }
 
     func test_parser_refusesWhatIsNotJSON_sayingWhere() {
-        for (text, says) in [("[1, 2", "ends early"), ("{\"a\" 1}", "expected :"), ("[1] x", "more text"),
-                             ("\"a\u{01}b\"", "control character"), ("[01x]", "expected , or ]"), ("", "ends early"),
-                             ("tru", "expected true"), ("[\"\\q\"]", "unknown escape")] {
+        for (text, says) in [
+            ("[1, 2", "ends early"), ("{\"a\" 1}", "expected :"), ("[1] x", "more text"),
+            ("\"a\u{01}b\"", "control character"), ("[01x]", "expected , or ]"), ("", "ends early"),
+            ("tru", "expected true"), ("[\"\\q\"]", "unknown escape"),
+        ] {
             XCTAssertThrowsError(try parse(text), text) { error in
                 XCTAssertTrue("\(error)".contains(says), "\(text): \(error)")
             }
@@ -51,7 +54,8 @@ final class JSONValueTests: XCTestCase {
     func test_ndjson_isAList_oneDocumentIsNot() throws {
         let lines = try JSONParser.parseDocumentOrLines(Array("{\"id\":1}\n{\"id\":2}\r\n\n{\"id\":3}\n".utf8))
         XCTAssertTrue(lines.lines)
-        XCTAssertEqual(lines.value, .array([1, 2, 3].map { .object([JSONMember(name: "id", value: .number("\($0)"))]) }))
+        XCTAssertEqual(
+            lines.value, .array([1, 2, 3].map { .object([JSONMember(name: "id", value: .number("\($0)"))]) }))
         let one = try JSONParser.parseDocumentOrLines(Array("[1,\n2]\n".utf8))
         XCTAssertFalse(one.lines)
         XCTAssertThrowsError(try JSONParser.parseDocumentOrLines(Array("{\"id\":1} {\"id\":2}".utf8)))
@@ -69,7 +73,9 @@ final class JSONValueTests: XCTestCase {
 
     func test_removing_aNestedPointer() throws {
         let item = try parse(#"{"id": 1, "meta": {"updated": "now", "color": "red"}, "list": [1, 2]}"#)
-        XCTAssertEqual(item.removing(JSONPointer("/meta/updated")!).canonicalJSON, #"{"id":1,"list":[1,2],"meta":{"color":"red"}}"#)
+        XCTAssertEqual(
+            item.removing(JSONPointer("/meta/updated")!).canonicalJSON, #"{"id":1,"list":[1,2],"meta":{"color":"red"}}"#
+        )
         XCTAssertEqual(item.removing(JSONPointer("/list/0")!)[member: "list"], .array([.number("2")]))
         XCTAssertEqual(item.removing(JSONPointer("/nothing/here")!), item)
     }

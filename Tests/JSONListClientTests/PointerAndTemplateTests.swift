@@ -34,8 +34,9 @@ final class PointerAndTemplateTests: XCTestCase {
     func test_template_fieldsInBraces_literalBracesDoubled() throws {
         let template = try Template(parsing: "{device} ({os}) {{x}} {/meta/color}")
         XCTAssertEqual(template.fields.map(\.name), ["device", "os", "/meta/color"])
-        XCTAssertEqual(template.render { ["device": "Pixel", "os": "Android", "/meta/color": "red"][$0.name] },
-                       "Pixel (Android) {x} red")
+        XCTAssertEqual(
+            template.render { ["device": "Pixel", "os": "Android", "/meta/color": "red"][$0.name] },
+            "Pixel (Android) {x} red")
         XCTAssertEqual(template.render { _ in nil }, " () {x} ")
         XCTAssertEqual(try Template(parsing: "{html_url}").singleField?.name, "html_url")
         for bad in ["{unclosed", "stray }", "{}", "{/~}"] {
@@ -44,7 +45,8 @@ final class PointerAndTemplateTests: XCTestCase {
     }
 
     func test_linkHeader_nextAmongOthers_quotedAndCommas() {
-        let value = #"<https://api.example.com/x?page=1&q=a,b>; rel="prev", <https://api.example.com/x?page=3>; rel="next last"; title="a, b", <x>; rel=first"#
+        let value =
+            #"<https://api.example.com/x?page=1&q=a,b>; rel="prev", <https://api.example.com/x?page=3>; rel="next last"; title="a, b", <x>; rel=first"#
         XCTAssertEqual(LinkHeader.target("next", in: [value]), "https://api.example.com/x?page=3")
         XCTAssertEqual(LinkHeader.target("prev", in: [value]), "https://api.example.com/x?page=1&q=a,b")
         XCTAssertEqual(LinkHeader.target("first", in: [value]), "x")

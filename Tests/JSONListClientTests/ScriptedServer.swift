@@ -39,8 +39,11 @@ func items(_ range: ClosedRange<Int>) -> String {
 
 /// A reader of `config` over `server`.
 func reader(_ config: JSONListConfig, _ server: ScriptedServer, secret: String? = nil) -> ListReader {
-    ListReader(config: config, fetcher: ListFetcher(config: config, transport: server, secret: secret.map(Secret.init),
-                                                    wallClock: { 1_700_000_000 }))
+    ListReader(
+        config: config,
+        fetcher: ListFetcher(
+            config: config, transport: server, secret: secret.map(Secret.init),
+            wallClock: { 1_700_000_000 }))
 }
 
 extension ListReader.Outcome {
