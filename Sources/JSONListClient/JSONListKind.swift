@@ -78,6 +78,14 @@ extension ConfigReader {
                 "must not contain a user name or password (the part before @, not "
                     + "shown here); put the user name in username and the password in password_file")
         }
+        // A token in the query would be in every error message and log line that names the URL.
+        if let query = url.split(separator: "?", maxSplits: 1).dropFirst().first,
+            let name = query.split(separator: "&").map({ String($0.prefix { $0 != "=" }).lowercased() })
+                .first(where: Self.secretParameters.contains)
+        {
+            throw error(table["url"], "json.url", "must not carry a secret (the \(name) parameter, not shown here); put "
+                + "the token in token_file, with header = \"…\" if the server wants it in a header")
+        }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
             url.allSatisfy({ $0.isASCII && !$0.isWhitespace })
@@ -88,6 +96,11 @@ extension ConfigReader {
                     + "found \"\(url.prefix(80))\"")
         }
     }
+
+    /// Query parameters that carry a token (GitLab's `private_token`, OAuth's `access_token`, API keys).
+    static let secretParameters: Set<String> = [
+        "private_token", "access_token", "token", "api_key", "apikey", "api-key", "password", "secret",
+    ]
 
     static func pointerAdvice(_ text: String) -> String {
         "expected a JSON Pointer: \"\" for the whole answer, or /name/… such as \"/data\" (~1 for a / in a name), "
