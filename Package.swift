@@ -158,7 +158,7 @@ let package = Package(
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "TrackwatchApp",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "JSONListClient", "TrackwatchApp",
                            .product(name: "Logging", package: "swift-log")]
         ),
 

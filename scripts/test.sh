@@ -73,6 +73,7 @@ step "fuzz corpus replay"
 "$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
 "$bin/trackwatch-fuzz" headers fuzz/corpus/headers
 "$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
+"$bin/trackwatch-fuzz" json fuzz/corpus/json
 
 step "XCTest"
 status=0
