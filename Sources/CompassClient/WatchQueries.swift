@@ -76,7 +76,12 @@ public enum WatchQueries {
         var filters = [FieldFilter("Owner", .equal, [currentUser])]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
         if let until { filters.append(FieldFilter("history.action_timestamp", .lessOrEqual, [until.rawValue])) }
-        return QueryDefinition(
+        return history(filters)
+    }
+
+    /// The history columns of the records `filters` select, newest entry first.
+    static func history(_ filters: [FieldFilter]) -> QueryDefinition {
+        QueryDefinition(
             primaryEntityDefName: entity,
             queryFieldDefs: historyColumns.map {
                 QueryFieldDefinition($0, sort: $0 == "history.action_timestamp" ? .descending : .none, sortOrder: 1)
@@ -90,13 +95,7 @@ public enum WatchQueries {
     public static func historyOfRecords(_ ids: [RecordID], since: Timestamp?) -> QueryDefinition {
         var filters = [FieldFilter("id", .inSet, ids.map(\.rawValue))]
         if let since { filters.append(FieldFilter("history.action_timestamp", .greater, [since.rawValue])) }
-        return QueryDefinition(
-            primaryEntityDefName: entity,
-            queryFieldDefs: historyColumns.map {
-                QueryFieldDefinition($0, sort: $0 == "history.action_timestamp" ? .descending : .none, sortOrder: 1)
-            },
-            filterNode: FilterNode(.and, filters)
-        )
+        return history(filters)
     }
 
     /// A result row that does not fit the query's columns.

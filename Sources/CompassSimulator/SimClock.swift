@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SimulatorKit
 
 /// The simulator's clock: system time plus an offset (`--clock-offset`, moved by `POST /ccmweb/sim/clock`), printed
 /// as Compass does (`yyyy-MM-dd HH:mm:ss`, UTC).
@@ -29,41 +30,11 @@ public struct SimClock: Sendable {
         }
     }
 
-    public static func format(_ seconds: Int) -> String {
-        var value = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&value, &parts)
-        func pad(_ number: Int32, _ width: Int) -> String {
-            let text = String(number)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2)) "
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
-    }
+    public static func format(_ seconds: Int) -> String { HTTPDate.zoneless(seconds) }
 
     /// The HTTP `Date` form (IMF-fixdate), e.g. `Tue, 24 Nov 2026 02:40:00 GMT`.
-    public static func httpDate(_ seconds: Int) -> String {
-        var value = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&value, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let day = parts.tm_mday < 10 ? "0\(parts.tm_mday)" : "\(parts.tm_mday)"
-        let time = format(seconds).split(separator: " ")[1]
-        return "\(days[Int(parts.tm_wday)]), \(day) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(time) GMT"
-    }
+    public static func httpDate(_ seconds: Int) -> String { HTTPDate.format(seconds) }
 
     /// `yyyy-MM-dd HH:mm:ss` as seconds on the zone-less scale, or `nil`.
-    public static func parse(_ text: String) -> Int? {
-        let numbers = text.split { $0 == "-" || $0 == " " || $0 == ":" }.map { Int($0) }
-        guard text.utf8.count == 19, numbers.count == 6, numbers.allSatisfy({ $0 != nil }) else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(numbers[0]! - 1900)
-        parts.tm_mon = Int32(numbers[1]! - 1)
-        parts.tm_mday = Int32(numbers[2]!)
-        parts.tm_hour = Int32(numbers[3]!)
-        parts.tm_min = Int32(numbers[4]!)
-        parts.tm_sec = Int32(numbers[5]!)
-        return Int(timegm(&parts))
-    }
+    public static func parse(_ text: String) -> Int? { HTTPDate.parseZoneless(text) }
 }

@@ -39,6 +39,29 @@ public enum HTTPDate {
         return Int(timegm(&parts))
     }
 
+    /// `yyyy-MM-dd HH:mm:ss` in UTC: what Compass prints, and Qase's deprecated zone-less dates.
+    public static func zoneless(_ seconds: Int) -> String {
+        let parts = brokenDown(seconds)
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(twoDigits(parts.tm_mon + 1))-\(twoDigits(parts.tm_mday)) "
+            + [parts.tm_hour, parts.tm_min, parts.tm_sec].map(twoDigits).joined(separator: ":")
+    }
+
+    /// The seconds of `yyyy-MM-dd HH:mm:ss` read as UTC, or nil for anything else.
+    public static func parseZoneless(_ text: String) -> Int? {
+        let numbers = text.split { $0 == "-" || $0 == " " || $0 == ":" }.map { Int($0) }
+        guard text.utf8.count == 19, numbers.count == 6, numbers.allSatisfy({ $0 != nil }) else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(numbers[0]! - 1900)
+        parts.tm_mon = Int32(numbers[1]! - 1)
+        parts.tm_mday = Int32(numbers[2]!)
+        parts.tm_hour = Int32(numbers[3]!)
+        parts.tm_min = Int32(numbers[4]!)
+        parts.tm_sec = Int32(numbers[5]!)
+        return Int(timegm(&parts))
+    }
+
     private static func brokenDown(_ seconds: Int) -> tm {
         var value = time_t(seconds)
         var parts = tm()
