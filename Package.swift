@@ -56,6 +56,12 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // A JSON list as a source ([[json]]): any REST answer that is a list, read whole, paging and mess handled.
+        .target(
+            name: "JSONListClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -79,7 +85,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "StateStore", "DesktopNotifier",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "StateStore",
+                "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -157,7 +164,7 @@ let package = Package(
         // build is their corpus replayer.
         .executableTarget(
             name: "trackwatch-fuzz",
-            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "TrackwatchApp",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "CompassClient", "JSONListClient", "TrackwatchApp",
                            .product(name: "Logging", package: "swift-log")]
         ),
 
@@ -166,6 +173,7 @@ let package = Package(
         .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
+        .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
@@ -180,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "TestSupport",
+                           "qase-sim", "json-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

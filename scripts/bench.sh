@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
 # trackwatch's performance figures (issue 5), one line each, from a release build against compass-sim on
 # loopback. Takes a few minutes (1,000 polls, 60 s of idle, a 100,000-record server). Then the Qase source's
-# against qase-sim (issue 18): requests and CPU per steady poll at 2 projects x 1,000 items (scripts/bench_qase.py).
+# against qase-sim (issue 18): requests and CPU per steady poll at 2 projects x 1,000 items (scripts/bench-qase.py).
 #
 #   scripts/bench.sh          (make bench)
 #   BENCH_POLLS=100 BENCH_IDLE_SECONDS=10 BENCH_SIZES="100 1000" scripts/bench.sh   # quicker
-#   BENCH_QASE_ONLY=1 scripts/bench.sh                                              # the Qase figures only
+#   BENCH_JSON_ONLY=1 scripts/bench.sh       # only the [[json]] figures (a 10,000-item list, a 304 poll)
+#   BENCH_QASE_ONLY=1 scripts/bench.sh       # only the [[qase]] figures (2 projects x 1,000 items)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
 swift build -c release --static-swift-stdlib --product compass-sim > /dev/null
 swift build -c release --static-swift-stdlib --product qase-sim > /dev/null
 swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/null
+swift build -c release --static-swift-stdlib --product json-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
 # pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
 if [ -z "${BENCH_QASE_ONLY:-}" ]; then
+    # A [[json]] list of 10,000 items: a steady poll and a 304 poll (BENCH_JSON_ONLY=1: only these).
+    python3 scripts/bench-json.py "$bin"
+    [ -n "${BENCH_JSON_ONLY:-}" ] && exit 0
     "$bin/trackwatch-bench" 100000
     python3 scripts/bench.py "$bin"
 fi
-python3 scripts/bench_qase.py "$bin"
+# A [[qase]] workspace of 2 projects x 1,000 items: requests and CPU per steady poll (BENCH_QASE_ONLY=1: only these).
+python3 scripts/bench-qase.py "$bin"

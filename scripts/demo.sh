@@ -4,8 +4,9 @@
 # query "Public Queries/Team P1s", and the Qase workspace's items assigned to engineer or engineer's own.
 # Part 1 runs `trackwatch check` around three colleagues' actions; part 2 runs the daemon (`trackwatch run`)
 # while five more actions happen, one at a time, each followed by a poll and what it produced: the terminal
-# line, the bubble (or why there is none) and the journal entry (or why there is none). It ends with what to
-# do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
+# line, the bubble (or why there is none) and the journal entry (or why there is none); part 3 watches a JSON
+# list, json-sim's device tracker, where a colleague checks out a device (scripts/demo-devices.sh). It ends with
+# what to do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
 #
 #   BIN         directory with trackwatch, compass-sim and qase-sim (default: `swift build --show-bin-path`)
 #   DEMO_PACE   seconds to pause between steps, for reading (default 1; 0 in tests)
@@ -209,8 +210,13 @@ if [ $journal = yes ]; then
     echo "  (journalctl --user -t trackwatch TRACKWATCH_RECORD=SAMPL00000013 -o verbose; under systemd: -u trackwatch)"
 fi
 
+# Part 3: a JSON list, the team's device tracker, where a colleague checks out a device (scripts/demo-devices.sh).
+devices_reported=yes
+BIN=$bin DEMO_PACE=$pace "$(dirname "$0")/demo-devices.sh" || devices_reported=no
+
 missing=0
 for i in $(seq "$expected"); do [ "${seen[$i]:-}" = yes ] || missing=$((missing + 1)); done
+[ $devices_reported = yes ] || missing=$((missing + 1))
 title "What next"
 echo "  make test                 everything trackwatch promises, tested (docs/testing.md)"
 echo "  make deb                  the Debian package, for machines without Swift; or: make install (docs/install.md)"
@@ -218,6 +224,7 @@ echo "  ~/.config/trackwatch/config.toml   your server: docs/configuration.md; t
 echo "                            systemctl --user enable --now trackwatch"
 echo "  $bin/compass-sim --port 0 a server of your own to try things against (docs/compass-sim.md)"
 echo "  $bin/qase-sim --port 0    a Qase TestOps server of your own (docs/qase-sim.md); [[qase]] in docs/configuration.md"
+echo "  docs/recipes.md           watch any JSON list: GitHub, GitLab and Jira issues assigned to you, and more"
 if [ "$missing" -ne 0 ]; then
     echo "demo: $missing of $expected scripted actions were not reported" >&2
     exit 1

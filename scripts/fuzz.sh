@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=${*:-config compass csv timestamp headers jwt}
+targets=${*:-config compass csv timestamp headers jwt json}
 swift build -c release --scratch-path .build-fuzz --product trackwatch-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 fuzzer=.build-fuzz/release/trackwatch-fuzz
@@ -22,7 +22,7 @@ for target in $targets; do
     echo "== $target: ${seconds}s from $before inputs"
     # -max_len bounds one input (1 MB for answers: ample for the parsers; the transport refuses bodies over 64 MB).
     max_len=4096
-    case "$target" in compass|csv) max_len=1048576 ;; headers) max_len=16384 ;; esac
+    case "$target" in compass|csv) max_len=1048576 ;; headers|json) max_len=16384 ;; esac
     TRACKWATCH_FUZZ=$target "$fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 -max_len="$max_len" \
         -print_final_stats=1 -artifact_prefix=fuzz/crash-"$target"- "fuzz/corpus/$target" 2> "fuzz/$target.log" || status=$?
     grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "fuzz/$target.log" | sed "s/^/   /"

@@ -61,6 +61,8 @@ fi
 step "make demo"
 DEMO_PACE=0 BIN=$bin TMPDIR=$scratch scripts/demo.sh > "$logs/demo.out" 2>&1 || { cat "$logs/demo.out"; echo "make demo failed"; exit 1; }
 grep -q '^== What next' "$logs/demo.out" || { cat "$logs/demo.out"; echo "make demo did not end with what to do next"; exit 1; }
+grep -q '^1 changed in devices: Pixel 8 (Android 14)' "$logs/demo.out" ||
+    { cat "$logs/demo.out"; echo "make demo did not show the device checked out by a colleague"; exit 1; }
 echo "make demo: every scripted colleague action reported ($(grep -c '^  terminal  ' "$logs/demo.out") lines), then what next"
 
 step "fuzz corpus replay"
@@ -71,6 +73,7 @@ step "fuzz corpus replay"
 "$bin/trackwatch-fuzz" timestamp fuzz/corpus/timestamp
 "$bin/trackwatch-fuzz" headers fuzz/corpus/headers
 "$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
+"$bin/trackwatch-fuzz" json fuzz/corpus/json
 
 step "XCTest"
 status=0

@@ -61,10 +61,10 @@ public struct Connection: Equatable, Sendable {
     /// The HTTP transport for this connection, reaching the server through the proxy `proxyChoice` picks; the
     /// proxy in use is logged (never its credentials). Warns, every time, when TLS verification is off or a
     /// secret would cross the network in clear. `maximumBodySize`: a tighter cap for a tracker whose answers are
-    /// never that large.
+    /// never that large. `decompressing`: gzip answers inflated, within that cap.
     public func transport(
         environment: [String: String], table: String, label: String, logger: Logger,
-        maximumBodySize: Int = AsyncHTTPTransport.defaultMaximumBodySize
+        maximumBodySize: Int = AsyncHTTPTransport.defaultMaximumBodySize, decompressing: Bool = false
     ) throws -> AsyncHTTPTransport {
         let choice = try proxyChoice(environment: environment, table: table, label: label)
         if let proxy = choice.proxy {
@@ -86,7 +86,7 @@ public struct Connection: Equatable, Sendable {
             proxy: choice.proxy.map {
                 AsyncHTTPTransport.Proxy(host: $0.host, port: $0.port, username: $0.username, password: $0.password?.value)
             },
-            connectTimeout: min(requestTimeout, 10), maximumBodySize: maximumBodySize)
+            connectTimeout: min(requestTimeout, 10), maximumBodySize: maximumBodySize, decompressing: decompressing)
     }
 
     /// Logs what every start must say about this connection: TLS verification off, a secret in clear.

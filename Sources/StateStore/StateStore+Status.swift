@@ -4,17 +4,19 @@ extension StateStore {
     /// Reads `StoreStatus`; the caller wraps it in one read transaction.
     static func readStatus(_ database: Database) throws -> StoreStatus {
         // The server's standing is the built-in watch's; each [[watch]] reports its own failure below.
-        let builtIn = [SQLValue.text(builtInWatch)]
-        let lastPoll = try database.queryFirst("\(pollColumns) WHERE watch = ? ORDER BY id DESC LIMIT 1", builtIn, row: loggedPoll)
+        let builtIn = builtInWatches.map(SQLValue.text)
+        let lastPoll = try database.queryFirst("\(pollColumns) WHERE watch IN (?, ?) ORDER BY id DESC LIMIT 1", builtIn,
+                                               row: loggedPoll)
         let lastSuccess = try database.queryFirst(
-            "SELECT id, \(pollColumnList) FROM polls WHERE watch = ? AND error IS NULL ORDER BY id DESC LIMIT 1", builtIn
+            "SELECT id, \(pollColumnList) FROM polls WHERE watch IN (?, ?) AND error IS NULL ORDER BY id DESC LIMIT 1",
+            builtIn
         ) { (id: $0.int64(at: 0), entry: pollLogEntry($0, from: 1)) }
         let lastError = try database.queryFirst(
             "SELECT \(pollColumnList) FROM polls WHERE error IS NOT NULL ORDER BY id DESC LIMIT 1"
         ) { pollLogEntry($0, from: 0) }
         // Walking back by rowid to the last success keeps this cheap however long the log grows.
         let failures = try database.queryFirst(
-            "SELECT count(*) FROM polls WHERE watch = ? AND id > ?", [.text(builtInWatch), .integer(lastSuccess?.id ?? 0)]
+            "SELECT count(*) FROM polls WHERE watch IN (?, ?) AND id > ?", builtIn + [.integer(lastSuccess?.id ?? 0)]
         ) { $0.int(at: 0) }
         return StoreStatus(
             lastPoll: lastPoll, lastSuccess: lastSuccess?.entry, lastError: lastError,
@@ -27,8 +29,9 @@ extension StateStore {
         )
     }
 
-    /// The built-in pair of queries' name in the store (`Poller.assignedWatch`).
-    static let builtInWatch = "assigned"
+    /// The names in the store of a source's own question, whose polls are its standing: a tracker's built-in pair of
+    /// queries (`assigned`), a list's items (`items`). Any source has one of them.
+    static let builtInWatches = ["assigned", "items"]
 
     private static func failingWatches(_ database: Database) throws -> [String: String] {
         var failing: [String: String] = [:]

@@ -63,8 +63,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// - Throws: `TransportError(.tls, …)` when the CA file cannot be loaded.
+    /// - Parameter decompressing: inflate gzip and deflate answers (the caller asks for them with
+    ///   `Accept-Encoding`), refusing more than `maximumBodySize` inflated bytes as they are inflated: a gzip bomb
+    ///   never grows past the limit.
     public init(
-        tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize
+        tls: TLS = TLS(), proxy: Proxy? = nil, connectTimeout: Int = 10, maximumBodySize: Int = defaultMaximumBodySize,
+        decompressing: Bool = false
     ) throws {
         var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
         // NIOSSL's default minimum is TLS 1.0; 1.0 and 1.1 are deprecated (RFC 8996).
@@ -79,7 +83,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if tls.insecure { tlsConfiguration.certificateVerification = .none }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration, redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(Int64(connectTimeout))), decompression: .disabled)
+            timeout: .init(connect: .seconds(Int64(connectTimeout))),
+            decompression: decompressing ? .enabled(limit: .size(maximumBodySize)) : .disabled)
         // A refused connection is an answer: report it now instead of retrying until the connect timeout.
         // The poll schedule is the retry.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -230,6 +235,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default:
                 return TransportError(.other, "\(error) (\(url))")
             }
+        }
+        if String(reflecting: type(of: error)).hasSuffix(".DecompressionError") {
+            // NIOHTTPCompression's, not imported here: `limit` when the inflated answer passed the cap.
+            return "\(error)" == "limit"
+                ? TransportError(.responseTooLarge, "the response from \(url), inflated, is larger than \(limit / 1_048_576) MB")
+                : TransportError(.other, "the compressed response from \(url) could not be inflated (\(error))")
         }
         switch error {
         case is ResponseBody.TooLarge, is ResponseAccumulator.ResponseTooBigError:

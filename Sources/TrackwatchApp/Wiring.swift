@@ -2,6 +2,7 @@ import CompassClient
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONListClient
 import Logging
 import QaseClient
 import SourceKit
@@ -16,7 +17,7 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Every kind of source trackwatch knows, in the order their tables are read. A new tracker is one more
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
-    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory()]
+    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory(), JSONListFactory()]
 
     /// Their configuration tables (`Config.parse`).
     public static var kinds: [any SourceKind] { factories.map(\.kind) }

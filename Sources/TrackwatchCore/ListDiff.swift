@@ -31,6 +31,34 @@ public enum ListDiff {
         previous: Snapshot?, records: [Record], rule: WatchRule, comparedFields: [String], watch: String?,
         facts: (Record) -> ItemFacts
     ) -> DiffOutcome {
+        compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
+            // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
+            comparedFields.compactMap { field -> FieldChange? in
+                let old = before[field].map(Record.stored)
+                return old == record[field] ? nil : FieldChange(field: field, old: old, new: record[field])
+            }
+        }
+    }
+
+    /// The same, for items whose compared fields differ from item to item: `isCompared` picks them among the
+    /// fields either side has, reported in name order.
+    public static func compare(
+        previous: Snapshot?, records: [Record], rule: WatchRule, isCompared: (String) -> Bool, watch: String?,
+        facts: (Record) -> ItemFacts
+    ) -> DiffOutcome {
+        compare(previous: previous, records: records, rule: rule, watch: watch, facts: facts) { before, record in
+            let old = before.fields, new = record.fields
+            return Set(old.keys).union(new.keys).filter(isCompared).sorted().compactMap { field -> FieldChange? in
+                let before = old[field].map(Record.stored)
+                return before == new[field] ? nil : FieldChange(field: field, old: before, new: new[field])
+            }
+        }
+    }
+
+    private static func compare(
+        previous: Snapshot?, records: [Record], rule: WatchRule, watch: String?, facts: (Record) -> ItemFacts,
+        fieldChanges: (_ before: Record, _ after: Record) -> [FieldChange]
+    ) -> DiffOutcome {
         let current = Snapshot(records).sortedRecords
         guard let previous else {
             return DiffOutcome(changes: [], delta: SnapshotDelta(upserts: current), isBaseline: true, newlySeen: [],
@@ -64,11 +92,7 @@ public enum ListDiff {
                 guard before != record else { continue }
                 // Every difference is stored, so that the snapshot stays true; only compared fields are reported.
                 outcome.delta.upserts.append(record)
-                // A value stored whole by an earlier version compares as it would be stored now (`Record.stored`).
-                let fields = comparedFields.compactMap { field -> FieldChange? in
-                    let old = before[field].map(Record.stored)
-                    return old == record[field] ? nil : FieldChange(field: field, old: old, new: record[field])
-                }
+                let fields = fieldChanges(before, record)
                 if rule == .changes, !fields.isEmpty {
                     outcome.changes.append(change(record, .changed, fields: fields))
                 } else {

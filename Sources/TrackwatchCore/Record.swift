@@ -169,13 +169,15 @@ extension Record {
     /// a colleague's (or a hostile server's) 2 MB text must not make every snapshot, change and page carry 2 MB.
     public static let valueLimit = 1_000
 
-    /// `value`, or its first `valueLimit` characters and `… (N characters, #fingerprint)`.
+    /// `value`, or its start and `… (N characters, #fingerprint)`, `valueLimit` characters in all. Idempotent: a
+    /// stored value is stored as it is, so that what a snapshot holds compares equal to the same value arriving
+    /// again (a cut longer than the limit was cut anew, with another fingerprint, and was a change every poll).
     public static func stored(_ value: String) -> String {
         if value.utf8.count <= valueLimit { return value }
         let characters = value.count
         if characters <= valueLimit, value.unicodeScalars.count <= valueLimit * 4 { return value }
-        let kept = SafeText.bounded(value, valueLimit)
-        return kept + " (\(characters) characters, #\(fingerprint(value)))"
+        let suffix = " (\(characters) characters, #\(fingerprint(value)))"
+        return SafeText.bounded(value, valueLimit - suffix.count) + suffix
     }
 
     /// FNV-1a over the UTF-8 bytes, as 16 hexadecimal digits: enough to tell two long values apart.

@@ -12,6 +12,7 @@ let targets: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "timestamp": fuzzTimestamp,
     "headers": fuzzHeaders,
     "jwt": fuzzJWT,
+    "json": fuzzJSONList,
 ]
 
 /// The CSV route's reader: bounded by its arguments (the first two bytes), strict, never a trap.

@@ -44,7 +44,11 @@ struct Mute: ParsableCommand {
             for record in try records.map(Self.recordID) {
                 for (_, store) in stores { try store.mute(record, at: SystemClocks.wallTime()) }
                 let until = lifters.map(Self.describe) ?? "its owner or state"
-                Console.line("\(record) muted: its changes are journaled, not shown, until \(until) changes or it enters or leaves your records")
+                if lifters?.isEmpty == true {  // a list without a `by` field: nothing it says lifts a mute
+                    Console.line("\(record) muted: its changes are journaled, not shown, until `trackwatch unmute \(record)`")
+                } else {
+                    Console.line("\(record) muted: its changes are journaled, not shown, until \(until) changes or it enters or leaves your records")
+                }
             }
         } catch let error as ValidationError {
             throw error

@@ -53,7 +53,9 @@ struct Status: ParsableCommand {
                 let failing = status.failingWatches[watch].map { "; its last poll failed: \($0)" } ?? ""
                 lines.append("Watching:     \(count) records in \(watch.dropFirst("watch:".count))\(failing)")
             } else {
-                lines.append("Watching:     \(count) records (\(watch)), checkpoint \(status.checkpoints[watch]?.rawValue ?? "none")")
+                // A list has no history, so no checkpoint either.
+                let checkpoint = status.checkpoints[watch].map { ", checkpoint \($0.rawValue)" } ?? ""
+                lines.append("Watching:     \(count) records (\(watch))\(checkpoint)")
             }
         }
         for (watch, error) in status.failingWatches.sorted(by: { $0.key < $1.key }) where status.recordCounts[watch] == nil && watch.hasPrefix("watch:") {

@@ -33,10 +33,12 @@ final class ConfigurationReferenceTests: XCTestCase {
         return keys
     }
 
-    /// The value at the start of `text`, without a trailing comment: a quoted string, an array, or one word.
+    /// The value at the start of `text`, without a trailing comment: a quoted string, an array, an inline table,
+    /// or one word.
     private static func value(_ text: String) -> String {
         if text.hasPrefix("\""), let end = text.dropFirst().firstIndex(of: "\"") { return String(text[...end]) }
         if text.hasPrefix("["), let end = text.firstIndex(of: "]") { return String(text[...end]) }
+        if text.hasPrefix("{"), let end = text.firstIndex(of: "}") { return String(text[...end]) }
         return String(text.prefix { $0 != " " })
     }
 

@@ -27,6 +27,9 @@ final class RecordTests: XCTestCase {
         let stored = try! XCTUnwrap(record["Headline"])
         XCTAssertLessThan(stored.utf8.count, 1_100)
         XCTAssertTrue(stored.hasSuffix("(1000000 characters, #\(Record.fingerprint(long)))"), String(stored.suffix(60)))
+        XCTAssertLessThanOrEqual(stored.count, Record.valueLimit)
+        XCTAssertEqual(Record.stored(stored), stored, "stored again, it stays itself: no change on the next poll")
+        XCTAssertEqual(Record(id: RecordID("A"), fields: ["Headline": stored]), record)
         let changedAtTheEnd = Record(id: RecordID("A"), fields: ["Headline": long.dropLast() + "y"])
         XCTAssertFalse(record.hasSameFields(as: changedAtTheEnd), "a change past the cut is a change")
         let short = "Crash on save ✔"

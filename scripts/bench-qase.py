@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Qase source's figures (issue 18): HTTP requests and CPU per steady poll at 2 projects x 1,000 items.
-Run by scripts/bench.sh after a release build (`python3 scripts/bench_qase.py BIN`).
+Run by scripts/bench.sh after a release build (`python3 scripts/bench-qase.py BIN`).
 
 Against qase-sim on loopback with `--cases 1000 --defects 1000` (and `--plans`, `--reviews` as given), the daemon
 `trackwatch run` with one [[qase]] table: its start-up and baseline poll, then BENCH_QASE_POLLS polls made by

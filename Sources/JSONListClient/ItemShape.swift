@@ -1,0 +1,121 @@
+import TrackwatchCore
+
+/// How an item of the list becomes a `Record`: its key, its compared fields and the fields that describe it, each
+/// as one text (`JSONValue.fieldText`), long values cut so that the store and the page stay small: a changed
+/// 1.5 MB picture is still a change, but it is never stored, compared twice or shown whole.
+struct ItemShape {
+    /// A longer key identifies nothing a person could read; such an item counts as one without a key.
+    static let longestKey = 256
+
+    let key: FieldPath
+    let compared: [FieldPath]?
+    let ignore: [FieldPath]
+    let describing: [FieldPath]
+    let title: Template?
+
+    init(_ config: JSONListConfig) {
+        key = config.key
+        compared = config.fields
+        ignore = config.ignore
+        describing = config.describingFields
+        title = config.title
+    }
+
+    /// The item's key in one spelling (`42` and `"42"` alike), or `nil` when it has none a person could use.
+    func key(of item: JSONValue) -> String? {
+        switch key.value(in: item) {
+        case .string(let text)?:
+            let trimmed = text.trimmingSpaces
+            return trimmed.isEmpty || trimmed.utf8.count > Self.longestKey ? nil : trimmed
+        case .number(let number)?: return number.utf8.count > Self.longestKey ? nil : number
+        default: return nil
+        }
+    }
+
+    /// The record of an item whose key is `key`.
+    func record(of item: JSONValue, key: String) -> Record {
+        var item = item
+        for field in ignore { item = item.removing(field.pointer) }
+        var fields: [String: String] = [:]
+        if let compared {
+            for field in compared { fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded) }
+        } else if case .object(let members) = item {
+            for member in members where !(self.key.isMemberName && member.name == self.key.name) {
+                fields[member.name] = member.value.fieldText.map(Self.bounded)
+            }
+        }
+        for field in describing where fields[field.name] == nil {
+            fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded)
+        }
+        return Record(id: RecordID(key), fields: fields)
+    }
+
+    /// The fields compared between polls, for a record: the configured ones, or every field it has but those only
+    /// kept to describe it (a `title` pointer such as `/meta/color` beside the compared `meta`).
+    func isCompared(_ name: String) -> Bool {
+        if let compared { return compared.contains { $0.name == name } }
+        return !describing.contains { $0.name == name && !$0.isMemberName }
+    }
+
+    /// How a warning names an item without a usable key: its title, else its position.
+    func describe(_ item: JSONValue, position: Int) -> String {
+        let title = title?.render { $0.value(in: item)?.fieldText } ?? ""
+        let shown = SafeText.oneLine(title, limit: 60)
+        return shown.isEmpty ? "item \(position)" : "item \(position) (\(shown))"
+    }
+
+    /// `value`, or for a long one its start, its length and a digest of the whole, as every source keeps it
+    /// (`Record.stored`).
+    static func bounded(_ value: String) -> String { Record.stored(value) }
+}
+
+/// The items of every page read so far, each key once: an item seen again with the same fields (a page that
+/// shifted while the list was read) counts once; with other fields its key is ambiguous and set aside.
+struct ItemCollector {
+    private(set) var records: [String: Record] = [:]
+    /// Keys that named items with different fields, and how many items each named.
+    private(set) var conflicting: [String: Int] = [:]
+    /// The first item of each such key: what a baseline keeps for it, silently.
+    private(set) var firstOfConflicting: [String: Record] = [:]
+    /// Items without a usable key, described (the first few), and how many there were.
+    private(set) var keyless: [String] = []
+    private(set) var keylessCount = 0
+    /// Items read, pages together.
+    private(set) var itemCount = 0
+    /// The members of the first item that is an object: what a configuration error shows.
+    private(set) var sampleMembers: [String]?
+
+    static let describedKeyless = 5
+
+    /// Adds one page's items; returns how many of them had a key, and how many a key not seen before.
+    mutating func add(_ items: [JSONValue], shape: ItemShape) -> (keyed: Int, fresh: Int) {
+        var fresh = 0, keyed = 0
+        for item in items {
+            itemCount += 1
+            if sampleMembers == nil, case .object(let members) = item { sampleMembers = members.map(\.name) }
+            guard let key = shape.key(of: item) else {
+                keylessCount += 1
+                if keyless.count < Self.describedKeyless { keyless.append(shape.describe(item, position: itemCount)) }
+                continue
+            }
+            keyed += 1
+            let record = shape.record(of: item, key: key)
+            if let count = conflicting[key] {
+                conflicting[key] = count + 1
+            } else if let earlier = records[key] {
+                if earlier != record {
+                    records[key] = nil
+                    conflicting[key] = 2
+                    firstOfConflicting[key] = earlier
+                }
+            } else {
+                records[key] = record
+                fresh += 1
+            }
+        }
+        return (keyed, fresh)
+    }
+
+    /// Keys with items, ambiguous ones included.
+    var keyedCount: Int { records.count + conflicting.count }
+}

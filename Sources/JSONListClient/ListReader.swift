@@ -1,0 +1,197 @@
+import TrackwatchCore
+
+/// Reads a list whole, page by page, or fails: the next page is found the way the configuration says (or by a
+/// `Link` or `X-Next-Page` header, without configuration), and a server that ignores paging or never ends is
+/// caught — a page already read, a page of items already seen, more pages than `max_pages`, fewer items than
+/// the stated total — so that nothing is read twice and no partial list is ever compared.
+struct ListReader {
+    /// More items than this in one list are refused: every one is held in memory while the poll compares.
+    static let maximumItems = 200_000
+
+    let config: JSONListConfig
+    let fetcher: ListFetcher
+    let shape: ItemShape
+
+    init(config: JSONListConfig, fetcher: ListFetcher) {
+        self.config = config
+        self.fetcher = fetcher
+        shape = ItemShape(config)
+    }
+
+    enum Outcome {
+        /// 304 to the conditional first request.
+        case notModified
+        case list(ListRead)
+    }
+
+    /// Reads every page; `validators` (stored from the last committed answer) make the first request conditional.
+    func read(validators: Validators? = nil) throws -> Outcome {
+        guard var url = ListURL(config.url).map(firstPage) else {
+            throw JSONListError.configuration(
+                "url in [[json]] \(config.name) is not an http(s) URL trackwatch can read")
+        }
+        var read = ListRead()
+        var visited: Set<String> = []
+        var bodies: Set<UInt64> = []
+        var paging = PagingState()
+        while true {
+            visited.insert(url.description)
+            let outcome = try fetcher.get(url, validators: read.pages == 0 ? validators : nil)
+            guard case .answer(let answer) = outcome else {
+                if read.pages == 0 { return .notModified }
+                throw JSONListError.badAnswer("HTTP 304 to a request that was not conditional", list: config.name)
+            }
+            read.pages += 1
+            if read.pages == 1 { read.first = FirstAnswer(answer) }
+            let (document, traits) = try AnswerBody.decode(
+                answer.body, contentType: answer.header("Content-Type"),
+                list: config.name)
+            if read.pages == 1 { read.traits = traits }
+            let items = try self.items(in: document)
+            if read.pages == 1 { paging.total = try total(in: document) }
+            guard bodies.insert(Self.digest(answer.body)).inserted || items.isEmpty else {
+                throw repeated(page: read.pages)
+            }
+            let (keyed, fresh) = read.collector.add(items, shape: shape)
+            if read.pages > 1, keyed > 0, fresh == 0 { throw repeated(page: read.pages) }
+            guard read.collector.itemCount <= Self.maximumItems else {
+                throw JSONListError.badAnswer("more than \(Self.maximumItems) items (the limit)", list: config.name)
+            }
+            paging.pageItems = items.count
+            if read.pages == 1 { paging.firstPageItems = items.count }
+            guard let next = try nextPage(after: answer, document: document, url: url, paging: &paging, read: &read)
+            else {
+                break
+            }
+            guard !visited.contains(next.description) else {
+                throw JSONListError.paging(
+                    "\(config.name): the next page's link points back to a page already read "
+                        + "(\(SafeText.oneLine(next.description, limit: 120))); the server's paging never ends, so "
+                        + "nothing was compared.")
+            }
+            guard read.pages < config.maxPages else {
+                throw JSONListError.paging(
+                    "\(config.name): the list did not end after \(config.maxPages) pages "
+                        + "(max_pages): the server's paging may never end. If the list is really that long, raise "
+                        + "max_pages "
+                        + "in [[json]] \(config.name); nothing was compared.")
+            }
+            url = next
+        }
+        if let total = paging.total, read.collector.itemCount < total {
+            throw JSONListError.badAnswer(
+                "the answer stated \(total) items, but its pages held "
+                    + "\(read.collector.itemCount) (did the list change while it was read?)", list: config.name)
+        }
+        try checkKey(read.collector)
+        return .list(read)
+    }
+
+    private func repeated(page: Int) -> JSONListError {
+        .paging(
+            "\(config.name): page \(page) repeats the items of an earlier page: the server ignores the page "
+                + "parameter (check the paging keys in [[json]] \(config.name)); nothing was compared.")
+    }
+
+    /// The configured URL with the first page's parameters.
+    private func firstPage(_ url: ListURL) -> ListURL {
+        var url = url
+        let paging = config.paging
+        if let pageParam = paging.pageParam {
+            url = url.setting(pageParam, to: "1")
+            if let name = paging.perPageParam, let size = paging.perPage { url = url.setting(name, to: "\(size)") }
+        } else if let offsetParam = paging.offsetParam {
+            url = url.setting(offsetParam, to: "0")
+            if let name = paging.limitParam, let size = paging.limit { url = url.setting(name, to: "\(size)") }
+        }
+        return url
+    }
+
+    /// The items at the `items` pointer; a pointer that finds no list is the configuration's error, with what the
+    /// answer holds instead.
+    func items(in document: JSONValue) throws -> [JSONValue] {
+        switch config.items.resolve(in: document) {
+        case .array(let items)?: return items
+        case let found?:
+            throw JSONListError.configuration(
+                "items \"\(config.items)\" in [[json]] \(config.name) is "
+                    + "\(found.kindDescription), not a list. \(AnswerOutline.describe(document))")
+        case nil:
+            throw JSONListError.configuration(
+                "items \"\(config.items)\" in [[json]] \(config.name) is not in the "
+                    + "answer. \(AnswerOutline.describe(document))")
+        }
+    }
+
+    /// A key field that no item has is the configuration's error, with the fields the items have.
+    private func checkKey(_ collector: ItemCollector) throws {
+        guard collector.itemCount > 0, collector.keyedCount == 0 else { return }
+        let members = (collector.sampleMembers ?? []).prefix(15).map { SafeText.oneLine($0, limit: 40) }
+        let have =
+            members.isEmpty ? "the items are not objects" : "the first item has " + members.joined(separator: ", ")
+        throw JSONListError.configuration(
+            "no item of [[json]] \(config.name) has the key field \"\(config.key)\" "
+                + "(a string or number): \(have). Set key to the field that identifies an item.")
+    }
+
+    /// The total the first answer states (`total`), bounded.
+    private func total(in document: JSONValue) throws -> Int? {
+        guard let pointer = config.paging.total else { return nil }
+        guard let text = pointer.resolve(in: document)?.fieldText, text.count <= 9, let total = Int(text), total >= 0
+        else {
+            throw JSONListError.configuration(
+                "total \"\(pointer)\" in [[json]] \(config.name) is not a count in the "
+                    + "answer. \(AnswerOutline.describe(document))")
+        }
+        return total
+    }
+
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// Where paging stands between two pages.
+struct PagingState {
+    var total: Int?
+    var pageItems = 0
+    var firstPageItems = 0
+    var page = 1
+    var offset = 0
+}
+
+/// What reading a list found.
+struct ListRead {
+    var collector = ItemCollector()
+    var pages = 0
+    var first: FirstAnswer?
+    var traits = AnswerBody.Traits()
+    /// How the pages were found (`Link headers`, `the next pointer`, …), once there was a second page.
+    var pagingSeen: String?
+}
+
+/// What `probe` and the conditional requests need of the first answer.
+struct FirstAnswer {
+    var status: Int
+    var validators: Validators?
+    var contentType: String?
+    var contentEncoding: String?
+    var chunked: Bool
+    var redirects: Int
+    var bytes: Int
+
+    init(_ answer: ListFetcher.Answer) {
+        status = answer.status
+        validators = Validators(headers: answer)
+        contentType = answer.header("Content-Type").map { SafeText.oneLine($0, limit: 80) }
+        contentEncoding = answer.header("Content-Encoding").map { SafeText.oneLine($0, limit: 40) }
+        chunked = answer.header("Transfer-Encoding")?.lowercased().contains("chunked") ?? false
+        redirects = answer.redirects
+        bytes = answer.body.count
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `trackwatch run` with a `[[json]]` source through a real notification server (python-dbusmock on a private
+/// bus): a colleague's change is a bubble and one journal entry, Open goes to the item's link, and a rate limit is
+/// waited out in silence.
+final class JSONDaemonTests: JSONSimTestCase {
+    private var bus: SessionBus!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        bus = try SessionBus.shared.get()
+        try bus.startNotificationServer(capabilities: "body body-markup actions")
+    }
+
+    override func tearDown() {
+        bus?.stopServers()
+        super.tearDown()
+    }
+
+    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
+        try workspace.startDaemon(
+            notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+    }
+
+    private func poll(_ daemon: Process, _ notify: NotifySocket, expecting text: String) {
+        notify.skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(text) }, "\(notify.messages)")
+    }
+
+    /// The text without the isolates (U+2068, U+2069) bubbles put around server text.
+    private func plain(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0.value != 0x2068 && $0.value != 0x2069 }.map(Character.init))
+    }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    func test_aColleagueChecksOutADevice_oneBubble_oneJournalEntry_OpenGoesToTheDevice() throws {
+        let workspace = try Workspace(serverURL: sim.url)
+        let (opener, opened) = try workspace.recordingOpener()
+        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        try workspace.useList(
+            url: sim.url + "/devices", name: "devices",
+            """
+            title = "{device} ({os})"
+            by = "lastCheckedOutBy"
+            link = "https://devices.example.com/#/device/{id}"
+            """)
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("6 in devices") },
+            "\(notify.messages)")
+        try bus.clearCalls()
+
+        try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
+        poll(daemon, notify, expecting: "1 change;")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.map { plain($0.summary) }, ["1: Pixel 8 (Android 14)"])
+        XCTAssertTrue(
+            plain(calls.first?.body ?? "").contains("Changed in devices · isCheckedOut: false → true"),
+            calls.first?.body ?? "")
+        try bus.invokeAction("default", onNotification: 1)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
+        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://devices.example.com/#/device/1\n")
+        poll(daemon, notify, expecting: "0 changes")
+        XCTAssertEqual(try bus.notifyCalls().count, 1, "once")
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(
+            log.components(separatedBy: "1 changed in devices: Pixel 8 (Android 14)").count - 1, 1,
+            "journaled once: \(log)")
+    }
+
+    /// 429 with `Retry-After` in seconds, then 503 with it as a date: the daemon waits at least that long before
+    /// it asks again, by itself, and tells nobody (even with `alert_after_failures = 1`); a 500 is the control,
+    /// announced at once.
+    func test_rateLimited_waitsAsTold_andTellsNobody() throws {
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.interval = "10m"
+        workspace.extraPollLines = ["first_retry = \"1s\""]
+        workspace.trailer = "[notify]\nalert_after_failures = 1"
+        try workspace.useList(url: sim.url + "/list/bare", "title = \"{title}\"")
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        for (status, wait) in [(429, ["retryAfter": 2]), (503, ["retryAfterDate": 3])] {
+            try sim.setItem(5, #"{"status": "rate \#(status)"}"#)
+            try sim.fault("status", on: "GET /list/bare", wait.merging(["status": status]) { $1 })
+            poll(daemon, notify, expecting: "HTTP \(status)")
+            let limited = Date()
+            XCTAssertNotNil(
+                notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
+                "retried by itself: \(notify.messages)")
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(limited), 1.5, "\(status): waited as told")
+            XCTAssertEqual(
+                try sim.requests(to: "GET /list/bare"), 1 + (status == 429 ? 2 : 4), "no request while told to wait")
+        }
+        XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["5: Item 5", "5: Item 5"], "no outage bubble")
+
+        try sim.fault("status", on: "GET /list/bare", ["status": 500])
+        poll(daemon, notify, expecting: "HTTP 500")
+        XCTAssertTrue(waitUntil { (try? bus.notifyCalls().count) == 3 }, "the control: a 500 is announced")
+    }
+}

@@ -1,0 +1,82 @@
+@testable import JSONListClient
+import XCTest
+
+final class JSONValueTests: XCTestCase {
+    private func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+
+    func test_numbers_thatMeanTheSame_areSpelledTheSame() {
+        let cases: [(String, String)] = [
+            ("1", "1"), ("1.0", "1"), ("1.00", "1"), ("10e-1", "1"), ("0.1e1", "1"), ("1.50", "1.5"), ("-0", "0"),
+            ("-0.0", "0"), ("100", "100"), ("1e2", "100"), ("0.001", "0.001"), ("1E+3", "1000"), ("-2.5e-3", "-0.0025"),
+            ("12345678901234567890", "12345678901234567890"), ("1e50", "1e50"), ("1.5e-60", "1.5e-60"), ("0e5", "0"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(JSONNumber.canonical(Array(text.utf8)), expected, text)
+        }
+        XCTAssertNil(JSONNumber.canonical(Array("1e9999999".utf8)), "an exponent beyond the bound is refused")
+    }
+
+    func test_parser_readsEveryKindOfValue_escapesAndSurrogates() throws {
+        let value = try parse(
+            #" {"a": [1, 2.50, -3e1], "b": {"c": null, "d": true, "e": false}, "s": "x\"\\\/\n\u00e9\ud83d\ude80"} "#)
+        XCTAssertEqual(value[member: "a"], .array([.number("1"), .number("2.5"), .number("-30")]))
+        XCTAssertEqual(value[member: "b"]?[member: "c"], .null)
+        XCTAssertEqual(value[member: "s"], .string("x\"\\/\né🚀"))
+    }
+
+    func test_parser_refusesWhatIsNotJSON_sayingWhere() {
+        for (text, says) in [
+            ("[1, 2", "ends early"), ("{\"a\" 1}", "expected :"), ("[1] x", "more text"),
+            ("\"a\u{01}b\"", "control character"), ("[01x]", "expected , or ]"), ("", "ends early"),
+            ("tru", "expected true"), ("[\"\\q\"]", "unknown escape"),
+        ] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                XCTAssertTrue("\(error)".contains(says), "\(text): \(error)")
+            }
+        }
+    }
+
+    func test_parser_boundsTheNesting_beforeTheStack() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        XCTAssertThrowsError(try parse(deep)) { error in
+            XCTAssertEqual((error as? JSONParser.Failure)?.tooDeep, true)
+            XCTAssertTrue("\(error)".contains("deeper than 100 levels"), "\(error)")
+        }
+        let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        XCTAssertNoThrow(try parse(fine))
+    }
+
+    func test_parser_repairsBytesThatAreNotUTF8_andLoneSurrogates() throws {
+        let bytes: [UInt8] = Array(#"["a"#.utf8) + [0xC3, 0x28] + Array(#"b", "\ud800x"]"#.utf8)
+        XCTAssertEqual(try JSONParser.parse(bytes), .array([.string("a\u{FFFD}(b"), .string("\u{FFFD}x")]))
+    }
+
+    func test_ndjson_isAList_oneDocumentIsNot() throws {
+        let lines = try JSONParser.parseDocumentOrLines(Array("{\"id\":1}\n{\"id\":2}\r\n\n{\"id\":3}\n".utf8))
+        XCTAssertTrue(lines.lines)
+        XCTAssertEqual(
+            lines.value, .array([1, 2, 3].map { .object([JSONMember(name: "id", value: .number("\($0)"))]) }))
+        let one = try JSONParser.parseDocumentOrLines(Array("[1,\n2]\n".utf8))
+        XCTAssertFalse(one.lines)
+        XCTAssertThrowsError(try JSONParser.parseDocumentOrLines(Array("{\"id\":1} {\"id\":2}".utf8)))
+    }
+
+    func test_fieldText_sameMeaningSameText() throws {
+        let one = try parse(#"{"meta": {"b": [1.0, "x"], "a": null}, "n": 1.50, "s": "42", "t": true}"#)
+        let other = try parse(#"{"t": true, "s": "42", "n": 1.5, "meta": {"a": null, "b": [1, "x"]}}"#)
+        for name in ["meta", "n", "s", "t"] {
+            XCTAssertEqual(one[member: name]?.fieldText, other[member: name]?.fieldText, name)
+        }
+        XCTAssertEqual(one[member: "meta"]?.fieldText, #"{"a":null,"b":[1,"x"]}"#)
+        XCTAssertNil(JSONValue.null.fieldText, "null counts as absent")
+    }
+
+    func test_removing_aNestedPointer() throws {
+        let item = try parse(#"{"id": 1, "meta": {"updated": "now", "color": "red"}, "list": [1, 2]}"#)
+        XCTAssertEqual(
+            item.removing(JSONPointer("/meta/updated")!).canonicalJSON, #"{"id":1,"list":[1,2],"meta":{"color":"red"}}"#
+        )
+        XCTAssertEqual(item.removing(JSONPointer("/list/0")!)[member: "list"], .array([.number("2")]))
+        XCTAssertEqual(item.removing(JSONPointer("/nothing/here")!), item)
+    }
+}

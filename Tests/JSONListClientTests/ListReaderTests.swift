@@ -1,0 +1,183 @@
+@testable import JSONListClient
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+/// Paging, repeats, limits, redirects and credentials over a scripted server.
+final class ListReaderTests: XCTestCase {
+    private func config(
+        _ url: String = "https://api.example.com/items", _ change: (inout JSONListConfig) -> Void = { _ in }
+    )
+        -> JSONListConfig
+    {
+        var config = JSONListConfig(name: "l", url: url)
+        change(&config)
+        return config
+    }
+
+    private static func page(of url: String) -> Int {
+        Int(url.split(separator: "page=").last?.prefix { $0.isNumber } ?? "1") ?? 1
+    }
+
+    func test_numberedPages_endAtAShortPage_orAtTheTotal() throws {
+        let server = ScriptedServer { url, _ in
+            let page = Int(url.split(separator: "page=").last?.prefix { $0.isNumber } ?? "1") ?? 1
+            return json(items((page - 1) * 5 + 1...min(page * 5, 12)))
+        }
+        let read = try XCTUnwrap(try reader(config { $0.paging.pageParam = "page" }, server).read().read)
+        XCTAssertEqual(read.collector.itemCount, 12)
+        XCTAssertEqual(server.urls, (1...3).map { "https://api.example.com/items?page=\($0)" })
+
+        let total = ScriptedServer { url, _ in
+            let page = Int(url.split(separator: "startAt=").last?.prefix { $0.isNumber } ?? "0") ?? 0
+            // Fewer than asked for on every page, as Jira does: only the total ends the list.
+            let list = items(page + 1...min(page + 2, 7))
+            return json(#"{"total": 7, "issues": \#(list)}"#)
+        }
+        let jira = config {
+            $0.items = JSONPointer("/issues")!; $0.paging.offsetParam = "startAt"; $0.paging.limitParam = "maxResults";
+            $0.paging.limit = 50; $0.paging.total = JSONPointer("/total")
+        }
+        XCTAssertEqual(try XCTUnwrap(try reader(jira, total).read().read).collector.itemCount, 7)
+        XCTAssertEqual(total.requests.count, 4)
+    }
+
+    func test_aTotalNotReached_failsThePoll() {
+        let server = ScriptedServer { url, _ in
+            json(url.contains("page=1") ? #"{"total": 9, "items": \#(items(1...5))}"# : #"{"total": 9, "items": []}"#)
+        }
+        let config = config {
+            $0.items = JSONPointer("/items")!; $0.paging.pageParam = "page"; $0.paging.total = JSONPointer("/total")
+        }
+        XCTAssertThrowsError(try reader(config, server).read()) { error in
+            XCTAssertTrue("\(error)".contains("stated 9 items, but its pages held 5"), "\(error)")
+        }
+    }
+
+    func test_repeatsAndEndlessLinks_failWithoutLooping() {
+        let repeating = ScriptedServer { url, _ in
+            json(
+                items(1...5),
+                headers: [("Link", "<https://api.example.com/items?page=\(Self.page(of: url) + 1)>; rel=\"next\"")])
+        }
+        XCTAssertThrowsError(try reader(config(), repeating).read()) {
+            XCTAssertTrue("\($0)".contains("page 2 repeats"))
+        }
+        XCTAssertEqual(repeating.requests.count, 2)
+
+        let backwards = ScriptedServer { url, _ in
+            json(
+                items(Self.page(of: url) * 10...Self.page(of: url) * 10 + 1),
+                headers: [("Link", "</items?page=\(Self.page(of: url) == 2 ? 1 : 2)>; rel=\"next\"")])
+        }
+        XCTAssertThrowsError(try reader(config("https://api.example.com/items?page=1"), backwards).read()) {
+            XCTAssertTrue("\($0)".contains("points back to a page already read"), "\($0)")
+        }
+
+        let fresh = ScriptedServer { url, _ in
+            let page = Self.page(of: url)
+            return json(items(page * 10...page * 10 + 1), headers: [("Link", "<?page=\(page + 1)>; rel=\"next\"")])
+        }
+        XCTAssertThrowsError(try reader(config { $0.maxPages = 4 }, fresh).read()) {
+            XCTAssertTrue("\($0)".contains("did not end after 4 pages (max_pages)"), "\($0)")
+        }
+        XCTAssertEqual(fresh.requests.count, 4)
+    }
+
+    func test_duplicatedKeys_sameFieldsCountOnce_differentOnesAreSetAside_keylessAreNamed() throws {
+        let server = ScriptedServer { _, _ in
+            json(
+                #"[{"id": 1, "t": "a"}, {"id": "1", "t": "a"}, {"id": 2, "t": "x"}, {"id": 2.0, "t": "y"}, {"t": "none"}, {"id": null}, {"id": {"a": 1}}]"#
+            )
+        }
+        let read = try XCTUnwrap(try reader(config { $0.title = try? Template(parsing: "{t}") }, server).read().read)
+        XCTAssertEqual(Array(read.collector.records.keys), ["1"])
+        XCTAssertEqual(read.collector.conflicting, ["2": 2])
+        XCTAssertEqual(read.collector.keylessCount, 3)
+        XCTAssertEqual(read.collector.keyless, ["item 5 (none)", "item 6", "item 7"])
+    }
+
+    func test_redirects_keepCredentialsOnTheirOrigin_andAreBounded() throws {
+        let server = ScriptedServer { url, _ in
+            switch url {
+            case "https://api.example.com/items": HTTPResponse(status: 302, headers: [("Location", "/v2/items")])
+            case "https://api.example.com/v2/items":
+                HTTPResponse(status: 307, headers: [("Location", "https://cdn.example.com/items")])
+            case "https://cdn.example.com/items":
+                HTTPResponse(status: 301, headers: [("Location", "http://api.example.com/final")])
+            default: json(items(1...2))
+            }
+        }
+        _ = try reader(config { $0.credentials = .bearer(.tokenFile(path: "/t")) }, server, secret: "s3cret").read()
+        XCTAssertEqual(server.urls.count, 4)
+        XCTAssertEqual(
+            (0..<4).map { server.header("Authorization", of: $0) }, ["Bearer s3cret", "Bearer s3cret", nil, nil])
+    }
+
+    func test_statuses_becomeTheirErrors() {
+        let cases: [(HTTPResponse, FailureKind, String)] = [
+            (json("{}", status: 401), .credentials, "HTTP 401"),
+            (json(#"{"message": "no"}"#, status: 403), .credentials, "HTTP 403: no"),
+            (json("{}", status: 404), .configuration, "no list there"),
+            (json("{}", status: 429, headers: [("Retry-After", "120")]), .server(status: 429), "wait 120 s"),
+            (json(#"{"errorMessages": ["down"]}"#, status: 503), .server(status: 503), "HTTP 503: down"),
+            (
+                HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>".utf8)),
+                .badAnswer, "HTML page"
+            ),
+            (HTTPResponse(status: 200, body: []), .badAnswer, "empty"),
+            (HTTPResponse(status: 304), .server(status: 304), "HTTP 304"),
+        ]
+        for (response, kind, says) in cases {
+            XCTAssertThrowsError(try reader(config(), ScriptedServer { _, _ in response }).read()) { error in
+                XCTAssertEqual((error as? JSONListError)?.failureKind, kind, says)
+                XCTAssertTrue("\(error)".contains(says), "\(error)")
+            }
+        }
+        let limited = JSONListError.status(429, message: "", list: "l", retryAfter: 30)
+        XCTAssertTrue(limited.isRateLimited)
+        XCTAssertEqual(limited.retryAfter, 30)
+        XCTAssertFalse(JSONListError.status(503, message: "", list: "l", retryAfter: nil).isRateLimited)
+    }
+
+    func test_conditionalRequest_sendsTheValidators_a304IsNotModified() throws {
+        let server = ScriptedServer { _, headers in
+            headers.contains { $0.name == "If-None-Match" && $0.value == #"W/"abc""# }
+                ? HTTPResponse(status: 304) : json(items(1...2), headers: [("ETag", #"W/"abc""#)])
+        }
+        let first = try XCTUnwrap(try reader(config(), server).read().read)
+        let validators = try XCTUnwrap(first.first?.validators)
+        guard case .notModified = try reader(config(), server).read(validators: validators) else {
+            return XCTFail("a 304")
+        }
+    }
+
+    func test_answerBody_bomCharsetAndLatin1() throws {
+        let latin1: [UInt8] = Array(#"[{"id": 1, "t": "M"#.utf8) + [0xFC] + Array(#"ller"}]"#.utf8)
+        let (value, traits) = try AnswerBody.decode(
+            latin1, contentType: "application/json; charset=\"ISO-8859-1\"", list: "l")
+        XCTAssertEqual(
+            value,
+            .array([
+                .object([JSONMember(name: "id", value: .number("1")), JSONMember(name: "t", value: .string("Müller"))])
+            ]))
+        XCTAssertEqual(traits.charset, "iso-8859-1")
+        let bom = try AnswerBody.decode([0xEF, 0xBB, 0xBF] + Array("[]".utf8), contentType: "text/plain", list: "l")
+        XCTAssertTrue(bom.1.byteOrderMark)
+        XCTAssertThrowsError(
+            try AnswerBody.decode(Array("[]".utf8), contentType: "application/json; charset=utf-16", list: "l"))
+    }
+
+    func test_itemShape_cutsLongValues_keepingLengthAndADigest() throws {
+        let long = String(repeating: "A", count: 1_500_000)
+        let cut = ItemShape.bounded(long)
+        XCTAssertLessThan(cut.utf8.count, 1_100)
+        XCTAssertTrue(
+            cut.hasPrefix(String(repeating: "A", count: 900)) && cut.contains("… (1500000 characters, #"), cut)
+        XCTAssertEqual(ItemShape.bounded(cut), cut, "a stored value stays itself")
+        XCTAssertNotEqual(
+            cut, ItemShape.bounded(String(long.dropLast()) + "B"), "a change at the end is still a change")
+        XCTAssertEqual(ItemShape.bounded("short"), "short")
+    }
+}
