@@ -24,22 +24,6 @@ final class BubbleTests: XCTestCase {
         return try workspace.startDaemon(notify: notify, stderr: stderr, environment: environment)
     }
 
-    /// Polls now and waits for the poll's STATUS line; bubbles are handed over before a poll finishes.
-    private func poll(_ daemon: Process, _ notify: NotifySocket, expecting changes: String) {
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     func test_openAndMuteButtons() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)
@@ -53,7 +37,7 @@ final class BubbleTests: XCTestCase {
         try bus.clearCalls()
 
         try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.contains("SAMPL00000001") == true)
@@ -72,11 +56,11 @@ final class BubbleTests: XCTestCase {
 
         // Muted: a change that does not touch Owner or State is journaled only.
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue"])  // another user: Compass stamps seconds
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().filter { $0.summary.contains("SAMPL00000001") }.count, 1, "no bubble while muted")
         // A state change lifts the mute: shown again.
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().filter { $0.summary.contains("SAMPL00000001") }.count, 2, "shown after it changed state")
         XCTAssertFalse(try workspace.trackwatch(["mute"]).stdout.contains("SAMPL00000001"), "the mute is gone")
     }
@@ -94,10 +78,10 @@ final class BubbleTests: XCTestCase {
         try bus.clearCalls()
 
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue", "Keywords=muted"])
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().count, 0, "muted: journaled only")
         try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.count, 1, "raised to priority 1: shown although muted")
         XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "critical")
@@ -134,7 +118,7 @@ final class BubbleTests: XCTestCase {
         try bus.startNotificationServer()  // dbusmock's defaults: no "actions", so bubbles get no buttons
         try sim.act("lead", "SAMPL00000001", "Modify", set: ["Priority=1-Resolve Immediately"])
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=4-Low Priority"])
-        poll(daemon, notify, expecting: "2 changes;")
+        notify.poll(daemon, expecting: "2 changes;")
         XCTAssertEqual(try bus.notifyCalls().count, 0, "quiet hours: nothing shown")
 
         // Quiet hours moved elsewhere, configuration reloaded: they are over, one summary follows.
@@ -145,7 +129,7 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(calls.map(\.summary), ["1 Compass change during quiet hours"], "only the important one was held")
         XCTAssertTrue(calls.first?.body.contains("SAMPL00000001") == true, calls.first?.body ?? "")
         XCTAssertEqual(calls.first?.actions, [], "no buttons for a server without actions")
-        poll(daemon, notify, expecting: "0 changes")
+        notify.poll(daemon, expecting: "0 changes")
         XCTAssertEqual(try bus.notifyCalls().count, 1, "the summary is shown once")
 
         kill(daemon.processIdentifier, SIGTERM)
@@ -184,7 +168,7 @@ final class BubbleTests: XCTestCase {
         try bus.clearCalls()
 
         try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=1-Resolve Immediately"])
-        poll(daemon, notify, expecting: "in watched queries, 1 change;")
+        notify.poll(daemon, expecting: "in watched queries, 1 change;")
         XCTAssertTrue(notify.messages.contains { $0.contains(": prod: 8 assigned, 0 changes; test: 8 assigned, 9 in watched queries, 1 change;") },
                       "one status line, each server named: \(notify.messages)")
         let calls = try bus.notifyCalls()
@@ -200,13 +184,13 @@ final class BubbleTests: XCTestCase {
         // (entering or leaving a watched query does not lift a mute).
         XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000003"]).status, 0)
         try test.act("alice", "SAMPL00000003", "Modify", set: ["Priority=3-Normal Queue"])
-        poll(daemon, notify, expecting: "in watched queries, 1 change;")
+        notify.poll(daemon, expecting: "in watched queries, 1 change;")
         XCTAssertEqual(try bus.notifyCalls().count, 1, "no bubble for a muted record")
         XCTAssertEqual(try workspace.trackwatch(["log", "--record", "SAMPL00000003"]).lines.count, 2, "but it is logged")
 
         // Steady state of the daemon: the query's id is remembered, 2 requests for the watch per poll.
         let before = try test.stats()["requestsByRoute"] as? [String: Int] ?? [:]
-        poll(daemon, notify, expecting: "in watched queries, 0 changes;")
+        notify.poll(daemon, expecting: "in watched queries, 0 changes;")
         let after = try test.stats()["requestsByRoute"] as? [String: Int] ?? [:]
         XCTAssertEqual(after["GET /workspace/folders"], before["GET /workspace/folders"], "no new lookup of the query")
         XCTAssertEqual((after["POST /workspace/queryDefs/{id}/resultsets"] ?? 0) - (before["POST /workspace/queryDefs/{id}/resultsets"] ?? 0), 1)
@@ -233,7 +217,7 @@ final class BubbleTests: XCTestCase {
         try Data(hostile.utf8).write(to: file)
         XCTAssertGreaterThan(try Data(contentsOf: file).count, 1_000_000)
         try sim.act("lead", "SAMPL00000001", "Modify", setFile: ["Headline=\(file.path)"])
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let bubble = try XCTUnwrap(try bus.notifyCalls().first)
         // The headline is in the title, which is plain text (servers escape it themselves), one line, bounded.
         XCTAssertTrue(bubble.summary.hasPrefix("SAMPL00000001: \u{2068}<b>Bold</b> & <a href='x'>link</a>[31m "
@@ -257,11 +241,9 @@ final class BubbleTests: XCTestCase {
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Headline=Crash on save", "Priority=4-Low Priority"])
         try bus.clearCalls()
         try sim.inject("bad-utf8", on: "GET /query/{id}")  // the first page: "assigned to me", with record 1's headline
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("not valid UTF-8") }, "\(notify.messages)")
+        notify.poll(daemon, expecting: "not valid UTF-8")
         XCTAssertEqual(try bus.notifyCalls().count, 0, "a broken page shows nothing")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let bodies = try bus.notifyCalls().map { $0.summary + "\n" + $0.body }
         XCTAssertEqual(bodies.count, 1, "\(bodies.map { $0.prefix(80) })")
         XCTAssertTrue(bodies[0].contains("Crash on save") && !bodies[0].contains("\u{FFFD}"), String(bodies[0].prefix(200)))
@@ -297,7 +279,7 @@ final class BubbleTests: XCTestCase {
         XCTAssertGreaterThan(calls[1].replacesID, 0, "the recovery replaces the outage bubble in place")
         XCTAssertEqual(calls[2].actions, [], "no buttons for a server without actions")
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 0)
-        poll(daemon, notify, expecting: "0 changes")
+        notify.poll(daemon, expecting: "0 changes")
         XCTAssertEqual(try bus.notifyCalls().count, 3, "nothing repeated")
     }
 
@@ -321,7 +303,7 @@ final class BubbleTests: XCTestCase {
         try bus.clearCalls()
 
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().count, 0, "held during quiet hours")
         let started = Date()
         let calls = try bus.waitForNotifyCalls(1, timeout: 40)
@@ -331,7 +313,7 @@ final class BubbleTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "shown when quiet hours ended, about 00:01:01 local")
 
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Priority=1-Resolve Immediately"])
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().last?.body.hasPrefix("Modified by \u{2068}lead\u{2069} · "), true,
                        "shown at once after quiet hours")
     }

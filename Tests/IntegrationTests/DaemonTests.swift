@@ -23,9 +23,7 @@ final class DaemonTests: XCTestCase {
         XCTAssertTrue(baseline?.contains("0 changes; next ") == true, baseline ?? "")
 
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        notify.poll(daemon, expecting: "1 change;")
 
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGUSR1)
@@ -77,9 +75,7 @@ final class DaemonTests: XCTestCase {
                             "failure \(attempt): \(notify.messages)")
         }
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        notify.poll(daemon, expecting: "1 change;")
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -150,9 +146,7 @@ final class DaemonTests: XCTestCase {
         XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, 1, "one attempt, then the regular schedule")
         // Two more polls (as the schedule would make them): each tries once, none repeats the announcement.
         for attempt in 2...3 {
-            notify.skipReceived()
-            kill(daemon.processIdentifier, SIGUSR1)
-            XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("failed") }, "\(notify.messages)")
+            notify.poll(daemon, expecting: "failed")
             XCTAssertEqual(try sim.stats()["loginFailures"] as? Int, attempt)
         }
         kill(daemon.processIdentifier, SIGTERM)

@@ -311,13 +311,3 @@ final class DunstLab {
         init(_ description: String) { self.description = description }
     }
 }
-
-/// Checks `condition` every 50 ms until it holds or `timeout` seconds passed; whether it held.
-func waitUntil(timeout: TimeInterval = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(50_000)
-    }
-    return try condition()
-}

@@ -42,18 +42,13 @@ final class DunstTests: XCTestCase {
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "baseline: \(notify.messages)")
-        func poll(expecting changes: String) {
-            notify.skipReceived()
-            kill(daemon.processIdentifier, SIGUSR1)
-            XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
-        }
         var transcript = ""
         func quote(_ title: String, _ bubble: DunstLab.Bubble) { transcript += "## \(title) (dunst id \(bubble.id))\n\(bubble)\n\n" }
 
         // An assigned bubble (items 3, 4, 8): who assigned it, its priority and state; critical because a
         // priority-1 record is now mine; the icon and the desktop entry named.
         try sim.act("lead", "SAMPL00000006", "Modify", set: ["Owner=engineer", "Priority=1-Resolve Immediately"])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let assigned = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000006") })
         quote("assigned", assigned)
         XCTAssertTrue(assigned.summary.hasPrefix("SAMPL00000006: \u{2068}"),
@@ -74,7 +69,7 @@ final class DunstTests: XCTestCase {
         // A modified bubble whose headline changed and is long (item 5): every line bounded, the headline once.
         let long = "Login fails after a password reset " + String(repeating: "when the account was locked before ", count: 12)
         try sim.act("lead", "SAMPL00000001", "Modify", set: ["Headline=\(long)"])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let modified = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000001") })
         quote("modified", modified)
         XCTAssertTrue(plain(modified.summary).hasPrefix("SAMPL00000001: Login fails after a password reset when the"),
@@ -91,7 +86,7 @@ final class DunstTests: XCTestCase {
 
         // A priority-1 record leaving my hands (item 4): no emergency, whatever its priority.
         try sim.act("lead", "SAMPL00000006", "Modify", set: ["Owner=alice"])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let unassigned = try XCTUnwrap(lab.waitForBubble { ($0.summary + $0.body).lowercased().contains("no longer") })
         XCTAssertTrue(unassigned.summary.hasPrefix("SAMPL00000006: "), unassigned.summary)
         XCTAssertEqual(unassigned.body, "No longer assigned to you, by \u{2068}lead\u{2069}", "by whom (issue 20, item 11)")
@@ -99,7 +94,7 @@ final class DunstTests: XCTestCase {
 
         // Issue 20, item 4: a colleague's note says what it says (before: "modified by alice", nothing else).
         try sim.act("alice", "SAMPL00000001", "Modify", set: ["Note_Entry=Please retest on Linux.\nThe fix is in 4.2."])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let note = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000001") && $0.body.contains("Note") })
         quote("note", note)
         XCTAssertEqual(note.body.filter { $0 != "\u{2068}" && $0 != "\u{2069}" }.split(separator: "\n").first,
@@ -109,7 +104,7 @@ final class DunstTests: XCTestCase {
         try lab.restartDunst()
         try sim.act("lead", "SAMPL00000005", "Modify", set: ["Headline=Toolbar icons blurry on HiDPI screens"])
         try sim.act("lead", "SAMPL00000021", "Modify", set: ["Headline=Search ignores accents"])
-        poll(expecting: "2 changes;")
+        notify.poll(daemon, expecting: "2 changes;")
         let five = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000005") })
         let twentyOne = try XCTUnwrap(lab.waitForBubble { $0.summary.hasPrefix("SAMPL00000021") })
         XCTAssertEqual([five.id, twentyOne.id], [assigned.id, modified.id], "the new server reuses the ids of the bubbles before")
@@ -124,7 +119,7 @@ final class DunstTests: XCTestCase {
         XCTAssertTrue(try waitUntil { try lab.displayed() == 1 }, "a muted record's bubble closes")
         _ = try lab.dunstctl(["action", "0"])
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("SAMPL00000005") })
-        poll(expecting: "0 changes")  // after every click the daemon had queued
+        notify.poll(daemon, expecting: "0 changes")  // after every click the daemon had queued
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), recordURL("SAMPL00000005") + "\n",
                        "only the record clicked was opened, not SAMPL00000006 too")
         let muted = try workspace.trackwatch(["mute"]).stdout
@@ -134,9 +129,9 @@ final class DunstTests: XCTestCase {
         // every line of the bubble starts left-to-right, and the page keeps old → new in that order.
         _ = try lab.dunstctl(["close-all"])
         try sim.act("lead", "SAMPL00000017", "Modify", set: ["Headline=\(Self.hebrew)", "Submitter=\(Self.dana)"])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         try sim.act("alice", "SAMPL00000017", "Modify", set: ["Submitter=\(Self.yael)"])
-        poll(expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let rtl = try XCTUnwrap(lab.waitForBubble { $0.body.contains(Self.yael) })
         quote("right-to-left text", rtl)
         XCTAssertEqual(rtl.summary, "SAMPL00000017: \u{2068}\(Self.hebrew)\u{2069}")
@@ -156,7 +151,7 @@ final class DunstTests: XCTestCase {
         try sim.act("lead", "SAMPL00000014", "Modify", set: ["Owner=engineer", "Priority=1-Resolve Immediately"])
         try sim.act("lead", "SAMPL00000017", "Modify", set: ["Headline=Printing cuts the last line"])
         try sim.act("lead", "SAMPL00000033", "Modify", set: ["Headline=Undo forgets the selection"])
-        poll(expecting: "4 changes;")
+        notify.poll(daemon, expecting: "4 changes;")
         let summary = try XCTUnwrap(lab.waitForBubble { $0.summary == "4 Compass changes" })
         quote("summary", summary)
         XCTAssertEqual(summary.urgency, "CRITICAL")
@@ -173,7 +168,7 @@ final class DunstTests: XCTestCase {
         for record in ["SAMPL00000001", "SAMPL00000005", "SAMPL00000013", "SAMPL00000033"] {
             try sim.act("alice", record, "Modify", set: ["Headline=Second burst \(record.suffix(2))"])
         }
-        poll(expecting: "4 changes;")
+        notify.poll(daemon, expecting: "4 changes;")
         let both = try XCTUnwrap(lab.waitForBubble { $0.id == summary.id && $0.body != summary.body })
         quote("summary, replaced by a second burst", both)
         XCTAssertEqual(both.summary, "8 Compass changes", "what the bubble now stands for")

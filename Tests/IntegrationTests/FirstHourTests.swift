@@ -58,9 +58,7 @@ final class FirstHourTests: XCTestCase {
         defer { stopAndWait(process) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") }, "\(notify.messages)")
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        notify.skipReceived()
-        kill(process.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        notify.poll(process, expecting: "1 change;")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -54,10 +54,7 @@ final class GnomeTests: XCTestCase {
         deinit { stopAndWait(daemon) }
 
         func poll(expecting changes: String) {
-            notify.skipReceived()
-            kill(daemon.processIdentifier, SIGUSR1)
-            XCTAssertNotNil(
-                notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
+            notify.poll(daemon, expecting: changes)
         }
 
         func waitForOpened(_ text: String) -> String {

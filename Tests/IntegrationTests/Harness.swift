@@ -73,38 +73,24 @@ func stopAndWait(_ process: Process) {
     process.waitUntilExit()
 }
 
+/// Checks `condition` every 50 ms until it holds or `timeout` seconds passed; whether it held.
+func waitUntil(timeout: TimeInterval = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(50_000)
+    }
+    return try condition()
+}
+
 /// A compass-sim process on a free loopback port, stopped when the value is released.
 final class Simulator {
-    let process = Process()
-    let url: String
-    private let output = Pipe()
-    private let http = try! AsyncHTTPTransport()
+    private let server: SimProcess
+    var url: String { server.url }
+    private var http: AsyncHTTPTransport { server.http }
 
     init(_ arguments: [String] = []) throws {
-        process.executableURL = productsDirectory.appendingPathComponent("compass-sim")
-        process.arguments = ["--port", "0"] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // The first line is "listening on http://127.0.0.1:PORT": read up to it, byte by byte.
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while true {
-            let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening on ") else {
-            process.terminate()
-            throw NSError(domain: "Simulator", code: 1, userInfo: [NSLocalizedDescriptionKey: "compass-sim said: \(text)"])
-        }
-        url = String(text.dropFirst("listening on ".count))
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
+        server = try SimProcess("compass-sim", arguments)
     }
 
     /// `compass-sim act`: a colleague acting through the real API.
@@ -169,12 +155,7 @@ final class Simulator {
         _ = try http.send(HTTPRequest(method: .post, url: api + "/authenticate/logoff", headers: auth, timeout: 10))
     }
 
-    func post(_ path: String, body: String? = nil) throws {
-        let response = try http.send(HTTPRequest(method: .post, url: url + path,
-                                                 headers: body == nil ? [] : [("Content-Type", "application/json")],
-                                                 body: body.map { Array($0.utf8) }, timeout: 10))
-        XCTAssertTrue((200..<300).contains(response.status), "POST \(path): \(response.status)")
-    }
+    func post(_ path: String, body: String? = nil) throws { try server.control(.post, path, body) }
 }
 
 /// An isolated trackwatch installation: config, password file and state directory in a temp dir.

@@ -24,24 +24,9 @@ final class JSONDaemonTests: JSONSimTestCase {
             notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
     }
 
-    private func poll(_ daemon: Process, _ notify: NotifySocket, expecting text: String) {
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(text) }, "\(notify.messages)")
-    }
-
     /// The text without the isolates (U+2068, U+2069) bubbles put around server text.
     private func plain(_ text: String) -> String {
         String(text.unicodeScalars.filter { $0.value != 0x2068 && $0.value != 0x2069 }.map(Character.init))
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
     }
 
     func test_aColleagueChecksOutADevice_oneBubble_oneJournalEntry_OpenGoesToTheDevice() throws {
@@ -65,7 +50,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         try bus.clearCalls()
 
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.map { plain($0.summary) }, ["1: Pixel 8 (Android 14)"])
         XCTAssertTrue(
@@ -74,7 +59,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://devices.example.com/#/device/1\n")
-        poll(daemon, notify, expecting: "0 changes")
+        notify.poll(daemon, expecting: "0 changes")
         XCTAssertEqual(try bus.notifyCalls().count, 1, "once")
 
         kill(daemon.processIdentifier, SIGTERM)
@@ -104,7 +89,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         for (status, wait) in [(429, ["retryAfter": 2]), (503, ["retryAfterDate": 3])] {
             try sim.setItem(5, #"{"status": "rate \#(status)"}"#)
             try sim.fault("status", on: "GET /list/bare", wait.merging(["status": status]) { $1 })
-            poll(daemon, notify, expecting: "HTTP \(status)")
+            notify.poll(daemon, expecting: "HTTP \(status)")
             let limited = Date()
             XCTAssertNotNil(
                 notify.waitFor(timeout: 20) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
@@ -116,7 +101,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["5: Item 5", "5: Item 5"], "no outage bubble")
 
         try sim.fault("status", on: "GET /list/bare", ["status": 500])
-        poll(daemon, notify, expecting: "HTTP 500")
+        notify.poll(daemon, expecting: "HTTP 500")
         XCTAssertTrue(waitUntil { (try? bus.notifyCalls().count) == 3 }, "the control: a 500 is announced")
     }
 }

@@ -5,62 +5,26 @@ import XCTest
 /// A json-sim process on a free loopback port (docs/json-sim.md), stopped when the value is released. Its
 /// variants are chosen by path, so one process serves a whole test class (`JSONSimTestCase`).
 final class JSONSim {
-    let process = Process()
+    private let server: SimProcess
     /// `http://127.0.0.1:PORT`, as it printed itself.
-    let url: String
+    var url: String { server.url }
     /// The second listener on 127.0.0.2 ("another host"), when it could bind.
     private(set) var otherURL: String?
     /// The HTTPS listener, when started with a certificate.
     private(set) var httpsURL: String?
-    private let output = Pipe()
-    private let http = try! AsyncHTTPTransport()
 
     init(_ arguments: [String] = []) throws {
-        process.executableURL = productsDirectory.appendingPathComponent("json-sim")
-        process.arguments = ["--port", "0"] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let first = Self.readLine(output.fileHandleForReading)
-        guard first.hasPrefix("listening on http://") else {
-            process.terminate()
-            process.waitUntilExit()
-            throw NSError(domain: "JSONSim", code: 1, userInfo: [NSLocalizedDescriptionKey: "json-sim said: \(first)"])
-        }
-        url = String(first.dropFirst("listening on ".count))
-        // The other lines follow at once; their listeners are known to the server, so ask it instead of reading on.
+        server = try SimProcess("json-sim", arguments)
+        // The other listeners' lines follow at once; the server knows them, so ask it instead of reading on.
         let listeners = try control(.get, "listeners")
         otherURL = (listeners["other"] as? String).map { "http://\($0)" }
         httpsURL = (listeners["https"] as? String).map { "https://\($0)" }
     }
 
-    private static func readLine(_ handle: FileHandle) -> String {
-        var line = Data()
-        while true {
-            let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        return String(decoding: line, as: UTF8.self)
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
-    }
-
     /// A control route under `/sim/`, expected to succeed; its JSON answer.
     @discardableResult
     func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
-        let response = try http.send(
-            HTTPRequest(
-                method: method, url: url + "/sim/" + path,
-                headers: body == nil ? [] : [("Content-Type", "application/json")],
-                body: body.map { Array($0.utf8) }, timeout: 10))
-        XCTAssertTrue(
-            (200..<300).contains(response.status),
-            "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
-        return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        try server.control(method, "/sim/" + path, body)
     }
 
     /// Every list back to its seed, faults disarmed, counters cleared.

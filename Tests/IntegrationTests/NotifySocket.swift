@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import XCTest
 
 /// A datagram socket standing in for systemd's `NOTIFY_SOCKET`: collects what the daemon sends with sd_notify.
 final class NotifySocket {
@@ -50,4 +51,15 @@ final class NotifySocket {
 
     /// Forgets what was seen so far, so that the next `await` only looks at new datagrams.
     func skipReceived() { _ = waitFor(timeout: 0) { _ in false }; messages.removeAll() }
+
+    /// Asks `daemon` to poll now (SIGUSR1) and waits for that poll's `STATUS=Last poll …` line, which must contain
+    /// `text` (`1 change;`): the line, or nil and a test failure. Bubbles are handed over before a poll finishes.
+    @discardableResult
+    func poll(_ daemon: Process, expecting text: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        skipReceived()
+        kill(daemon.processIdentifier, SIGUSR1)
+        let status = waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(text) }
+        XCTAssertNotNil(status, "\(messages)", file: file, line: line)
+        return status
+    }
 }

@@ -22,22 +22,6 @@ final class QaseDaemonTests: XCTestCase {
             notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
     }
 
-    private func poll(_ daemon: Process, _ notify: NotifySocket, expecting changes: String) {
-        notify.skipReceived()
-        kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(
-            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains(changes) }, "\(notify.messages)")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     /// A defect given to me is a critical bubble (its severity is critical); Open goes to the Qase web app; Mute
     /// keeps a title change in the journal only; a status change lifts the mute.
     func test_bubbles_openIntoQase_muteUntilTheStatusChanges() throws {
@@ -54,7 +38,7 @@ final class QaseDaemonTests: XCTestCase {
         try bus.clearCalls()
 
         try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("DEMO/defect/3: ") == true, calls.first?.summary ?? "")
@@ -68,10 +52,10 @@ final class QaseDaemonTests: XCTestCase {
         try bus.invokeAction("mute", onNotification: 1)
         XCTAssertTrue(try waitUntil { try workspace.trackwatch(["mute"]).stdout.contains("DEMO/defect/3") })
         try sim.act("alice", "edit-defect", "DEMO", "3", "title=Renamed while muted")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         XCTAssertEqual(try bus.notifyCalls().count, 1, "muted: journaled only")
         try sim.act("lead", "resolve-defect", "DEMO", "3")
-        poll(daemon, notify, expecting: "1 change;")
+        notify.poll(daemon, expecting: "1 change;")
         let after = try bus.notifyCalls()
         XCTAssertEqual(after.count, 2, "a status change lifts the mute")
         XCTAssertTrue(after.last?.summary.hasPrefix("DEMO/defect/3: ") == true, after.last?.summary ?? "")

@@ -4,39 +4,15 @@ import XCTest
 
 /// A qase-sim process on a free loopback port (docs/qase-sim.md), stopped when the value is released.
 final class QaseSim {
-    let process = Process()
+    private let server: SimProcess
     /// The server as it printed itself, without the API's base path.
-    let root: String
+    var root: String { server.url }
     /// The API base trackwatch is configured with.
     let apiURL: String
-    private let output = Pipe()
-    private let http = try! AsyncHTTPTransport()
 
     init(_ arguments: [String] = [], basePath: String = "/v1") throws {
-        process.executableURL = productsDirectory.appendingPathComponent("qase-sim")
-        process.arguments = ["--port", "0", "--base-path", basePath] + arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while true {
-            let byte = handle.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening on ") else {
-            process.terminate()
-            throw NSError(domain: "QaseSim", code: 1, userInfo: [NSLocalizedDescriptionKey: "qase-sim said: \(text)"])
-        }
-        root = String(text.dropFirst("listening on ".count))
-        apiURL = root + basePath
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
+        server = try SimProcess("qase-sim", ["--base-path", basePath] + arguments)
+        apiURL = server.url + basePath
     }
 
     /// `qase-sim act`: a colleague acting through the API (or the web UI's control routes).
@@ -50,15 +26,7 @@ final class QaseSim {
     /// A control route under `/sim/`, expected to succeed; its JSON answer.
     @discardableResult
     func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
-        let response = try http.send(
-            HTTPRequest(
-                method: method, url: root + "/sim/" + path,
-                headers: body == nil ? [] : [("Content-Type", "application/json")],
-                body: body.map { Array($0.utf8) }, timeout: 10))
-        XCTAssertTrue(
-            (200..<300).contains(response.status),
-            "\(method) /sim/\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
-        return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        try server.control(method, "/sim/" + path, body)
     }
 
     /// Changes server variants between polls (`POST /sim/switches`).

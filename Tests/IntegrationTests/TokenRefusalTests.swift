@@ -119,10 +119,7 @@ final class DaemonTokenRefusalTests: XCTestCase {
 
         try sim.restart()
         try sim.act("lead", "SAMPL00000001", "Resolve")
-        notify.skipReceived()
-        kill(process.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(
-            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") }, "\(notify.messages)")
+        notify.poll(process, expecting: "1 change;")
         XCTAssertEqual(try sim.stats()["logins"] as? Int, 3, "the daemon's second login, and the colleague's")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
