@@ -7,131 +7,62 @@ scripts/bench.sh after a release build (BENCH_JSON_ONLY=1 runs only these), or a
 
 Against json-sim on loopback: the list at /list/bare (answered whole every poll) and at /conditional/etag (an
 ETag, so that an unchanged list is a 304). Polls are awaited through the daemon's sd_notify STATUS= messages,
-never by sleeping; the peak of one poll is the process's VmHWM after resetting it (clear_refs 5) before the poll.
+never by sleeping; CPU is the mean of POLLS polls, the peak of one poll the process's VmHWM after resetting it
+(clear_refs 5) before the poll.
 """
-import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import os, sys
+
+from benchkit import Bench, cpu_seconds, mb, proc_status, reset_peak, stats, steady_polls
 
 BIN = sys.argv[1]
 ITEMS = int(sys.argv[2]) if len(sys.argv) > 2 else int(os.environ.get("BENCH_JSON_ITEMS", "10000"))
-POLLS = 7
-work = tempfile.mkdtemp(prefix="trackwatch-bench-json-")
-notify_path = os.path.join(work, "notify.sock")
-listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-listener.bind(notify_path)
-listener.settimeout(300)
-
-
-def start_sim():
-    out = open(os.path.join(work, "sim.out"), "w+")
-    sim = subprocess.Popen([f"{BIN}/json-sim", "--port", "0", "--items", str(ITEMS), "--other-host", ""],
-                           stdout=out, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        out.seek(0)
-        m = re.match(r"listening on (\S+)", out.read())
-        if m:
-            return sim, m.group(1)
-        time.sleep(0.05)
-    raise SystemExit("json-sim did not start")
+POLLS = 10
+bench = Bench(BIN, "trackwatch-bench-json-")
 
 
 def workspace(url, name):
-    home = os.path.join(work, name)
-    os.makedirs(home)
-    config = os.path.join(home, "config.toml")
-    with open(config, "w") as f:
-        f.write(f'[[json]]\nname = "list"\nurl = "{url}"\ntitle = "{{title}}"\nby = "updated_by"\n'
-                f'ignore = ["meta"]\n[poll]\ninterval = "1h"\n')
-    env = dict(os.environ, XDG_STATE_HOME=f"{home}/state", XDG_CONFIG_HOME=f"{home}/config",
-               DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent", MALLOC_ARENA_MAX="2")
-    env.pop("NOTIFY_SOCKET", None)
-    return config, env
-
-
-def status_kb(pid, key):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid):
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except FileNotFoundError:
-            pass
-    return total / 1e9
-
-
-def wait_poll():
-    while True:
-        message = listener.recv(4096).decode()
-        if "STATUS=Last poll" in message:
-            if "failed" in message:
-                raise SystemExit(message)
-            return message
+    return bench.workspace(name, f'[[json]]\nname = "list"\nurl = "{url}"\ntitle = "{{title}}"\nby = "updated_by"\n'
+                                 f'ignore = ["meta"]\n[poll]\ninterval = "1h"\n')
 
 
 def daemon_polls(config, env):
-    """Median CPU seconds and the highest per-poll peak RSS (MB) of POLLS steady polls, and the baseline's."""
-    daemon = subprocess.Popen([f"{BIN}/trackwatch", "run", "--config", config], env=dict(env, NOTIFY_SOCKET=notify_path),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Mean CPU seconds and the highest per-poll peak RSS (MB) of POLLS steady polls, the idle RSS after them,
+    and the baseline's CPU and peak."""
+    daemon = bench.start_daemon(config, env)
     try:
-        wait_poll()
-        baseline = (cpu_seconds(daemon.pid), status_kb(daemon.pid, "VmHWM") / 1024)
-        cpu, peaks = [], []
-        for _ in range(POLLS):
-            time.sleep(0.3)  # the previous poll's memory release has finished
-            with open(f"/proc/{daemon.pid}/clear_refs", "w") as f:
-                f.write("5")  # VmHWM := VmRSS: what follows is this poll's peak
-            before = cpu_seconds(daemon.pid)
-            daemon.send_signal(signal.SIGUSR1)
-            wait_poll()
-            time.sleep(0.3)  # include this poll's memory release (malloc_trim, MADV_PAGEOUT)
-            cpu.append(cpu_seconds(daemon.pid) - before)
-            peaks.append(status_kb(daemon.pid, "VmHWM") / 1024)
-        idle = status_kb(daemon.pid, "VmRSS") / 1024
+        bench.wait_poll()
+        baseline = (cpu_seconds(daemon.pid), mb(proc_status(daemon.pid), "VmHWM"))
+        peaks = []
+
+        def next_peak():
+            peaks.append(mb(proc_status(daemon.pid), "VmHWM"))
+            reset_peak(daemon.pid)
+
+        reset_peak(daemon.pid)
+        cpu = steady_polls(bench, daemon, POLLS, per_poll=next_peak)
+        idle = mb(proc_status(daemon.pid), "VmRSS")
     finally:
         daemon.terminate()
         daemon.wait()
-    return sorted(cpu)[len(cpu) // 2], max(peaks), idle, baseline
+    return cpu, max(peaks), idle, baseline
 
 
-def check_once(config, env):
-    proc = subprocess.Popen([f"{BIN}/trackwatch", "check", "--config", config], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        raise SystemExit(f"check failed: {proc.stderr.read().decode()}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-
-
-def stats(url):
-    with urllib.request.urlopen(url + "/sim/stats") as r:
-        return json.load(r)
-
-
-sim, url = start_sim()
+sim, url = bench.start_sim("json-sim", ["--items", str(ITEMS), "--other-host", ""], timeout=60)
 try:
     for path, label in [("/list/bare", "steady poll (200, whole list)"), ("/conditional/etag", "304 poll")]:
         config, env = workspace(url + path, path.strip("/").replace("/", "-"))
-        before = stats(url)["notModified"]
+        before = stats(url + "/sim/stats")["notModified"]
         cpu, peak, idle, (base_cpu, base_peak) = daemon_polls(config, env)
-        not_modified = stats(url)["notModified"] - before
-        figure = (f"[[json]] {ITEMS} items, {label:<29} in the daemon: {cpu * 1000:6.1f} ms CPU (median of {POLLS}), "
-                  f"peak RSS {peak:5.1f} MB, idle after {idle:4.1f} MB; start-up + baseline {base_cpu * 1000:.0f} ms, "
-                  f"peak {base_peak:.1f} MB; 304s: {not_modified}")
-        print(figure, flush=True)
+        not_modified = stats(url + "/sim/stats")["notModified"] - before
+        print(f"[[json]] {ITEMS} items, {label:<29} in the daemon: {cpu * 1000:6.1f} ms CPU (mean of {POLLS}), "
+              f"peak RSS {peak:5.1f} MB, idle after {idle:4.1f} MB; start-up + baseline {base_cpu * 1000:.0f} ms, "
+              f"peak {base_peak:.1f} MB; 304s: {not_modified}", flush=True)
         config, env = workspace(url + path, "check-" + path.strip("/").replace("/", "-"))
-        check_once(config, env)
-        check_cpu, check_rss = check_once(config, env)
+        bench.check_once(config, env)
+        check_cpu, check_rss = bench.check_once(config, env)
         print(f"{'':>48}one `trackwatch check` process: {check_cpu * 1000:6.1f} ms CPU, peak RSS {check_rss:5.1f} MB",
               flush=True)
 finally:
     sim.terminate()
     sim.wait()
-    shutil.rmtree(work, ignore_errors=True)
+    bench.close()
