@@ -1,5 +1,6 @@
-/// A JSON value exactly as written: object members keep their order and numbers their spelling, because the
+/// A JSON value exactly as written: object members keep their order and numbers their spelling, because a
 /// simulator's answers differ in nothing else when `42` becomes `"42"`, `1` becomes `1.0` or keys swap places.
+/// Every simulator builds its answers from it and reads its request bodies into it.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)

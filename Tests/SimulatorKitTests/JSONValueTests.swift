@@ -1,4 +1,4 @@
-import JSONListSimulator
+import SimulatorKit
 import XCTest
 
 final class JSONValueTests: XCTestCase {
