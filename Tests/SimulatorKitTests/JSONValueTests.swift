@@ -7,6 +7,11 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(String(decoding: try JSONValue.parse(Array(text.utf8)).bytes, as: UTF8.self), text)
     }
 
+    func test_write_escapesQuotesBackslashesAndControlCharacters_theCommonOnesShort() {
+        let value = JSONValue.string("q\"b\\n\nr\rt\tbell\u{07}esc\u{1B}é/\u{7F}")
+        XCTAssertEqual(String(decoding: value.bytes, as: UTF8.self), #""q\"b\\n\nr\rt\tbell\u0007esc\u001bé/\#u{7F}""#)
+    }
+
     func test_parse_decodesEscapesAndSurrogatePairs() throws {
         let value = try JSONValue.parse(Array(#"["\u00e9\ud83d\ude80\t\/"]"#.utf8))
         XCTAssertEqual(value.array?.first?.string, "é🚀\t/")
