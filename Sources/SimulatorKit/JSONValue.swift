@@ -1,6 +1,6 @@
 /// A JSON value exactly as written: object members keep their order and numbers their spelling, because a
 /// simulator's answers differ in nothing else when `42` becomes `"42"`, `1` becomes `1.0` or keys swap places.
-/// Every simulator builds its answers from it and reads its request bodies into it.
+/// The Qase and JSON-list simulators build their answers from it; json-sim reads request bodies into it too.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -10,7 +10,13 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    /// `value` as a JSON number, or null.
+    public static func int(_ value: Int?) -> JSONValue { value.map { .number(String($0)) } ?? .null }
+
+    /// An object of `members`, in their order.
+    public static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(JSONObject(members.map { JSONObject.Member($0.key, $0.value) }))
+    }
 
     /// The member `key` of an object, or nil.
     public subscript(key: String) -> JSONValue? {
@@ -23,6 +29,14 @@ public indirect enum JSONValue: Sendable, Equatable {
             object[key] = newValue
             self = .object(object)
         }
+    }
+
+    /// A copy with the member `key` set as the subscript sets it (in its place, or last when new); a value that is
+    /// not an object comes back as it is.
+    public func with(_ key: String, _ value: JSONValue) -> JSONValue {
+        var copy = self
+        copy[key] = value
+        return copy
     }
 
     public var string: String? {

@@ -38,6 +38,16 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(String(decoding: value.bytes, as: UTF8.self), #"{"a":"x","c":3}"#)
     }
 
+    func test_builders_keepOrder_spellAbsentAsNull_andWithSetsInPlaceOrLast() {
+        let head: [(key: String, value: JSONValue)] = [("id", .int(7))]
+        let value = JSONValue.object(head + [("milestone_id", .int(nil)), ("description", .text(nil)), ("time", 0.0)])
+            .with("id", "7").with("deleted", .null)
+        XCTAssertEqual(
+            String(decoding: value.bytes, as: UTF8.self),
+            #"{"id":"7","milestone_id":null,"description":null,"time":0.0,"deleted":null}"#)
+        XCTAssertEqual(JSONValue.array([1]).with("id", 1), [1], "only an object takes a member")
+    }
+
     func test_int_readsEverySpellingOfAnInteger() {
         XCTAssertEqual(JSONValue.number("42").int, 42)
         XCTAssertEqual(JSONValue.number("42.0").int, 42)
