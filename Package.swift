@@ -104,7 +104,7 @@ let package = Package(
         .plugin(name: "VersionFile", capability: .buildTool()),
 
         // What every local tracker server shares: the HTTP(S) server, the request and response shapes, and the
-        // ordered JSON value their answers are built from (and their request bodies read into).
+        // ordered JSON value (with its parser) that the Qase and JSON-list servers build their answers from.
         // zlib for gzip answers (and gzip bombs).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
