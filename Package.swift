@@ -103,7 +103,8 @@ let package = Package(
         // `trackwatch --version` from the VERSION file, the one place a release's version is written.
         .plugin(name: "VersionFile", capability: .buildTool()),
 
-        // What every local tracker server shares: the HTTP(S) server and the request and response shapes.
+        // What every local tracker server shares: the HTTP(S) server, the request and response shapes, and the
+        // ordered JSON value (with its parser) that the Qase and JSON-list servers build their answers from.
         // zlib for gzip answers (and gzip bombs).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
@@ -174,6 +175,7 @@ let package = Package(
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "SimulatorKitTests", dependencies: ["SimulatorKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).

@@ -35,7 +35,7 @@ struct Call {
     }
 
     /// The body as JSON, or nil when it is not.
-    var json: JSONValue? { try? JSONParser.parse(request.body) }
+    var json: JSONValue? { try? JSONValue.parse(request.body) }
 
     /// What the `Authorization` header presents.
     var credentials: Presented { Presented(authorization: request.authorization) }

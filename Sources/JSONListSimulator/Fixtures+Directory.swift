@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// The ECE 564 class directory (`shared/seeds/class-directory.md`): people keyed by `DUID`, each with a `netid`
 /// that logs in (HTTP Basic, password `pw-NETID`), and the bad data students push.
 enum DirectoryFixtures {

@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// The generic list's items: `{"id", "title", "status", "assignee", "priority", "estimate", "updated_by",
 /// "meta": {"color", "labels"}}`. Item n follows fixed rules so that tests can name what they expect.
 enum ItemFixtures {

@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// Everything the server holds: the lists, armed faults, counters and statistics. Guarded by one lock in
 /// `JSONListSimulator`; every method runs with the lock held.
 struct ServerState {

@@ -48,7 +48,7 @@ extension QaseState {
         switch fault.kind {
         case .status:
             let status = fault.status ?? 500
-            let body = APIError(status, fault.message ?? "injected fault").body.serialized()
+            let body = APIError(status, fault.message ?? "injected fault").body.bytes
             response = SimResponse(status: status, body: status == 429 ? [] : body)
             let own = fault.headers?.keys.contains { $0.lowercased() == "retry-after" } == true
             if (status == 429 || status == 503) && !own {

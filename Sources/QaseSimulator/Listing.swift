@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// Paging and filter parameters, as every list and `/search` take them.
 extension QaseState {
     /// A filter's value by its flat name (`status`) or as `filters[status]`, as `--filter-names` allows; nil
@@ -47,7 +49,7 @@ extension QaseState {
     }
 
     /// One page of a list: `{total, filtered, count, entities}`, `items` already filtered and ordered by id.
-    func list<Item>(_ call: Call, _ items: [Item], total: Int, render: (Item) -> JSON) throws -> JSON {
+    func list<Item>(_ call: Call, _ items: [Item], total: Int, render: (Item) -> JSONValue) throws -> JSONValue {
         let (limit, offset) = try paging(call)
         let page = items.dropFirst(offset).prefix(limit)
         return ok([

@@ -109,7 +109,7 @@ extension QaseState {
             guard let route else { throw APIError(404, "Not found") }
             guard route.allowed else { throw APIError(405, "Method not allowed") }
             let result = try dispatch(name, route.parameters, call, actor)
-            response = SimResponse(status: 200, body: Variants.apply(result, switches).serialized())
+            response = SimResponse(status: 200, body: Variants.apply(result, switches).bytes)
         } catch let error as APIError {
             response = errorResponse(error)
         } catch let error as QQLError {
@@ -139,13 +139,14 @@ extension QaseState {
     }
 
     func errorResponse(_ error: APIError) -> SimResponse {
-        var response = SimResponse(status: error.status, body: error.body.serialized())
+        var response = SimResponse(status: error.status, body: error.body.bytes)
         if let reason = error.reason { response.headers.append(("X-Qase-Sim-Reason", reason)) }
         return response
     }
 
-    private mutating func dispatch(_ name: String, _ parameters: [String], _ call: Call, _ actor: Actor) throws -> JSON
-    {
+    private mutating func dispatch(
+        _ name: String, _ parameters: [String], _ call: Call, _ actor: Actor
+    ) throws -> JSONValue {
         let code = parameters.first ?? ""
         switch name {
         case "GET /project": return try listProjects(call, actor)
@@ -181,5 +182,5 @@ extension QaseState {
     }
 
     /// `{"status": true, "result": …}`.
-    func ok(_ result: JSON) -> JSON { ["status": true, "result": result] }
+    func ok(_ result: JSONValue) -> JSONValue { ["status": true, "result": result] }
 }

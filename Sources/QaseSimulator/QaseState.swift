@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// Everything the server knows: projects, tokens, access, switches, clock, faults, the rate limiter and stats.
 /// Guarded by one lock in `QaseSimulator`; every method runs with the lock held.
 struct QaseState {
@@ -118,8 +120,8 @@ struct APIError: Error {
         APIError(400, "Data is invalid.", fields: [(field, error)])
     }
 
-    var body: JSON {
-        var json: JSON = ["status": false, "errorMessage": .string(message)]
+    var body: JSONValue {
+        var json: JSONValue = ["status": false, "errorMessage": .string(message)]
         if !fields.isEmpty {
             json = json.with(
                 "errorFields", .array(fields.map { ["field": .string($0.field), "error": .string($0.error)] }))

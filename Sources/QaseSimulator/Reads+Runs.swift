@@ -1,9 +1,11 @@
+import SimulatorKit
+
 /// Test runs and their results.
 extension QaseState {
     /// Deprecated status names still accepted by `GET /run?status=`.
     static let runStatusAliases = ["active": "in_progress", "complete": "passed", "abort": "aborted"]
 
-    func listRuns(_ call: Call, _ index: Int) throws -> JSON {
+    func listRuns(_ call: Call, _ index: Int) throws -> JSONValue {
         let project = projects[index]
         var runs = project.runs
         if let search = filter(call, "search")?.lowercased() {
@@ -22,7 +24,7 @@ extension QaseState {
         }
     }
 
-    func getRun(_ call: Call, _ index: Int, _ id: String) throws -> JSON {
+    func getRun(_ call: Call, _ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         let project = projects[index]
         guard let run = project.runs.first(where: { $0.id == id }) else { throw APIError(404, "Run not found") }
@@ -32,7 +34,7 @@ extension QaseState {
 
     /// Filters: `status` (one), `run` and `case_id` (comma lists of ids), `member` (user ids of the reporters),
     /// `api`, `from_end_time`/`to_end_time` (`Y-m-d H:i:s`, UTC).
-    func listResults(_ call: Call, _ index: Int) throws -> JSON {
+    func listResults(_ call: Call, _ index: Int) throws -> JSONValue {
         let all = projects[index].results
         var results = all
         if let status = filter(call, "status") { results = results.filter { $0.status == status } }
@@ -49,7 +51,7 @@ extension QaseState {
         return try list(call, results, total: all.count) { $0.rest() }
     }
 
-    func getResult(_ index: Int, _ hash: String) throws -> JSON {
+    func getResult(_ index: Int, _ hash: String) throws -> JSONValue {
         guard let result = projects[index].results.first(where: { $0.hash == hash }) else {
             throw APIError(404, "Result not found")
         }

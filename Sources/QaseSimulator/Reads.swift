@@ -1,17 +1,19 @@
+import SimulatorKit
+
 /// The read routes: projects, users, authors, cases, defects, plans, reviews, runs and results.
 extension QaseState {
-    func listProjects(_ call: Call, _ actor: Actor) throws -> JSON {
+    func listProjects(_ call: Call, _ actor: Actor) throws -> JSONValue {
         let visible = projects.filter { canSee($0, actor) }
         return try list(call, visible, total: visible.count) { $0.rest }
     }
 
-    func user(_ id: String) throws -> JSON {
+    func user(_ id: String) throws -> JSONValue {
         guard let person = Directory.person(userID: try pathID(id)) else { throw APIError(404, "User not found") }
         return ok(person.user)
     }
 
     /// `search` matches names, and e-mail addresses unless `--author-search name`; `type` is `user` or `app`.
-    func listAuthors(_ call: Call) throws -> JSON {
+    func listAuthors(_ call: Call) throws -> JSONValue {
         var authors = Directory.people.map {
             (id: $0.authorID, name: $0.name, email: $0.email, type: "user", json: $0.author)
         }
@@ -29,7 +31,7 @@ extension QaseState {
     }
 
     /// By UUID, or by the deprecated integer author id.
-    func author(_ id: String) throws -> JSON {
+    func author(_ id: String) throws -> JSONValue {
         let authorID = Int(id) ?? Directory.authorID(uuid: id)
         if authorID == Directory.app.authorID { return ok(Directory.app.author) }
         guard let authorID, let person = Directory.person(authorID: authorID) else {
@@ -38,7 +40,7 @@ extension QaseState {
         return ok(person.author)
     }
 
-    func listCases(_ call: Call, _ index: Int) throws -> JSON {
+    func listCases(_ call: Call, _ index: Int) throws -> JSONValue {
         let all = projects[index].cases
         var cases = all
         if let search = filter(call, "search")?.lowercased() {
@@ -61,7 +63,7 @@ extension QaseState {
         return try list(call, cases, total: all.count) { $0.rest(includeExternalIssues: external) }
     }
 
-    func getCase(_ call: Call, _ index: Int, _ id: String) throws -> JSON {
+    func getCase(_ call: Call, _ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         guard let found = projects[index].cases.first(where: { $0.id == id }) else {
             throw APIError(404, "Test case not found")
@@ -70,7 +72,7 @@ extension QaseState {
     }
 
     /// `status` is one of open, in_progress, resolved, invalid (else 400).
-    func listDefects(_ call: Call, _ index: Int) throws -> JSON {
+    func listDefects(_ call: Call, _ index: Int) throws -> JSONValue {
         let all = projects[index].defects
         var defects = all
         if let text = filter(call, "status") {
@@ -82,7 +84,7 @@ extension QaseState {
         return try list(call, defects, total: all.count) { $0.rest(enumsAsInts: switches.defectEnumsAsInts) }
     }
 
-    func getDefect(_ index: Int, _ id: String) throws -> JSON {
+    func getDefect(_ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         guard let found = projects[index].defects.first(where: { $0.id == id }) else {
             throw APIError(404, "Defect not found")
@@ -90,11 +92,11 @@ extension QaseState {
         return ok(found.rest(enumsAsInts: switches.defectEnumsAsInts))
     }
 
-    func listPlans(_ call: Call, _ index: Int) throws -> JSON {
+    func listPlans(_ call: Call, _ index: Int) throws -> JSONValue {
         try list(call, projects[index].plans, total: projects[index].plans.count) { $0.rest }
     }
 
-    func getPlan(_ index: Int, _ id: String) throws -> JSON {
+    func getPlan(_ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         guard let found = projects[index].plans.first(where: { $0.id == id }) else {
             throw APIError(404, "Plan not found")
@@ -102,7 +104,7 @@ extension QaseState {
         return ok(found.detailed)
     }
 
-    func listReviews(_ call: Call, _ index: Int) throws -> JSON {
+    func listReviews(_ call: Call, _ index: Int) throws -> JSONValue {
         let all = projects[index].reviews
         var reviews = all
         if let status = filter(call, "status") { reviews = reviews.filter { $0.status.rawValue == status } }
@@ -122,7 +124,7 @@ extension QaseState {
         return try list(call, reviews, total: all.count) { $0.rest }
     }
 
-    func getReview(_ index: Int, _ id: String) throws -> JSON {
+    func getReview(_ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         guard let found = projects[index].reviews.first(where: { $0.id == id }) else {
             throw APIError(404, "Review not found")

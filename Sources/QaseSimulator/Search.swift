@@ -1,6 +1,8 @@
+import SimulatorKit
+
 /// `GET /search?query=<QQL>`: every project the token can see, unless the query names some.
 extension QaseState {
-    func search(_ call: Call, _ actor: Actor) throws -> JSON {
+    func search(_ call: Call, _ actor: Actor) throws -> JSONValue {
         if switches.searchRefusal == 402 { throw APIError(402, "QQL is not available on your subscription plan") }
         if switches.searchRefusal == 403 { throw APIError(403, "Your plan does not allow QQL search") }
         guard let text = call.query["query"], !text.isEmpty else {
@@ -23,7 +25,7 @@ extension QaseState {
     /// The project's items of one QQL entity, with the values conditions ask for.
     func searchRows(of entity: String, in project: Project, order: Int) -> [QQLRow] {
         let enumsAsInts = switches.defectEnumsAsInts
-        func row(_ id: Int, _ values: [String: QQLItemValue], _ render: @escaping () -> JSON) -> QQLRow {
+        func row(_ id: Int, _ values: [String: QQLItemValue], _ render: @escaping () -> JSONValue) -> QQLRow {
             QQLRow(project: project.code, projectOrder: order, id: id, values: values, render: render)
         }
         switch entity {

@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// What only Qase's web UI does, as control routes (paths under `/sim/`, handles such as `engineer`):
 ///
 ///     PUT    defect/{code}/{id}/assignee/{handle}          assign a defect        DELETE …/assignee  unassign
@@ -9,7 +11,7 @@
 ///     POST   project/{code}/rename  {"code": "NEW"}
 ///     PUT    access/{code}/{handle}                        grant access            DELETE  revoke it
 extension QaseState {
-    mutating func webAction(_ method: String, _ path: [String], _ call: Call) throws -> JSON {
+    mutating func webAction(_ method: String, _ path: [String], _ call: Call) throws -> JSONValue {
         let index = try simProject(path.count > 1 ? path[1] : "")
         switch (method, Array(path.dropFirst(2))) {
         case ("PUT", let rest) where path[0] == "access" && rest.count == 1:

@@ -12,7 +12,7 @@ extension QaseState {
     mutating func simRoute(_ call: Call, _ path: [String]) -> SimResponse {
         do {
             let result = try simDispatch(call, path)
-            return SimResponse(status: 200, body: result.serialized())
+            return SimResponse(status: 200, body: result.bytes)
         } catch let error as APIError {
             return errorResponse(error)
         } catch {
@@ -20,7 +20,7 @@ extension QaseState {
         }
     }
 
-    private mutating func simDispatch(_ call: Call, _ path: [String]) throws -> JSON {
+    private mutating func simDispatch(_ call: Call, _ path: [String]) throws -> JSONValue {
         let method = call.request.method
         switch (method, path.count, path.first ?? "") {
         case ("GET", 1, "stats"): return try encoded(stats)
@@ -59,7 +59,7 @@ extension QaseState {
         }
     }
 
-    private var clockJSON: JSON {
+    private var clockJSON: JSONValue {
         ["now": .string(QaseClock.iso(clock.now)), "epochMs": .int(clock.now * 1_000), "offset": .int(clock.offset)]
     }
 
@@ -71,10 +71,12 @@ extension QaseState {
         }
     }
 
-    func encoded<T: Encodable>(_ value: T) throws -> JSON {
+    /// `value` as `JSONEncoder` writes it (keys sorted), read back into a tree, so that its strings are written
+    /// as every other answer's are.
+    func encoded<T: Encodable>(_ value: T) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .raw(Array(try encoder.encode(value)))
+        return try JSONValue.parse(Array(try encoder.encode(value)))
     }
 
     func simDecode<T: Decodable>(_ type: T.Type, _ call: Call) throws -> T {

@@ -1,3 +1,5 @@
+import SimulatorKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -8,7 +10,7 @@
 /// delete), defects (create, update, resolve, status, delete), plans (title, description, case list) and
 /// reviews (reviewers, proposal).
 extension QaseState {
-    mutating func write(_ name: String, _ parameters: [String], _ call: Call, _ actor: Actor) throws -> JSON {
+    mutating func write(_ name: String, _ parameters: [String], _ call: Call, _ actor: Actor) throws -> JSONValue {
         let code = parameters.first ?? ""
         switch name {
         case "POST /case/{code}": return try createCase(try projectIndex(code, for: actor), call, actor)
@@ -37,7 +39,7 @@ extension QaseState {
 
     // MARK: - Cases
 
-    private mutating func createCase(_ index: Int, _ call: Call, _ actor: Actor) throws -> JSON {
+    private mutating func createCase(_ index: Int, _ call: Call, _ actor: Actor) throws -> JSONValue {
         let body = try decode(CaseBody.self, call)
         guard let title = body.title else { throw APIError.invalid("title", "The title field is required.") }
         projects[index].lastCaseID += 1
@@ -53,7 +55,7 @@ extension QaseState {
     }
 
     /// Sets the fields sent; the actor becomes `updated_by` and `updated_at` is now.
-    private mutating func updateCase(_ index: Int, _ id: String, _ call: Call, _ actor: Actor) throws -> JSON {
+    private mutating func updateCase(_ index: Int, _ id: String, _ call: Call, _ actor: Actor) throws -> JSONValue {
         let id = try pathID(id)
         guard let position = projects[index].cases.firstIndex(where: { $0.id == id }) else {
             throw APIError(404, "Test case not found")
@@ -65,7 +67,7 @@ extension QaseState {
     }
 
     /// Removes the case, and its entries from plans (a plan change, so `updated_at` moves as for assignments).
-    private mutating func deleteCase(_ index: Int, _ id: String) throws -> JSON {
+    private mutating func deleteCase(_ index: Int, _ id: String) throws -> JSONValue {
         let id = try pathID(id)
         guard let position = projects[index].cases.firstIndex(where: { $0.id == id }) else {
             throw APIError(404, "Test case not found")
@@ -81,7 +83,7 @@ extension QaseState {
 
     // MARK: - Defects
 
-    private mutating func createDefect(_ index: Int, _ call: Call, _ actor: Actor) throws -> JSON {
+    private mutating func createDefect(_ index: Int, _ call: Call, _ actor: Actor) throws -> JSONValue {
         let body = try decode(DefectBody.self, call)
         guard let title = body.title, let actual = body.actualResult, let severity = body.severity else {
             throw APIError(
@@ -98,7 +100,7 @@ extension QaseState {
         return ok(["id": .int(item.id)])
     }
 
-    private mutating func updateDefect(_ index: Int, _ id: String, _ call: Call) throws -> JSON {
+    private mutating func updateDefect(_ index: Int, _ id: String, _ call: Call) throws -> JSONValue {
         let position = try defectPosition(index, id)
         try decode(DefectBody.self, call).apply(to: &projects[index].defects[position])
         projects[index].defects[position].updatedAt = clock.now
@@ -106,7 +108,7 @@ extension QaseState {
     }
 
     /// `{"status": "in_progress|resolved|invalid"}`; answers `{"status": true}` only, as the spec says.
-    private mutating func changeDefectStatus(_ index: Int, _ id: String, _ call: Call) throws -> JSON {
+    private mutating func changeDefectStatus(_ index: Int, _ id: String, _ call: Call) throws -> JSONValue {
         let position = try defectPosition(index, id)
         let body = try decode([String: String].self, call)
         guard let status = body["status"].flatMap(DefectStatus.init(rawValue:)), status != .open else {
@@ -128,7 +130,7 @@ extension QaseState {
 
     /// Title, description and the list of case ids (PlanUpdate has no assignees: assigning is the web UI's, see
     /// the control routes). Kept cases keep their assignee; new ones have none.
-    private mutating func updatePlan(_ index: Int, _ id: String, _ call: Call) throws -> JSON {
+    private mutating func updatePlan(_ index: Int, _ id: String, _ call: Call) throws -> JSONValue {
         let id = try pathID(id)
         guard let position = projects[index].plans.firstIndex(where: { $0.id == id }) else {
             throw APIError(404, "Plan not found")
@@ -153,7 +155,7 @@ extension QaseState {
 
     /// `reviewers` (author UUIDs) replaces the list: kept reviewers keep their status, new ones are unapproved;
     /// a `proposed_case` resets every approval. Only open reviews change.
-    private mutating func updateReview(_ index: Int, _ id: String, _ call: Call) throws -> JSON {
+    private mutating func updateReview(_ index: Int, _ id: String, _ call: Call) throws -> JSONValue {
         let position = try reviewPosition(index, id)
         let body = try decode(ReviewBody.self, call)
         var review = projects[index].reviews[position]

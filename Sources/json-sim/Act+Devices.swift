@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSONListSimulator
+import SimulatorKit
 
 /// The device tracker's verbs, through `POST /devices`, `POST /devices/{id}` and `DELETE /devices/{id}`.
 struct Checkout: ParsableCommand {

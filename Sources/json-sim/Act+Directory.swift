@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSONListSimulator
+import SimulatorKit
 
 /// The class directory's verbs, as the colleague: HTTP Basic with their netid and password (`pw-NETID` unless
 /// `--password` says otherwise).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSONListSimulator
+import SimulatorKit
 
 /// The generic list's verbs, through `/sim/items`.
 struct AddItem: ParsableCommand {

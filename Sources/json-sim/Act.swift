@@ -4,6 +4,7 @@ import Foundation
 import JSONListSimulator
 import NIOCore
 import NIOHTTP1
+import SimulatorKit
 
 /// Plays a colleague: each verb goes through the server's own API (the device tracker's, the directory's with the
 /// colleague's password) or, for the generic list and the recipe trackers, through its `/sim` control routes.

@@ -1,5 +1,6 @@
 import Foundation
 import JSONListSimulator
+import SimulatorKit
 import XCTest
 
 /// The built `json-sim`: what it prints, that its listeners serve, that `act` changes what they serve, and that

@@ -1,4 +1,5 @@
 import JSONListSimulator
+import SimulatorKit
 import XCTest
 
 final class ClassDirectoryTests: XCTestCase {

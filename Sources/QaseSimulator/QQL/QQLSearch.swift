@@ -1,3 +1,5 @@
+import SimulatorKit
+
 /// What an item offers to a QQL condition, by the field's kind.
 enum QQLItemValue {
     /// An author id (author, createdBy, updatedBy).
@@ -18,7 +20,7 @@ struct QQLRow {
     let projectOrder: Int
     let id: Int
     let values: [String: QQLItemValue]
-    let render: () -> JSON
+    let render: () -> JSONValue
 }
 
 /// A query checked against the entity's fields, ready to match rows.

@@ -1,5 +1,6 @@
-/// A JSON value exactly as written: object members keep their order and numbers their spelling, because the
+/// A JSON value exactly as written: object members keep their order and numbers their spelling, because a
 /// simulator's answers differ in nothing else when `42` becomes `"42"`, `1` becomes `1.0` or keys swap places.
+/// The Qase and JSON-list simulators build their answers from it; json-sim reads request bodies into it too.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -9,7 +10,13 @@ public indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    /// `value` as a JSON number, or null.
+    public static func int(_ value: Int?) -> JSONValue { value.map { .number(String($0)) } ?? .null }
+
+    /// An object of `members`, in their order.
+    public static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(JSONObject(members.map { JSONObject.Member($0.key, $0.value) }))
+    }
 
     /// The member `key` of an object, or nil.
     public subscript(key: String) -> JSONValue? {
@@ -22,6 +29,14 @@ public indirect enum JSONValue: Sendable, Equatable {
             object[key] = newValue
             self = .object(object)
         }
+    }
+
+    /// A copy with the member `key` set as the subscript sets it (in its place, or last when new); a value that is
+    /// not an object comes back as it is.
+    public func with(_ key: String, _ value: JSONValue) -> JSONValue {
+        var copy = self
+        copy[key] = value
+        return copy
     }
 
     public var string: String? {
@@ -136,7 +151,8 @@ extension JSONValue {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Quotes, backslashes and control characters escaped; everything else as its UTF-8.
+    /// Quotes, backslashes and control characters escaped (`\n`, `\r` and `\t` in their short forms, the others as
+    /// `\u00XX`); everything else as its UTF-8.
     static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
@@ -149,6 +165,8 @@ extension JSONValue {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
             case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             default: out.append(byte)
             }
