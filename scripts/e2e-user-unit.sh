@@ -354,7 +354,7 @@ lab_wait_for 30 qase_polled || fail "no successful poll of the [[qase]] source (
 "$bin/qase-sim" act --url "$qase_url" --as alice edit-case DEMO 4 "title=Checkout totals" > "$work/act.out" 2>&1 ||
     { cat "$work/act.out"; fail "qase-sim act"; }
 X systemctl --user kill -s USR1 "$unit"
-lab_wait_for 30 grep -q 'Notify .*DEMO-4 edited by Alice Example' "$work/notifications.log" ||
+lab_wait_for 30 grep -q 'Notify .*DEMO-4: .*dited by .*Alice Example' "$work/notifications.log" ||
     fail "no Notify call for DEMO-4 reached the notification server"
 qase_entry() {
     XR journalctl --no-pager -o json _SYSTEMD_USER_UNIT="$unit" TRACKWATCH_SOURCE=qase TRACKWATCH_RECORD=DEMO-4 \
