@@ -32,6 +32,8 @@ public struct Paths: Sendable {
 public struct ConfigFileError: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
+    /// No file at `path` at all: a first run, which `doctor` answers with where the example is.
+    public var missing = false
     public var description: String { "cannot read the configuration \(path): \(reason)" }
 }
 
@@ -50,8 +52,10 @@ public func loadConfig(path: String) throws -> Config {
             path: path,
             reason: missing
                 ? "no such file. Copy the example there (/usr/share/doc/trackwatch/config.example.toml, or "
-                    + "etc/config.example.toml in the source) and fill in [server], or pass --config PATH"
-                : "\(error)")
+                    + "etc/config.example.toml in the source) and fill in a table per tracker ([server], [[qase]], "
+                    + "[[json]]), or pass --config PATH"
+                : "\(error)",
+            missing: missing)
     }
     guard let text = String(validating: data, as: UTF8.self) else {
         throw ConfigFileError(path: path, reason: "the file is not UTF-8 text")

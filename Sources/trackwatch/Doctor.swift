@@ -32,7 +32,11 @@ struct Doctor: ParsableCommand {
 
         // Configuration, credentials, server.
         let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) }, fix: { error in
-            (error as? UntrustedFile)?.fix ?? "correct the line and key named above (etc/config.example.toml documents every key)"
+            if let untrusted = error as? UntrustedFile { return untrusted.fix }
+            if (error as? ConfigFileError)?.missing == true {
+                return "copy the example named above to \(configPath) and fill it in (see README.md, Quick start)"
+            }
+            return "correct the line and key named above (etc/config.example.toml documents every key)"
         })
         if let config {
             let context = DiagnosisContext(

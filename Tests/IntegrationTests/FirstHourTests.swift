@@ -45,6 +45,12 @@ final class FirstHourTests: XCTestCase {
         let missing = try runProduct("trackwatch", ["check", "--config", "/nonexistent/config.toml"])
         XCTAssertEqual(missing.status, 78, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("/usr/share/doc/trackwatch/config.example.toml"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("a table per tracker ([server], [[qase]], [[json]])"), missing.stderr)
+        // doctor's fix for it is the copy, not a line and key that do not exist.
+        let doctor = try runProduct("trackwatch", ["doctor", "--config", "/nonexistent/config.toml"])
+        XCTAssertEqual(doctor.status, 1, doctor.stdout + doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("fix: copy the example named above to /nonexistent/config.toml"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("correct the line and key"), doctor.stdout)
     }
 
     /// With no notification server, the daemon says where changes still go — the journal only where journald
