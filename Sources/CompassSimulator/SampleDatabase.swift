@@ -89,8 +89,10 @@ public enum SampleSchema {
             let owner = everyOwner ?? (state == "Submitted" ? "" : owners[(n - 1) % 4])
             let submitter = submitters[(n - 1) % 3]
             let headline = n <= 4 ? headlines[n - 1] : headlines[4 + Int(random.next() % UInt64(headlines.count - 4))] + " (\(n))"
-            // History in the past: a few days back, a few minutes between steps.
-            var time = now - 3 * 86_400 + n * 60
+            // History in the past: a few days back, a minute between records, ten between steps. A large database
+            // starts further back, so that its last record's history still ends a day ago: never in the future,
+            // which a client (rightly) reads on every poll as a broken clock.
+            var time = now - 3 * 86_400 - max(0, count * 60 - 2 * 86_400) + n * 60
             func step(_ action: String, _ user: String, _ from: String, _ to: String) -> HistoryRow {
                 time += 600
                 return HistoryRow(action: action, timestamp: time, user: user, oldState: from, newState: to)
