@@ -160,8 +160,11 @@ struct ResultPageParser {
         throw failure("an unterminated string")
     }
 
-    /// Text only if it is valid UTF-8.
-    private func utf8<Bytes: Collection<UInt8>>(_ text: Bytes, at offset: Int) throws -> String {
+    /// Text only if it is valid UTF-8. ASCII, most of what a server sends, is valid as it is: the validating
+    /// initialiser, not specialised across modules, looks its generic metadata up for every string (an eighth of
+    /// a 100,000-record poll's CPU).
+    private func utf8(_ text: ArraySlice<UInt8>, at offset: Int) throws -> String {
+        if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
         guard let string = String(validating: text, as: UTF8.self) else {
             throw Failure(message: "a string that is not valid UTF-8", offset: offset)
         }
