@@ -134,6 +134,7 @@ extension JSONListConfig: SourceSettings {
     public func link(for change: Change) -> String? { change.link }
     /// A change by someone else (`by`) lifts a mute; without `by`, only `unmute_on` in `[notify]` or `unmute` does.
     public var ownerAndStateFields: [String] { by.map { [$0.name] } ?? [] }
+    public var assignsRecords: Bool { false }
     public var files: [(key: String, path: String)] {
         var files: [(key: String, path: String)] = []
         switch credentials.secretSource {

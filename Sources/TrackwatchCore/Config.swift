@@ -46,12 +46,19 @@ public protocol SourceSettings: Sendable {
     func link(for change: Change) -> String?
     /// The fields whose change lifts a mute when `unmute_on` is not set: the record's owner and state.
     var ownerAndStateFields: [String] { get }
+    /// Whether its changes include records becoming yours or leaving you (`assigned`, `unassigned`), which lift a
+    /// mute; a list's items only enter and leave the list, which does not.
+    var assignsRecords: Bool { get }
     /// Seconds a request may take (the daemon's watchdog allows a poll this much per request).
     var requestTimeout: Int { get }
     /// The files it reads besides the configuration, by their key (`password_file`, `ca_file`, …): the daemon's
     /// sandbox must show them, and only their owner may change them.
     var files: [(key: String, path: String)] { get }
     func isEqual(to other: any SourceSettings) -> Bool
+}
+
+extension SourceSettings {
+    public var assignsRecords: Bool { true }
 }
 
 extension SourceSettings where Self: Equatable {

@@ -40,6 +40,7 @@ struct Mute: ParsableCommand {
                 return
             }
             let owned = Set(chosen.compactMap { $0.source?.ownerAndStateFields })
+            let assigns = chosen.contains { $0.source?.assignsRecords ?? true }
             let lifters = config?.notify.rules.unmuteOn ?? (owned.count <= 1 ? owned.first ?? BubbleRules.ownerAndState : nil)
             for record in try records.map(Self.recordID) {
                 for (_, store) in stores { try store.mute(record, at: SystemClocks.wallTime()) }
@@ -47,7 +48,8 @@ struct Mute: ParsableCommand {
                 if lifters?.isEmpty == true {  // a list without a `by` field: nothing it says lifts a mute
                     Console.line("\(record) muted: its changes are journaled, not shown, until `trackwatch unmute \(record)`")
                 } else {
-                    Console.line("\(record) muted: its changes are journaled, not shown, until \(until) changes or it enters or leaves your records")
+                    let orAssignment = assigns ? " or it enters or leaves your records" : ""
+                    Console.line("\(record) muted: its changes are journaled, not shown, until \(until) changes\(orAssignment)")
                 }
             }
         } catch let error as ValidationError {

@@ -161,6 +161,7 @@ final class JSONListTests: JSONSimTestCase {
         let mute = try workspace.trackwatch(["mute", "3"])
         XCTAssertEqual(mute.status, 0, mute.stderr)
         XCTAssertTrue(mute.stdout.contains("until its lastCheckedOutBy changes"), mute.stdout)
+        XCTAssertFalse(mute.stdout.contains("enters or leaves"), "entering or leaving a list lifts no mute: \(mute.stdout)")
         XCTAssertTrue(try workspace.trackwatch(["mute"]).stdout.contains("3  muted since"))
         XCTAssertEqual(try workspace.trackwatch(["unmute", "3"]).status, 0)
         XCTAssertEqual(try workspace.trackwatch(["mute"]).stdout, "")
