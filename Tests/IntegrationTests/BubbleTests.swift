@@ -19,9 +19,7 @@ final class BubbleTests: XCTestCase {
 
     /// - Parameter stderr: a `Pipe` the test reads after the daemon ends, or a `FileHandle`.
     private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Any, timeZone: String? = nil) throws -> Process {
-        var environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-        if let timeZone { environment["TZ"] = timeZone }
-        return try workspace.startDaemon(notify: notify, stderr: stderr, environment: environment)
+        try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus, environment: timeZone.map { ["TZ": $0] } ?? [:])
     }
 
     func test_openAndMuteButtons() throws {

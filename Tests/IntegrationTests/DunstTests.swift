@@ -308,11 +308,6 @@ extension DunstTests {
     }
 }
 
-/// The text without trackwatch's directional isolates (U+2068, U+2069), for assertions on the words alone.
-func plain(_ text: String) -> String {
-    text.replacingOccurrences(of: "\u{2068}", with: "").replacingOccurrences(of: "\u{2069}", with: "")
-}
-
 /// Debian's Chromium, headless: one start renders a page to a screenshot and prints the DOM after it ran.
 enum Chromium {
     /// Runs `body` (a JavaScript function body returning a JSON-able value) on `page` as Chromium laid it out. The

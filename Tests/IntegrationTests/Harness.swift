@@ -1,5 +1,6 @@
 import CompassClient
 import Foundation
+import TestSupport
 import TrackerHTTP
 import XCTest
 
@@ -204,16 +205,14 @@ final class Workspace {
     }
 
     func writeConfig() throws {
-        let passwordFile = directory.appendingPathComponent("password")
-        try Data("\(user)\n".utf8).write(to: passwordFile)
-        chmod(passwordFile.path, 0o600)
+        _ = try secretFile("password", user)
         let text = customConfig ?? """
             [server]
             url = "\(serverURL)"
             repo = "2.0.0"
             database = "SAMPL"
             username = "\(user)"
-            password_file = "\(passwordFile.path)"
+            password_file = "\(passwordFile)"
             timeout = "\(timeout)"
             \(extraServerLines.joined(separator: "\n"))
             [poll]
@@ -244,6 +243,29 @@ final class Workspace {
 }
 
 extension Workspace {
+    /// A 0600 file holding `secret`, for `password_file` and `token_file`.
+    func secretFile(_ name: String, _ secret: String) throws -> String {
+        let file = directory.appendingPathComponent(name)
+        try Data("\(secret)\n".utf8).write(to: file)
+        chmod(file.path, 0o600)
+        return file.path
+    }
+
+    /// `trackwatch check --json`, expected to succeed: its change objects.
+    func checkChanges(_ file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let result = try trackwatch(["check", "--json"])
+        XCTAssertEqual(result.status, 0, "check failed: \(result.stderr)", file: file, line: line)
+        return result.objects
+    }
+
+    /// `trackwatch run` whose bubbles go to `bus`'s notification server.
+    func startDaemon(
+        notify: NotifySocket, stderr: Any, bus: SessionBus, environment: [String: String] = [:]
+    ) throws -> Process {
+        try startDaemon(
+            notify: notify, stderr: stderr,
+            environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { _, bus in bus })
+    }
     /// `trackwatch run` on this workspace outside systemd, reporting to `notify`, by default without a
     /// notification server (polls go on without one) and with its output discarded; the caller stops it.
     /// - Parameters:
@@ -268,4 +290,14 @@ extension Workspace {
         try process.run()
         return process
     }
+}
+
+/// `record kind` of each change of `check --json`, e.g. `DEMO-4 modified`, `3 changed`.
+func changeSummaries(_ changes: [[String: Any]]) -> [String] {
+    changes.map { "\($0["record"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }
+}
+
+/// The text without trackwatch's directional isolates (U+2068, U+2069), for assertions on the words alone.
+func plain(_ text: String) -> String {
+    text.replacingOccurrences(of: "\u{2068}", with: "").replacingOccurrences(of: "\u{2069}", with: "")
 }

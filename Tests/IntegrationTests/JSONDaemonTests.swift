@@ -19,16 +19,6 @@ final class JSONDaemonTests: JSONSimTestCase {
         super.tearDown()
     }
 
-    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
-        try workspace.startDaemon(
-            notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-    }
-
-    /// The text without the isolates (U+2068, U+2069) bubbles put around server text.
-    private func plain(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0.value != 0x2068 && $0.value != 0x2069 }.map(Character.init))
-    }
-
     func test_aColleagueChecksOutADevice_oneBubble_oneJournalEntry_OpenGoesToTheDevice() throws {
         let workspace = try Workspace(serverURL: sim.url)
         let (opener, opened) = try workspace.recordingOpener()
@@ -42,7 +32,7 @@ final class JSONDaemonTests: JSONSimTestCase {
             """)
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        let daemon = try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus)
         defer { stopAndWait(daemon) }
         XCTAssertNotNil(
             notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("6 in devices") },
@@ -81,7 +71,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         try workspace.useList(url: sim.url + "/list/bare", "title = \"{title}\"")
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        let daemon = try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus)
         defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()

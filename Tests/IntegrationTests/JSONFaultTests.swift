@@ -9,7 +9,7 @@ final class JSONFaultTests: JSONSimTestCase {
         let workspace = try Workspace(serverURL: sim.url)
         workspace.timeout = "1s"
         try workspace.useList(url: sim.url + "/list/bare")
-        XCTAssertEqual(try workspace.checkList().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         let faults: [(kind: String, extra: [String: Any], status: Int32, says: String)] = [
             ("status", ["status": 500], 69, "HTTP 500"), ("status", ["status": 502], 69, "HTTP 502"),
             ("html", [:], 76, "an HTML page"), ("garbage", [:], 76, "not JSON"), ("truncate", [:], 69, "Cannot reach"),
@@ -26,8 +26,8 @@ final class JSONFaultTests: JSONSimTestCase {
                 failed.stderr.contains(fault.says) && failed.stderr.contains("Nothing changed; the next poll retries."),
                 "\(fault.kind): \(failed.stderr)")
             XCTAssertEqual(
-                listSummaries(try workspace.checkList()), ["\(index + 1) changed"], "\(fault.kind): reported after")
-            XCTAssertEqual(try workspace.checkList().count, 0, "\(fault.kind): once")
+                changeSummaries(try workspace.checkChanges()), ["\(index + 1) changed"], "\(fault.kind): reported after")
+            XCTAssertEqual(try workspace.checkChanges().count, 0, "\(fault.kind): once")
         }
     }
 
@@ -35,7 +35,7 @@ final class JSONFaultTests: JSONSimTestCase {
     /// server asked to wait; nothing is reported.
     func test_rateLimits_sayHowLongTheServerAskedToWait() throws {
         let workspace = try listWorkspace("/list/bare")
-        XCTAssertEqual(try workspace.checkList().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         for (status, extra) in [(429, ["retryAfter": 30]), (503, ["retryAfterDate": 120])] {
             try sim.fault("status", on: "GET /list/bare", extra.merging(["status": status]) { $1 })
             let limited = try workspace.trackwatch(["check"])

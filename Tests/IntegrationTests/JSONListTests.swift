@@ -23,8 +23,8 @@ final class JSONListTests: JSONSimTestCase {
             baseline.stdout, "Baseline: watching 6 items of devices; changes are reported from the next check on.\n")
 
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
-        let changes = try workspace.checkList()
-        XCTAssertEqual(listSummaries(changes), ["1 changed"])
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["1 changed"])
         let change = changes.first
         XCTAssertEqual(change?["headline"] as? String, "Pixel 8 (Android 14)")
         XCTAssertEqual(change?["by"] as? String, "Sam Carter")
@@ -32,7 +32,7 @@ final class JSONListTests: JSONSimTestCase {
         XCTAssertEqual(change?["watch"] as? String, "devices")
         XCTAssertEqual(
             Array(fieldChanges(change).prefix(2)), ["isCheckedOut: false → true", "lastCheckedOutBy: ∅ → Sam Carter"])
-        XCTAssertEqual(try workspace.checkList().count, 0, "reported once")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "reported once")
 
         try sim.act("checkin", "--device", "1")
         try sim.act("add-device", "--device", "Pixel 9", "--os", "Android 15", "--manufacturer", "Google")
@@ -77,7 +77,7 @@ final class JSONListTests: JSONSimTestCase {
         try sim.act("edit-entry", "--netid", "bp56", "--set", "hobby=sailing")  // not a compared field
         let changes = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(changes.status, 0, changes.stderr)
-        XCTAssertEqual(listSummaries(changes.objects), ["1000004 changed", "1000020 entered"])
+        XCTAssertEqual(changeSummaries(changes.objects), ["1000004 changed", "1000020 entered"])
         XCTAssertEqual(fieldChanges(changes.objects.first), ["team: Team Kestrel → Team Osprey"])
         XCTAssertEqual(
             changes.stderr.split(separator: "\n").filter { $0.contains("left out") }.count, 1,
@@ -86,8 +86,8 @@ final class JSONListTests: JSONSimTestCase {
         // Jordan's two entries made one (in Team Osprey): the key is no longer ambiguous, and what the baseline kept
         // for it (the first entry, Team Heron) changed — not an entry.
         try sim.act("edit-entry", "--netid", "jc78", "--set", "team=Team Osprey")
-        let resolved = try workspace.checkList()
-        XCTAssertEqual(listSummaries(resolved), ["1000014 changed"])
+        let resolved = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(resolved), ["1000014 changed"])
         XCTAssertEqual(fieldChanges(resolved.first), ["team: Team Heron → Team Osprey"])
     }
 
@@ -103,8 +103,8 @@ final class JSONListTests: JSONSimTestCase {
             username = "bp56"
             password_file = "\(password)"
             """)
-        XCTAssertEqual(try workspace.checkList().count, 0)
-        XCTAssertEqual(try workspace.checkList().count, 0, "a long value unchanged is no change")
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "a long value unchanged is no change")
         let database = workspace.directory.appendingPathComponent("xdg-state/trackwatch/sources/directory/state.sqlite")
         let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int)
         XCTAssertLessThan(size, 200_000, "16 entries, one with a 1.5 MB picture: \(size) bytes stored")
@@ -124,7 +124,7 @@ final class JSONListTests: JSONSimTestCase {
                 body: Array(try JSONSerialization.data(withJSONObject: entry)), timeout: 10))
         XCTAssertEqual(put.status, 200)
         let changes = try workspace.trackwatch(["check", "--json"])
-        XCTAssertEqual(listSummaries(changes.objects), ["1000013 changed"], changes.stderr)
+        XCTAssertEqual(changeSummaries(changes.objects), ["1000013 changed"], changes.stderr)
         let picture = (changes.objects.first?["changes"] as? [[String: Any]])?.first
         XCTAssertEqual(picture?["field"] as? String, "picture")
         XCTAssertTrue((picture?["old"] as? String)?.contains("… (1500000 characters, #") == true, "\(picture ?? [:])")
@@ -139,9 +139,9 @@ final class JSONListTests: JSONSimTestCase {
     /// `status`, `log` (lines, JSON and the page) and `mute` read a list's state through the seam.
     func test_statusLogPageAndMute_coverAListSource() throws {
         let workspace = try devices()
-        _ = try workspace.checkList()
+        _ = try workspace.checkChanges()
         try sim.act("checkout", "--device", "3", "--as", "Priya <b>Nair</b>")
-        XCTAssertEqual(try workspace.checkList().count, 1)
+        XCTAssertEqual(try workspace.checkChanges().count, 1)
 
         let status = try workspace.trackwatch(["status"])
         XCTAssertEqual(status.status, 0, status.stderr)

@@ -10,10 +10,10 @@ final class JSONMessTests: JSONSimTestCase {
         for variant in ["spelling", "order"] {
             try sim.reset()
             let workspace = try listWorkspace("/mess/\(variant)")
-            XCTAssertEqual(try workspace.checkList().count, 0, variant)
-            for _ in 1...3 { XCTAssertEqual(listSummaries(try workspace.checkList()), [], variant) }
+            XCTAssertEqual(try workspace.checkChanges().count, 0, variant)
+            for _ in 1...3 { XCTAssertEqual(changeSummaries(try workspace.checkChanges()), [], variant) }
             try sim.setItem(2, #"{"priority": 4}"#)
-            for _ in 1...2 { _ = try workspace.checkList() }  // both spellings of the answer seen since
+            for _ in 1...2 { _ = try workspace.checkChanges() }  // both spellings of the answer seen since
             XCTAssertEqual(
                 try workspace.trackwatch(["log", "--json"]).objects.map(fieldChanges), [["priority: 2 → 4"]],
                 "\(variant): once")
@@ -23,12 +23,12 @@ final class JSONMessTests: JSONSimTestCase {
     /// `updated_at` changes on every answer: with `ignore` nothing is reported; without, every poll would be.
     func test_aFieldThatChangesOnEveryAnswer_isIgnored() throws {
         let ignoring = try listWorkspace("/mess/mix", "ignore = [\"updated_at\"]")
-        XCTAssertEqual(try ignoring.checkList().count, 0)
-        for _ in 1...3 { XCTAssertEqual(listSummaries(try ignoring.checkList()), []) }
+        XCTAssertEqual(try ignoring.checkChanges().count, 0)
+        for _ in 1...3 { XCTAssertEqual(changeSummaries(try ignoring.checkChanges()), []) }
 
         let comparing = try listWorkspace("/mess/timestamp")
-        XCTAssertEqual(try comparing.checkList().count, 0)
-        XCTAssertEqual(try comparing.checkList().count, 12, "the control: without ignore, every item changes")
+        XCTAssertEqual(try comparing.checkChanges().count, 0)
+        XCTAssertEqual(try comparing.checkChanges().count, 12, "the control: without ignore, every item changes")
     }
 
     /// gzip (asked for, and sent unasked), chunked, a byte order mark, a charset, text/plain without one: the same
@@ -37,10 +37,10 @@ final class JSONMessTests: JSONSimTestCase {
         for variant in ["gzip", "gzip-always", "chunked", "bom", "charset", "text-plain"] {
             try sim.reset()
             let workspace = try listWorkspace("/encoding/\(variant)", "title = \"{title}\"")
-            XCTAssertEqual(try workspace.checkList().count, 0, variant)
+            XCTAssertEqual(try workspace.checkChanges().count, 0, variant)
             try sim.setItem(1, #"{"assignee": "sam"}"#)
-            let changes = try workspace.checkList()
-            XCTAssertEqual(listSummaries(changes), ["1 changed"], variant)
+            let changes = try workspace.checkChanges()
+            XCTAssertEqual(changeSummaries(changes), ["1 changed"], variant)
             XCTAssertEqual(changes.first?["headline"] as? String, "Crash on save – Müller’s “Straße” report", variant)
             if variant == "gzip" {
                 XCTAssertEqual(try sim.stats()["gzipped"] as? Int, 2, "asked for gzip, and got it")
@@ -54,16 +54,16 @@ final class JSONMessTests: JSONSimTestCase {
         for variant in ["etag", "weak-etag", "last-modified", "both"] {
             try sim.reset()
             let workspace = try listWorkspace("/conditional/\(variant)")
-            XCTAssertEqual(try workspace.checkList().count, 0, variant)
-            XCTAssertEqual(try workspace.checkList().count, 0, variant)
+            XCTAssertEqual(try workspace.checkChanges().count, 0, variant)
+            XCTAssertEqual(try workspace.checkChanges().count, 0, variant)
             XCTAssertEqual(try sim.stats()["notModified"] as? Int, 1, "\(variant): the second poll was a 304")
             XCTAssertTrue(try workspace.trackwatch(["status"]).stdout.contains("(ok,"), variant)
 
             try sim.setItem(4, #"{"status": "open"}"#)
             let dryRun = try workspace.trackwatch(["check", "--dry-run", "--json"])
-            XCTAssertEqual(listSummaries(dryRun.objects), ["4 changed"], variant)
-            XCTAssertEqual(listSummaries(try workspace.checkList()), ["4 changed"], "\(variant): not lost to a 304")
-            XCTAssertEqual(try workspace.checkList().count, 0, "\(variant): once")
+            XCTAssertEqual(changeSummaries(dryRun.objects), ["4 changed"], variant)
+            XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["4 changed"], "\(variant): not lost to a 304")
+            XCTAssertEqual(try workspace.checkChanges().count, 0, "\(variant): once")
             XCTAssertEqual(try sim.stats()["notModified"] as? Int, 2, "\(variant): quiet again")
         }
     }

@@ -30,10 +30,10 @@ final class JSONPagingTests: JSONSimTestCase {
 
             try sim.setItem(12, #"{"status": "reopened"}"#)  // on the last page
             try sim.removeItem(6)
-            let changes = try workspace.checkList()
-            XCTAssertEqual(listSummaries(changes), ["12 changed", "6 left"], "\(path) \(lines)")
+            let changes = try workspace.checkChanges()
+            XCTAssertEqual(changeSummaries(changes), ["12 changed", "6 left"], "\(path) \(lines)")
             XCTAssertEqual(fieldChanges(changes.first), ["status: closed → reopened"], "\(path) \(lines)")
-            XCTAssertEqual(try workspace.checkList().count, 0, "\(path) \(lines): reported once")
+            XCTAssertEqual(try workspace.checkChanges().count, 0, "\(path) \(lines): reported once")
         }
     }
 
@@ -76,10 +76,10 @@ final class JSONPagingTests: JSONSimTestCase {
         for (path, lines, field) in cases {
             try sim.reset()
             let workspace = try listWorkspace(path, lines.contains("title") ? lines : lines + "\ntitle = \"{title}\"")
-            XCTAssertEqual(try workspace.checkList().count, 0, path)
+            XCTAssertEqual(try workspace.checkChanges().count, 0, path)
             try sim.setItem(3, #"{"status": "closed"}"#)
-            let changes = try workspace.checkList()
-            XCTAssertEqual(listSummaries(changes), ["3 changed"], path)
+            let changes = try workspace.checkChanges()
+            XCTAssertEqual(changeSummaries(changes), ["3 changed"], path)
             XCTAssertEqual(fieldChanges(changes.first), ["\(field): blocked → closed"], path)
             XCTAssertEqual(changes.first?["headline"] as? String, "東京 office printer offline", path)
         }

@@ -106,26 +106,6 @@ extension Workspace {
             """
         try writeConfig()
     }
-
-    /// A 0600 file holding `secret`, for `password_file` and `token_file`.
-    func secretFile(_ name: String, _ secret: String) throws -> String {
-        let file = directory.appendingPathComponent(name)
-        try Data("\(secret)\n".utf8).write(to: file)
-        chmod(file.path, 0o600)
-        return file.path
-    }
-
-    /// `trackwatch check --json`, expected to succeed: its change objects.
-    func checkList(_ file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
-        let result = try trackwatch(["check", "--json"])
-        XCTAssertEqual(result.status, 0, "check failed: \(result.stderr)", file: file, line: line)
-        return result.objects
-    }
-}
-
-/// `record kind` of each change, e.g. `3 changed`.
-func listSummaries(_ changes: [[String: Any]]) -> [String] {
-    changes.map { "\($0["record"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }
 }
 
 /// `field: old → new` of each field change of `change`.

@@ -27,11 +27,11 @@ final class QaseCheckTests: XCTestCase {
                 "Baseline: watching 14 open items assigned to you in Qase and your own test cases, "
                     + "defects and reviews; changes are reported from the next check on."
             ])
-        XCTAssertEqual(try workspace.checkQase().count, 0, "nothing changed since")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "nothing changed since")
     }
 
     func test_colleaguesActions_areEachReportedOnce_withWhoWhereQaseSays() throws {
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")  // my case, by alice
         try sim.act("engineer", "edit-case", "DEMO", "7", "title=My own edit")  // my case, by me: silent
         try sim.act("lead", "assign-defect", "DEMO", "3", "engineer")  // a defect given to me
@@ -39,9 +39,9 @@ final class QaseCheckTests: XCTestCase {
         try sim.act("lead", "assign-plan-case", "DEMO", "2", "5", "engineer")  // another case of a plan of mine
         try sim.act("alice", "approve", "DEMO", "2")  // a reviewer on my review
         try sim.act("lead", "remove-reviewer", "DEMO", "1", "engineer")  // a review no longer waits on me
-        let changes = try workspace.checkQase()
+        let changes = try workspace.checkChanges()
         XCTAssertEqual(
-            Set(qaseSummaries(changes)),
+            Set(changeSummaries(changes)),
             [
                 "DEMO-4 modified", "DEMO/defect/3 assigned", "DEMO/defect/2 modified", "DEMO/plan/2 modified",
                 "DEMO/review/2 modified", "DEMO/review/1 unassigned",
@@ -59,12 +59,12 @@ final class QaseCheckTests: XCTestCase {
         let plan = byRecord["DEMO/plan/2"]?["changes"] as? [[String: Any]] ?? []
         XCTAssertEqual(plan.first?["field"] as? String, "Your cases")
         XCTAssertEqual(plan.first?["new"] as? String, "DEMO-2, DEMO-5")
-        XCTAssertEqual(try workspace.checkQase().count, 0, "each reported once")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "each reported once")
     }
 
     /// The terminal's sentences read as English, and the severity carries the level the rules judge by.
     func test_sentences_readNaturally() throws {
-        _ = try workspace.checkQase()
+        _ = try workspace.checkChanges()
         try sim.act("alice", "request-changes", "DEMO", "5")
         try sim.act("lead", "resolve-defect", "DEMO", "1")
         try sim.act("lead", "assign-defect", "DEMO", "7", "engineer")
@@ -87,29 +87,29 @@ final class QaseCheckTests: XCTestCase {
     /// After the baseline only recently updated items of mine are read: one that is not in that window is
     /// unchanged, not gone, and its later change is reported.
     func test_aCaseChangedAfterSeveralQuietPolls_isReported() throws {
-        _ = try workspace.checkQase()
-        XCTAssertEqual(try workspace.checkQase().count, 0)
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        _ = try workspace.checkChanges()
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         try sim.act("lead", "edit-case", "WEB", "10", "title=Edited later")
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["WEB-10 modified"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["WEB-10 modified"])
     }
 
     /// A defect assigned to me that is also mine is one change, not two.
     func test_aDefectBothAssignedToMeAndMine_isOneChange() throws {
-        _ = try workspace.checkQase()
+        _ = try workspace.checkChanges()
         try sim.act("lead", "defect-status", "DEMO", "5", "resolved")
-        let changes = try workspace.checkQase()
-        XCTAssertEqual(qaseSummaries(changes), ["DEMO/defect/5 modified"])
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["DEMO/defect/5 modified"])
     }
 
     func test_reassignedAway_isUnassigned_andEveryAssignedKind() throws {
-        _ = try workspace.checkQase()
+        _ = try workspace.checkChanges()
         try sim.act("lead", "assign-defect", "DEMO", "1", "alice")
         try sim.act("lead", "assign-plan-case", "DEMO", "3", "3", "none")
         try sim.act("lead", "add-reviewer", "WEB", "2", "engineer")
-        let changes = try workspace.checkQase()
+        let changes = try workspace.checkChanges()
         XCTAssertEqual(
-            Set(qaseSummaries(changes)),
+            Set(changeSummaries(changes)),
             [
                 "DEMO/defect/1 unassigned", "DEMO/plan/3 unassigned",
                 "WEB/review/2 assigned",

@@ -8,10 +8,10 @@ final class QaseCommandTests: XCTestCase {
         let sim = try QaseSim()
         let workspace = try Workspace(serverURL: sim.apiURL)
         try workspace.useQase(sim)
-        _ = try workspace.checkQase()
+        _ = try workspace.checkChanges()
         try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout <b>totals</b>")
         try sim.act("lead", "assign-plan-case", "DEMO", "2", "5", "engineer")
-        XCTAssertEqual(try workspace.checkQase().count, 2)
+        XCTAssertEqual(try workspace.checkChanges().count, 2)
 
         let status = try workspace.trackwatch(["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
@@ -59,10 +59,10 @@ final class QaseCommandTests: XCTestCase {
             \(compassTable)
             """
         try workspace.writeConfig()
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         try compass.act("lead", "SAMPL00000001", "Resolve")
         try qase.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
-        let changes = try workspace.checkQase()
+        let changes = try workspace.checkChanges()
         XCTAssertEqual(
             Set(changes.map { "\($0["source"] as? String ?? "?") \($0["record"] as? String ?? "?")" }),
             ["compass SAMPL00000001", "qase DEMO-4"])

@@ -17,11 +17,6 @@ final class QaseDaemonTests: XCTestCase {
         super.tearDown()
     }
 
-    private func startDaemon(_ workspace: Workspace, notify: NotifySocket, stderr: Pipe) throws -> Process {
-        try workspace.startDaemon(
-            notify: notify, stderr: stderr, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-    }
-
     /// A defect given to me is a critical bubble (its severity is critical); Open goes to the Qase web app; Mute
     /// keeps a title change in the journal only; a status change lifts the mute.
     func test_bubbles_openIntoQase_muteUntilTheStatusChanges() throws {
@@ -32,7 +27,7 @@ final class QaseDaemonTests: XCTestCase {
         try workspace.useQase(sim)
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        let daemon = try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus)
         defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()
@@ -79,7 +74,7 @@ final class QaseDaemonTests: XCTestCase {
         try workspace.useQase(sim)
         let notify = try NotifySocket()
         let stderr = Pipe()
-        let daemon = try startDaemon(workspace, notify: notify, stderr: stderr)
+        let daemon = try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus)
         defer { stopAndWait(daemon) }
         XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
         try bus.clearCalls()

@@ -12,7 +12,7 @@ final class QaseFaultTests: XCTestCase {
         workspace = try Workspace(serverURL: sim.apiURL)
         workspace.timeout = "2s"  // the hang
         try workspace.useQase(sim)
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
     override func tearDown() {
@@ -48,9 +48,9 @@ final class QaseFaultTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(words), "\(kind): \(result.stderr)")
         }
         XCTAssertEqual(
-            Set(qaseSummaries(try workspace.checkQase())),
+            Set(changeSummaries(try workspace.checkChanges())),
             ["DEMO-4 modified", "DEMO/defect/3 assigned", "WEB/plan/1 modified"])
-        XCTAssertEqual(try workspace.checkQase().count, 0, "once")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "once")
     }
 
     /// A fault in the part that reads my own items: what the first part found is reported, the rest next time.
@@ -61,9 +61,9 @@ final class QaseFaultTests: XCTestCase {
         try sim.fault("status", on: "GET /search", status: 500, after: 2)
         let partial = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(partial.status, 69, partial.stderr)
-        XCTAssertEqual(qaseSummaries(partial.objects), ["DEMO/defect/3 assigned"])
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO-4 modified"])
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(changeSummaries(partial.objects), ["DEMO/defect/3 assigned"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO-4 modified"])
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
     /// An answer larger than any Qase page is refused before it is parsed (exit 76), and changes nothing.
@@ -75,6 +75,6 @@ final class QaseFaultTests: XCTestCase {
         XCTAssertEqual(large.status, 76, large.stderr)
         XCTAssertTrue(large.stderr.contains("larger than trackwatch accepts"), large.stderr)
         XCTAssertEqual(large.stdout, "")
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO-4 modified"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO-4 modified"])
     }
 }

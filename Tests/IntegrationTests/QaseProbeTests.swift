@@ -47,9 +47,9 @@ final class QaseProbeTests: XCTestCase {
         let sim = try QaseSim(["--author-search", "name"])
         let workspace = try Workspace(serverURL: sim.apiURL)
         try workspace.useQase(sim)
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         try sim.act("lead", "assign-plan-case", "DEMO", "1", "4", "engineer")
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO/plan/1 modified"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO/plan/1 modified"])
     }
 
     /// A recognisable token goes in; it comes out nowhere: output, verbose logs, the probe's transcript, the

@@ -17,7 +17,7 @@ final class QaseProjectTests: XCTestCase {
         try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
         let second = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(second.status, 78)
-        XCTAssertEqual(qaseSummaries(second.objects), ["DEMO-4 modified"])
+        XCTAssertEqual(changeSummaries(second.objects), ["DEMO-4 modified"])
         let probe = try workspace.trackwatch(["probe"])
         XCTAssertTrue(probe.stdout.contains("✘ Project WEB: the token cannot see it"), probe.stdout)
         XCTAssertTrue(probe.stdout.contains("✘ Project NOPE: Qase has no such project (HTTP 404"), probe.stdout)
@@ -29,12 +29,12 @@ final class QaseProjectTests: XCTestCase {
         let sim = try QaseSim()
         let workspace = try Workspace(serverURL: sim.apiURL)
         try workspace.useQase(sim)
-        XCTAssertEqual(try workspace.checkQase().count, 0)
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
         try sim.control(.delete, "access/WEB/engineer")
         try sim.act("lead", "assign-defect", "WEB", "1", "alice")
-        XCTAssertEqual(try workspace.checkQase().count, 0, "WEB is not seen: nothing of it leaves")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "WEB is not seen: nothing of it leaves")
         try sim.control(.put, "access/WEB/engineer")
-        XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["WEB/defect/1 unassigned"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["WEB/defect/1 unassigned"])
     }
 
     /// Reviews turned off (402 on plans without them, 404 where the project disabled them): the rest is watched,
@@ -44,18 +44,18 @@ final class QaseProjectTests: XCTestCase {
             let sim = try QaseSim()
             let workspace = try Workspace(serverURL: sim.apiURL)
             try workspace.useQase(sim)
-            XCTAssertEqual(try workspace.checkQase().count, 0)
+            XCTAssertEqual(try workspace.checkChanges().count, 0)
             try sim.switches(#"{"reviewRefusal": \#(status)}"#)
             try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
             let without = try workspace.trackwatch(["check", "--json"])
             XCTAssertEqual(without.status, 0, without.stderr)
-            XCTAssertEqual(qaseSummaries(without.objects), ["DEMO-4 modified"], "\(status)")
+            XCTAssertEqual(changeSummaries(without.objects), ["DEMO-4 modified"], "\(status)")
             XCTAssertTrue(without.stderr.contains("Qase refuses test-case reviews in this project"), without.stderr)
             let probe = try workspace.trackwatch(["probe"])
             XCTAssertTrue(probe.stdout.contains("⚠ test-case reviews are off in DEMO (HTTP \(status)"), probe.stdout)
             try sim.switches(#"{"reviewRefusal": 0}"#)
             try sim.act("alice", "approve", "DEMO", "2")
-            XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["DEMO/review/2 modified"], "\(status)")
+            XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO/review/2 modified"], "\(status)")
         }
     }
 
@@ -66,16 +66,16 @@ final class QaseProjectTests: XCTestCase {
             let sim = try QaseSim()
             let workspace = try Workspace(serverURL: sim.apiURL)
             try workspace.useQase(sim, configured ? [#"projects = ["DEMO"]"#] : [])
-            XCTAssertEqual(try workspace.checkQase().count, 0)
+            XCTAssertEqual(try workspace.checkChanges().count, 0)
             try sim.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
             try sim.act("lead", "rename-project", "DEMO", "SHOP")
             let result = try workspace.trackwatch(["check", "--json"])
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertEqual(qaseSummaries(result.objects), ["SHOP-4 modified"], "configured \(configured)")
+            XCTAssertEqual(changeSummaries(result.objects), ["SHOP-4 modified"], "configured \(configured)")
             XCTAssertEqual(result.stderr.contains("watching it by its new code"), configured, result.stderr)
             try sim.act("lead", "assign-defect", "SHOP", "1", "alice")
-            XCTAssertEqual(qaseSummaries(try workspace.checkQase()), ["SHOP/defect/1 unassigned"])
-            XCTAssertEqual(try workspace.checkQase().count, 0)
+            XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["SHOP/defect/1 unassigned"])
+            XCTAssertEqual(try workspace.checkChanges().count, 0)
         }
     }
 }

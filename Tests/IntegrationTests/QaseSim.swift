@@ -57,15 +57,13 @@ extension Workspace {
     /// A configuration with one `[[qase]]` table for `sim`, as `engineer` (its fixture token in a 0600 file), and
     /// `lines` added to the table; `[poll]` and the `trailer` as the workspace has them.
     func useQase(_ sim: QaseSim, token: String = "qase-sim-engineer-token", _ lines: [String] = []) throws {
-        let file = directory.appendingPathComponent("qase-token")
-        try Data("\(token)\n".utf8).write(to: file)
-        chmod(file.path, 0o600)
+        let file = try secretFile("qase-token", token)
         customConfig = """
             [[qase]]
             url = "\(sim.apiURL)"
             web_url = "https://app.qase.example"
             email = "engineer@example.com"
-            token_file = "\(file.path)"
+            token_file = "\(file)"
             timeout = "\(timeout)"
             \(lines.joined(separator: "\n"))
             [poll]
@@ -75,16 +73,4 @@ extension Workspace {
             """
         try writeConfig()
     }
-
-    /// `trackwatch check --json`, expected to succeed: its change objects.
-    func checkQase(_ file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
-        let result = try trackwatch(["check", "--json"])
-        XCTAssertEqual(result.status, 0, "check failed: \(result.stderr)", file: file, line: line)
-        return result.objects
-    }
-}
-
-/// `record kind` of each change, e.g. `DEMO-4 modified`.
-func qaseSummaries(_ changes: [[String: Any]]) -> [String] {
-    changes.map { "\($0["record"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }
 }
