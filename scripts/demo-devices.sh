@@ -20,9 +20,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ -t 1 ]; then bold=$'\e[1m' dim=$'\e[2m' off=$'\e[0m'; else bold="" dim="" off=""; fi
-title() { printf '\n%s== %s%s\n' "$bold" "$*" "$off"; }
-say() { printf '%s%s%s\n' "$dim" "$*" "$off" | fold -s -w 110; }
+. "$(dirname "$0")/demo-common.sh"
 
 "$bin/json-sim" --port 0 --other-host "" > "$work/sim.out" 2> "$work/sim.err" &
 sim_pid=$!
