@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "compass-sim", targets: ["compass-sim"]),
         .executable(name: "qase-sim", targets: ["qase-sim"]),
         .executable(name: "json-sim", targets: ["json-sim"]),
+        .executable(name: "jira-sim", targets: ["jira-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,6 +63,12 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Jira Cloud and Data Center as a source ([[jira]]): its REST client and its mapping onto the activity shape.
+        .target(
+            name: "JiraClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -85,8 +92,8 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "StateStore",
-                "DesktopNotifier",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient",
+                "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -158,6 +165,18 @@ let package = Package(
             ]
         ),
 
+        // The local Jira server (Cloud and Data Center flavours) used for development, tests and the demo.
+        .target(name: "JiraSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "jira-sim",
+            dependencies: [
+                "JiraSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `jira-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -172,12 +191,14 @@ let package = Package(
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
         .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "SimulatorKitTests", dependencies: ["SimulatorKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
+        .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
@@ -190,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "TestSupport",
+                           "qase-sim", "json-sim", "jira-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

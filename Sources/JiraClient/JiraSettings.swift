@@ -1,0 +1,1 @@
+// The Jira source: see ARCHITECTURE.md.

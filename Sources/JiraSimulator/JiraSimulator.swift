@@ -1,0 +1,2 @@
+import SimulatorKit
+// jira-sim: see docs/jira-sim.md.
