@@ -3,6 +3,8 @@ public struct SimRequest: Sendable {
     public var method: String
     public var path: String
     public var query: [String: String]
+    /// Every query parameter in order, repeated names included (`fields=a&fields=b`), names and values decoded.
+    public var queryPairs: [(name: String, value: String)] = []
     public var authorization: String?
     public var body: [UInt8]
     /// Header values by lower-cased name (repeated headers joined with ", ", `Cookie` with "; ").
@@ -19,7 +21,9 @@ public struct SimRequest: Sendable {
         if parts.count > 1 {
             for pair in parts[1].split(separator: "&") {
                 let keyValue = pair.split(separator: "=", maxSplits: 1)
-                query[String(keyValue[0])] = keyValue.count > 1 ? Self.percentDecoded(String(keyValue[1])) : ""
+                let value = keyValue.count > 1 ? Self.percentDecoded(String(keyValue[1])) : ""
+                query[String(keyValue[0])] = value
+                queryPairs.append((Self.percentDecoded(String(keyValue[0])), value))
             }
         }
         self.query = query
