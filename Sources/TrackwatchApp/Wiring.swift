@@ -2,6 +2,7 @@ import CompassClient
 #if canImport(Glibc)
 import Glibc
 #endif
+import JiraClient
 import JSONListClient
 import Logging
 import QaseClient
@@ -17,7 +18,7 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Every kind of source trackwatch knows, in the order their tables are read. A new tracker is one more
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
-    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory(), JSONListFactory()]
+    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory()]
 
     /// Their configuration tables (`Config.parse`).
     public static var kinds: [any SourceKind] { factories.map(\.kind) }

@@ -1,0 +1,226 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Logging
+import TrackerHTTP
+import TrackwatchCore
+
+/// Which Jira the server is, as `serverInfo` says (never guessed from the host name).
+enum JiraFlavour: Equatable, Sendable {
+    case cloud, dataCenter
+
+    /// The REST version trackwatch speaks: v3 on Cloud (its current API, ADF bodies), v2 on Data Center.
+    var apiVersion: String { self == .cloud ? "3" : "2" }
+}
+
+/// Every request trackwatch makes of Jira.
+enum JiraEndpoint: Equatable {
+    case serverInfo
+    case myself
+    /// Cloud's search (`nextPageToken`).
+    case searchJQL
+    /// Data Center's search (`startAt`/`total`); removed from Cloud (410).
+    case search
+    /// Cloud's changelogs of up to 1,000 issues at once.
+    case bulkChangelog
+    case issue(id: String)
+    case issueChangelog(id: String)
+    case issueComments(id: String)
+
+    func path(_ flavour: JiraFlavour) -> String {
+        let api = "/rest/api/\(flavour.apiVersion)"
+        switch self {
+        case .serverInfo: return "/rest/api/2/serverInfo"
+        case .myself: return "\(api)/myself"
+        case .searchJQL: return "\(api)/search/jql"
+        case .search: return "/rest/api/2/search"
+        case .bulkChangelog: return "/rest/api/3/changelog/bulkfetch"
+        case .issue(let id): return "\(api)/issue/\(id)"
+        case .issueChangelog(let id): return "\(api)/issue/\(id)/changelog"
+        case .issueComments(let id): return "\(api)/issue/\(id)/comment"
+        }
+    }
+
+    /// How messages name it.
+    var name: String {
+        switch self {
+        case .serverInfo: "serverInfo"
+        case .myself: "myself"
+        case .searchJQL: "search/jql"
+        case .search: "search"
+        case .bulkChangelog: "changelog/bulkfetch"
+        case .issue: "issue"
+        case .issueChangelog: "issue changelog"
+        case .issueComments: "issue comments"
+        }
+    }
+}
+
+/// Jira's REST API over one `HTTPTransport`: credentials on every request, every answer read whole (or the request
+/// fails), errors as `JiraError`. Not thread-safe: a source polls from one queue.
+final class JiraAPI {
+    let base: String
+    let transport: any HTTPTransport
+    private let authorization: Secret
+    private let timeout: Int
+    private let logger: Logger
+    /// Learned from `serverInfo` at the first request that needs it; kept for the process.
+    var flavour: JiraFlavour?
+    /// Requests sent (for `probe`, the benchmark and the logs).
+    private(set) var requestCount = 0
+
+    init(base: String, authorization: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
+        self.base = base
+        self.authorization = authorization
+        self.transport = transport
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// The `Authorization` header for a sign-in and its secret.
+    static func authorization(_ signIn: JiraSettings.SignIn, secret: Secret) -> Secret {
+        switch signIn {
+        case .apiToken(let email): Secret("Basic " + Base64.encode(Array("\(email):\(secret.value)".utf8)))
+        case .password(let username): Secret("Basic " + Base64.encode(Array("\(username):\(secret.value)".utf8)))
+        case .personalToken: Secret("Bearer " + secret.value)
+        }
+    }
+
+    /// The server's flavour, asked once.
+    func knownFlavour() throws -> JiraFlavour {
+        if let flavour { return flavour }
+        let info: JiraServerInfo = try get(.serverInfo, flavour: .dataCenter)
+        let found: JiraFlavour = info.deploymentType?.lowercased() == "cloud" ? .cloud : .dataCenter
+        logger.info("Jira flavour", metadata: ["flavour": "\(found)", "version": "\(SafeText.bounded(info.version ?? "", 40))"])
+        flavour = found
+        return found
+    }
+
+    func get<Answer: Decodable>(
+        _ endpoint: JiraEndpoint, _ query: [(String, String)] = [], flavour: JiraFlavour? = nil
+    ) throws -> Answer {
+        let flavour = try flavour ?? knownFlavour()
+        let response = try send(.get, endpoint, query, body: nil, flavour: flavour)
+        return try decode(response, endpoint)
+    }
+
+    func post<Body: Encodable, Answer: Decodable>(_ endpoint: JiraEndpoint, _ body: Body) throws -> Answer {
+        let flavour = try knownFlavour()
+        let bytes: [UInt8]
+        do { bytes = Array(try JSONEncoder().encode(body)) } catch {
+            preconditionFailure("a request body that does not encode: \(error)")
+        }
+        let response = try send(.post, endpoint, [], body: bytes, flavour: flavour)
+        return try decode(response, endpoint)
+    }
+
+    private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
+        do {
+            return try JSONDecoder().decode(Answer.self, from: Data(response.body))
+        } catch {
+            throw JiraError.invalidResponse(endpoint: endpoint.name, detail: Self.describe(response))
+        }
+    }
+
+    /// Sends one request; an error status becomes a `JiraError`.
+    private func send(
+        _ method: HTTPMethod, _ endpoint: JiraEndpoint, _ query: [(String, String)], body: [UInt8]?,
+        flavour: JiraFlavour
+    ) throws -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", authorization.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
+        ]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPRequest(
+            method: method, url: url(endpoint.path(flavour), query), headers: headers, body: body, timeout: timeout)
+        requestCount += 1
+        let response: HTTPResponse
+        do {
+            response = try transport.send(request)
+        } catch let error as TransportError {
+            throw JiraError.unreachable(error)
+        }
+        guard !(200..<300).contains(response.status) else { return response }
+        throw Self.failure(response, endpoint: endpoint, cloud: flavour == .cloud)
+    }
+
+    /// The `JiraError` for an error answer.
+    static func failure(_ response: HTTPResponse, endpoint: JiraEndpoint, cloud: Bool) -> JiraError {
+        let message = (try? JSONDecoder().decode(JiraErrorBody.self, from: Data(response.body)))?.text ?? ""
+        switch response.status {
+        case 401: return .credentialsRejected(message: message, cloud: cloud)
+        case 403 where response.header("X-Authentication-Denied-Reason") != nil || message.lowercased().contains("captcha"):
+            return .forbidden(endpoint: endpoint.name, message: message)
+        case 410: return .removed(endpoint: endpoint.name, message: message)
+        case 429, 503 where response.header("Retry-After") != nil || response.status == 429:
+            // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
+            let wait = retryAfter(response).map { $0 * Double.random(in: 1.1...1.3) }
+            let reason = response.header("RateLimit-Reason").map { SafeText.bounded(SafeText.oneLine($0), 60) }
+            return .rateLimited(status: response.status, retryAfter: wait, reason: reason)
+        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
+        }
+    }
+
+    /// `Retry-After`, else `X-RateLimit-Reset` (an ISO 8601 time) counted from the answer's `Date`.
+    static func retryAfter(_ response: HTTPResponse) -> Double? {
+        if let seconds = RetryAfter.seconds(response.header("Retry-After"), now: 0) { return seconds }
+        guard let reset = response.header("X-RateLimit-Reset").flatMap({ Timestamp.parse($0)?.timestamp }),
+            let resetSeconds = reset.secondsSinceEpoch,
+            let date = response.header("Date").flatMap(RetryAfter.httpDate)
+        else { return nil }
+        return min(max(0, Double(resetSeconds) - date), RetryAfter.longest)
+    }
+
+    func url(_ path: String, _ query: [(String, String)]) -> String {
+        var url = base + path
+        if !query.isEmpty {
+            url += "?" + query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
+        }
+        return url
+    }
+
+    /// Percent-encodes everything but RFC 3986's unreserved characters.
+    static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for byte in text.utf8 {
+            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte)
+            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+
+    /// What a 2xx answer that does not decode is: an HTML page, a cut body, or JSON of another shape.
+    static func describe(_ response: HTTPResponse) -> String {
+        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
+            return "an HTML page instead of JSON (a proxy's or a login page?)"
+        }
+        if response.body.isEmpty { return "an empty body" }
+        if first != UInt8(ascii: "{") { return "not a JSON object" }
+        return "JSON of an unexpected shape, or cut short"
+    }
+}
+
+/// Base64 for the Basic header (RFC 4648, with padding).
+enum Base64 {
+    static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
+            for position in 0..<4 {
+                out.append(position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : "=")
+            }
+            index += 3
+        }
+        return out
+    }
+}

@@ -1,0 +1,184 @@
+import SourceKit
+import TrackwatchCore
+
+/// `[[jira]]` tables.
+public struct JiraSourceKind: SourceKind {
+    public init() {}
+
+    static let tokenKeys = ["token_file", "token_command", "credential", "keyring"]
+    static let passwordKeys = ["password_file", "password_command"]
+
+    public var tables: [String: [String]] {
+        [
+            "jira": ["name", "url", "email", "username"] + Self.tokenKeys + Self.passwordKeys
+                + ["jql", "projects", "ignore_apps", "ignore_users", "ca_file", "insecure", "timeout", "proxy"]
+        ]
+    }
+    public var sharedKeys: [String: [String]] { [:] }
+    public var advice: String { "a [[jira]] table with url, email and token_file" }
+
+    public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
+        guard let value = root["jira"] else { return [] }
+        var sources: [ConfiguredSource] = []
+        for (table, line) in try reader.tables(value, "jira") {
+            let settings = try reader.jira(table, line: line)
+            if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
+                throw ConfigError(
+                    file: reader.file, line: table["name"]?.line ?? line, key: "jira.name",
+                    message: "\"\(settings.name)\" also names the [[jira]] at line \(other.line.map(String.init) ?? "?"); "
+                        + "give each [[jira]] a name of its own (it names its state folder)")
+            }
+            sources.append(ConfiguredSource(settings, nameKey: "jira.name", line: line))
+        }
+        return sources
+    }
+}
+
+extension ConfigReader {
+    /// One `[[jira]]` table; `line` is its header's, named when a key is missing.
+    func jira(_ table: TOMLTable, line: Int?) throws(ConfigError) -> JiraSettings {
+        let name = try sourceName(table, "jira", default: JiraSettings.defaultName, line: line)
+        let url = try jiraURL(table, line: line)
+        let signIn = try jiraSignIn(table)
+        let credential = try jiraCredential(table, url: url, signIn: signIn, line: line)
+        var settings = JiraSettings(name: name, url: url, signIn: signIn, credential: credential)
+        settings.jql = try jql(table)
+        settings.projects = try jiraProjects(table)
+        settings.ignoreApps = try boolean(table, "jira", "ignore_apps") ?? false
+        settings.ignoreUsers = try stringArray(table, "jira", "ignore_users") ?? []
+        settings.caFile = try string(table, "jira", "ca_file").map(resolved)
+        settings.insecure = try boolean(table, "jira", "insecure") ?? false
+        settings.requestTimeout = try duration(table, "jira", "timeout", range: 1...600) ?? settings.requestTimeout
+        settings.proxy = try proxy(table, "jira")
+        return settings
+    }
+
+    /// `https://acme.atlassian.net` or `https://jira.example.com/jira`: a host, maybe a context path, nothing else.
+    private func jiraURL(_ table: TOMLTable, line: Int?) throws(ConfigError) -> String {
+        var url = try requiredString(table, "jira", "url", example: "https://yourcompany.atlassian.net", line: line)
+        // Checked first, and the URL never quoted: the part before @ may be a secret.
+        guard !ServerURL.hasUserInfo(url) else {
+            throw error(
+                table["url"], "jira.url",
+                "must not contain a user name or password (the part before @, not shown here); put the API token "
+                    + "in token_file")
+        }
+        let lower = url.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
+            !url.contains("?"), !url.contains("#")
+        else {
+            throw error(
+                table["url"], "jira.url",
+                "expected your Jira site or server, such as https://yourcompany.atlassian.net or "
+                    + "https://jira.example.com/jira, found \"\(url.prefix(80))\"")
+        }
+        while url.hasSuffix("/") { url.removeLast() }
+        if lower.contains("/rest/api") {
+            throw error(
+                table["url"], "jira.url",
+                "give the site or server without /rest/api/… (trackwatch picks the API version), e.g. "
+                    + "https://yourcompany.atlassian.net")
+        }
+        return url
+    }
+
+    private func jiraSignIn(_ table: TOMLTable) throws(ConfigError) -> JiraSettings.SignIn {
+        let email = try string(table, "jira", "email"), username = try string(table, "jira", "username")
+        if email != nil, username != nil {
+            throw error(
+                table["username"], "jira.username",
+                "set email (Jira Cloud: e-mail and API token) or username (Data Center: user name and password), "
+                    + "not both")
+        }
+        if let email {
+            guard email.contains("@"), email.count <= 254, !email.contains(where: { $0.isWhitespace }) else {
+                throw error(
+                    table["email"], "jira.email",
+                    "expected the e-mail address of your Atlassian account, found \"\(email.prefix(60))\"")
+            }
+            return .apiToken(email: email)
+        }
+        if let username {
+            guard !username.isEmpty, username.count <= 255, !username.contains(":"),
+                username.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else {
+                throw error(table["username"], "jira.username", "expected your Jira user name (no colon)")
+            }
+            return .password(username: username)
+        }
+        return .personalToken
+    }
+
+    private func jiraCredential(
+        _ table: TOMLTable, url: String, signIn: JiraSettings.SignIn, line: Int?
+    ) throws(ConfigError) -> CredentialSource {
+        let user: String
+        switch signIn {
+        case .apiToken(let email): user = email
+        case .password(let username): user = username
+        case .personalToken: user = ""
+        }
+        let usesPassword: Bool = if case .password = signIn { true } else { false }
+        let wrong = usesPassword ? JiraSourceKind.tokenKeys.filter { $0 != "keyring" && $0 != "credential" }
+            : JiraSourceKind.passwordKeys
+        if let key = wrong.first(where: { table[$0] != nil }) {
+            throw error(
+                table[key], "jira.\(key)",
+                usesPassword
+                    ? "with username, give the password in password_file (or password_command, credential, keyring)"
+                    : "a password goes with username (Data Center); with a token use token_file (or token_command, "
+                        + "credential, keyring)")
+        }
+        let keys = usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : JiraSourceKind.tokenKeys
+        guard
+            let credential = try credential(
+                table, "jira", keys: keys, keyringAttributes: ["service", "trackwatch", "server", url, "user", user])
+        else {
+            throw ConfigError(
+                file: file, line: table["keyring"]?.line ?? line, key: usesPassword ? "jira.password_file" : "jira.token_file",
+                message: usesPassword
+                    ? "missing; add password_file = \"~/.config/trackwatch/jira-password\", or password_command, "
+                        + "credential or keyring = true"
+                    : "missing; add token_file = \"~/.config/trackwatch/jira-token\" (Cloud: an API token from "
+                        + "id.atlassian.com; Data Center: a personal access token from your profile), or "
+                        + "token_command, credential or keyring = true")
+        }
+        return credential
+    }
+
+    /// JQL that narrows the watch: one line, bounded, without `ORDER BY` (trackwatch orders its own queries).
+    private func jql(_ table: TOMLTable) throws(ConfigError) -> String? {
+        guard let jql = try string(table, "jira", "jql") else { return nil }
+        let trimmed = String(jql.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= 2_000, !trimmed.contains(where: { $0.isNewline }) else {
+            throw error(table["jql"], "jira.jql", "expected one line of JQL of at most 2,000 characters")
+        }
+        if trimmed.lowercased().split(separator: " ").contains("order") {
+            throw error(
+                table["jql"], "jira.jql",
+                "leave ORDER BY out: the jql only narrows what is watched (it is ANDed with your issues)")
+        }
+        return trimmed
+    }
+
+    /// `projects = ["WEB", "OPS"]`: project keys as Jira shows them.
+    private func jiraProjects(_ table: TOMLTable) throws(ConfigError) -> [String]? {
+        guard let keys = try stringArray(table, "jira", "projects") else { return nil }
+        guard !keys.isEmpty else {
+            throw error(
+                table["projects"], "jira.projects",
+                "expected project keys such as [\"WEB\"]; leave projects out to watch every project")
+        }
+        var upper: [String] = []
+        for key in keys {
+            guard JiraProjectKey.isValid(key) else {
+                throw error(
+                    table["projects"], "jira.projects",
+                    "expected project keys as Jira shows them (WEB), found \"\(key.prefix(40))\"")
+            }
+            if !upper.contains(key.uppercased()) { upper.append(key.uppercased()) }
+        }
+        return upper
+    }
+}

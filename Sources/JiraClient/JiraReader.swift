@@ -1,0 +1,157 @@
+import TrackwatchCore
+
+/// Reads issues and their logs, whole or not at all: every page of a search, every page of a changelog. A server
+/// that repeats a page, or would need more pages than any real Jira, makes the read fail rather than be diffed
+/// incomplete.
+struct JiraReader {
+    let api: JiraAPI
+    /// Issues per search page asked (servers may serve fewer: what came is read back).
+    var pageSize = 100
+    /// The most issues one read accepts, and the most pages: bounds a hostile server's endless paging.
+    static let largestRead = 50_000, mostPages = 1_000
+    /// Data Center's search cannot page beyond its result window (10,000 by default).
+    static let largestOffset = 10_000
+
+    private struct CloudSearch: Encodable {
+        var jql: String
+        var fields: [String]
+        var maxResults: Int
+        var nextPageToken: String?
+        var expand: String?
+    }
+
+    private struct OffsetSearch: Encodable {
+        var jql: String
+        var fields: [String]
+        var maxResults: Int
+        var startAt: Int
+        var expand: [String]?
+    }
+
+    private struct BulkRequest: Encodable {
+        var issueIdsOrKeys: [String]
+        var maxResults: Int
+        var nextPageToken: String?
+    }
+
+    /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`).
+    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> [JiraIssue] {
+        try api.knownFlavour() == .cloud
+            ? cloudSearch(jql, fields: fields, changelog: changelog)
+            : offsetSearch(jql, fields: fields, changelog: changelog)
+    }
+
+    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
+        var issues: [JiraIssue] = [], token: String?, tokens = Set<String>()
+        for _ in 0..<Self.mostPages {
+            let page: JiraSearchPage = try api.post(
+                .searchJQL,
+                CloudSearch(jql: jql, fields: fields, maxResults: pageSize, nextPageToken: token,
+                            expand: changelog ? "changelog" : nil))
+            issues += page.issues
+            guard issues.count <= Self.largestRead else { throw tooMany(.searchJQL) }
+            guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return issues }
+            guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
+                throw JiraError.invalidResponse(
+                    endpoint: "search/jql", detail: "a nextPageToken that repeats an earlier one (paging never ends)")
+            }
+            token = next
+        }
+        throw tooMany(.searchJQL)
+    }
+
+    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
+        var issues: [JiraIssue] = [], firstIDs = Set<String>()
+        for _ in 0..<Self.mostPages {
+            let page: JiraSearchPage = try api.post(
+                .search,
+                OffsetSearch(jql: jql, fields: fields, maxResults: pageSize, startAt: issues.count,
+                             expand: changelog ? ["changelog"] : nil))
+            guard let first = page.issues.first else { return issues }
+            guard firstIDs.insert(first.id.value).inserted else {
+                throw JiraError.invalidResponse(
+                    endpoint: "search", detail: "the page at \(issues.count) repeats an earlier one (startAt ignored)")
+            }
+            issues += page.issues
+            let total = min(max(page.total ?? 0, 0), Self.largestRead + 1)
+            if issues.count >= total { return issues }
+            guard issues.count <= Self.largestRead else { throw tooMany(.search) }
+            guard issues.count < Self.largestOffset else {
+                throw JiraError.invalidResponse(
+                    endpoint: "search",
+                    detail: "more than \(Self.largestOffset) issues, beyond what Jira's search pages through; narrow "
+                        + "the watch with jql or projects in [[jira]]")
+            }
+        }
+        throw tooMany(.search)
+    }
+
+    private func tooMany(_ endpoint: JiraEndpoint) -> JiraError {
+        .invalidResponse(
+            endpoint: endpoint.name,
+            detail: "more than \(Self.largestRead) issues or \(Self.mostPages) pages; narrow the watch with jql or "
+                + "projects in [[jira]]")
+    }
+
+    /// The changelog histories of `issues` (by id), oldest first within each: Cloud's bulk changelog; Data
+    /// Center's search with the changelog expanded (each issue's whole changelog read where the answer cut it).
+    func histories(of issues: [String]) throws -> [String: [JiraHistory]] {
+        guard !issues.isEmpty else { return [:] }
+        var logs: [String: [JiraHistory]] = [:]
+        if try api.knownFlavour() == .cloud {
+            for chunk in stride(from: 0, to: issues.count, by: 1_000).map({ Array(issues[$0..<min($0 + 1_000, issues.count)]) }) {
+                try bulkChangelog(chunk, into: &logs)
+            }
+            return logs
+        }
+        for chunk in stride(from: 0, to: issues.count, by: 100).map({ Array(issues[$0..<min($0 + 100, issues.count)]) }) {
+            for issue in try search(JiraQuery.byID(chunk), fields: ["updated"], changelog: true) {
+                let page = issue.changelog
+                var entries = page?.entries ?? []
+                if let total = page?.total, total > entries.count { entries = try wholeChangelog(issue.id.value) }
+                logs[issue.id.value] = entries
+            }
+        }
+        return logs
+    }
+
+    private func bulkChangelog(_ ids: [String], into logs: inout [String: [JiraHistory]]) throws {
+        var token: String?, tokens = Set<String>()
+        for _ in 0..<Self.mostPages {
+            let page: JiraBulkChangelog = try api.post(
+                .bulkChangelog, BulkRequest(issueIdsOrKeys: ids, maxResults: 1_000, nextPageToken: token))
+            for log in page.issueChangeLogs ?? [] { logs[log.issueId.value, default: []] += log.changeHistories ?? [] }
+            guard let next = page.nextPageToken, !next.isEmpty else { return }
+            guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
+                throw JiraError.invalidResponse(
+                    endpoint: "changelog/bulkfetch", detail: "a nextPageToken that repeats an earlier one")
+            }
+            token = next
+        }
+        throw tooMany(.bulkChangelog)
+    }
+
+    /// One issue's whole changelog: the issue read with its changelog expanded, then, where that is still cut,
+    /// the changelog's own pages.
+    private func wholeChangelog(_ id: String) throws -> [JiraHistory] {
+        let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
+        var entries = issue.changelog?.entries ?? []
+        guard let total = issue.changelog?.total, total > entries.count else { return entries }
+        entries = []
+        for _ in 0..<Self.mostPages {
+            let page: JiraChangelogPage = try api.get(
+                .issueChangelog(id: id), [("startAt", String(entries.count)), ("maxResults", "100")])
+            guard !page.entries.isEmpty else { return entries }
+            entries += page.entries
+            if page.isLast == true || entries.count >= min(page.total ?? 0, Self.largestRead) { return entries }
+        }
+        throw tooMany(.issueChangelog(id: id))
+    }
+
+    /// The newest comments of an issue whose embedded comments were cut.
+    func newestComments(_ id: String) throws -> [JiraComment] {
+        let page: JiraCommentPage = try api.get(
+            .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", "0")])
+        return page.comments ?? []
+    }
+}

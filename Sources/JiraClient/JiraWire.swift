@@ -1,0 +1,222 @@
+import TrackwatchCore
+
+// Jira's answers as trackwatch reads them (shared/trackers-api.md §2.3–2.4). Every member is optional or tolerant
+// where servers differ: ids as strings or numbers, timestamps with or without milliseconds or as epoch numbers,
+// bodies as plain text (API v2, Data Center) or Atlassian Document Format (API v3, Cloud).
+
+struct JiraServerInfo: Decodable {
+    var deploymentType: String?
+    var version: String?
+}
+
+/// A person or an app. Cloud names people by `accountId` (`name` and `key` are gone for privacy); Data Center by
+/// `key` (stable) and `name` (the login, which can be renamed).
+struct JiraUser: Decodable, Equatable {
+    var accountId: String?
+    var accountType: String?
+    var key: String?
+    var name: String?
+    var displayName: String?
+    var timeZone: String?
+
+    /// The stable id: the account id on Cloud, the user key on Data Center.
+    var id: String? { accountId ?? key ?? name }
+
+    var actor: Actor? {
+        guard let id else { return nil }
+        let display = displayName.map { SafeText.bounded(SafeText.oneLine($0), 120) }
+        return Actor(id: id, name: display ?? id, login: name, isApp: accountType == "app")
+    }
+}
+
+struct JiraSearchPage: Decodable {
+    var issues: [JiraIssue]
+    /// Cloud (`search/jql`): absent on the last page.
+    var nextPageToken: String?
+    var isLast: Bool?
+    /// Data Center (`search`): offset paging with a total.
+    var startAt: Int?
+    var total: Int?
+}
+
+struct JiraIssue: Decodable {
+    var id: JiraID
+    var key: String
+    var fields: JiraIssueFields?
+    var changelog: JiraChangelogPage?
+}
+
+struct JiraIssueFields: Decodable {
+    struct Named: Decodable { var name: String? }
+    struct Status: Decodable {
+        struct Category: Decodable { var key: String? }
+        var name: String?
+        var statusCategory: Category?
+    }
+    struct Project: Decodable { var key: String? }
+    struct Watches: Decodable { var isWatching: Bool? }
+
+    var summary: String?
+    var status: Status?
+    var priority: Named?
+    var issuetype: Named?
+    var assignee: JiraUser?
+    var reporter: JiraUser?
+    var creator: JiraUser?
+    var labels: [String]?
+    var fixVersions: [Named]?
+    var created: JiraTime?
+    var updated: JiraTime?
+    var project: Project?
+    var watches: Watches?
+    var comment: JiraCommentPage?
+}
+
+struct JiraChangelogPage: Decodable {
+    var startAt: Int?
+    var total: Int?
+    var histories: [JiraHistory]?
+    /// `GET /issue/{id}/changelog` names them `values`.
+    var values: [JiraHistory]?
+    var isLast: Bool?
+
+    var entries: [JiraHistory] { histories ?? values ?? [] }
+}
+
+struct JiraHistory: Decodable {
+    struct Item: Decodable {
+        var field: String?
+        var fieldId: String?
+        var from: String?
+        var fromString: String?
+        var to: String?
+        var toString: String?
+    }
+
+    var id: JiraID
+    var author: JiraUser?
+    var created: JiraTime?
+    var items: [Item]?
+}
+
+struct JiraBulkChangelog: Decodable {
+    struct IssueLog: Decodable {
+        var issueId: JiraID
+        var changeHistories: [JiraHistory]?
+    }
+
+    var issueChangeLogs: [IssueLog]?
+    var nextPageToken: String?
+}
+
+struct JiraCommentPage: Decodable {
+    var comments: [JiraComment]?
+    var startAt: Int?
+    var total: Int?
+}
+
+struct JiraComment: Decodable {
+    var id: JiraID
+    var author: JiraUser?
+    var body: JiraText?
+    var created: JiraTime?
+}
+
+struct JiraErrorBody: Decodable {
+    var errorMessages: [String]?
+    var errors: [String: String]?
+    var message: String?
+
+    /// The messages, one line, bounded.
+    var text: String {
+        let all = (errorMessages ?? []) + (errors ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            + [message].compactMap { $0 }
+        return SafeText.bounded(SafeText.oneLine(all.joined(separator: "; ")), 300)
+    }
+}
+
+/// An id that Jira sends as a string (`"10001"`) and some servers as a number: kept only when it is digits.
+struct JiraID: Decodable, Hashable {
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int64.self), number >= 0 {
+            value = String(number)
+        } else {
+            let text = try container.decode(String.self)
+            guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "an id that is not a number")
+            }
+            value = text
+        }
+    }
+}
+
+/// A timestamp as Jira prints it (`2026-01-17T12:34:00.000+0000`, or without milliseconds) or as epoch seconds
+/// or milliseconds (the bulk changelog's example); anything else is `nil`, never a failed read.
+struct JiraTime: Decodable {
+    let timestamp: Timestamp?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            timestamp = Self.epoch(number)
+        } else if let text = try? container.decode(String.self), text.utf8.count <= 64 {
+            timestamp = Timestamp.parse(text)?.timestamp
+        } else {
+            timestamp = nil
+        }
+    }
+
+    /// Seconds or milliseconds since 1970, bounded before any conversion.
+    static func epoch(_ number: Double) -> Timestamp? {
+        guard number.isFinite, number >= 0, number < 1e15 else { return nil }
+        let seconds = number >= 1e11 ? number / 1000 : number
+        return Timestamp(secondsSinceEpoch: Int(seconds))
+    }
+}
+
+/// A description or comment body: plain text (API v2) or an Atlassian Document Format tree (API v3), read as text.
+struct JiraText: Decodable {
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let plain = try? container.decode(String.self) {
+            text = plain
+        } else {
+            text = (try? container.decode(ADFNode.self)).map { $0.firstLine() } ?? ""
+        }
+    }
+
+    /// The first line that says something, one line, bounded.
+    var firstLine: String {
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return SafeText.bounded(SafeText.oneLine(line.map(String.init) ?? ""), 200)
+    }
+}
+
+/// An ADF node: `{"type": "paragraph", "content": [{"type": "text", "text": "…"}]}`.
+struct ADFNode: Decodable {
+    var type: String?
+    var text: String?
+    var content: [ADFNode]?
+
+    /// The text of the first block that has any, its inline nodes joined (mentions and emoji by their text).
+    func firstLine(depth: Int = 0) -> String {
+        guard depth < 32 else { return "" }
+        if let text { return text }
+        guard let content else { return "" }
+        if content.contains(where: { $0.text != nil }) {
+            return content.map { $0.text ?? "" }.joined()
+        }
+        for node in content {
+            let line = node.firstLine(depth: depth + 1)
+            if !line.allSatisfy(\.isWhitespace) { return line }
+        }
+        return ""
+    }
+}

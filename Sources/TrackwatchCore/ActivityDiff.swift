@@ -1,0 +1,230 @@
+/// Who acted in a tracker's activity log (Jira's changelog, GitHub's timeline, GitLab's notes).
+public struct Actor: Equatable, Sendable {
+    /// The tracker's stable id for the person or app (an account id, a user key): what "me" is compared with.
+    public var id: String
+    /// How people see them (`Alice Example`, `Automation for Jira`).
+    public var name: String
+    /// A login that people may also write in `ignore_users` (a user name), where the tracker has one.
+    public var login: String?
+    /// An app, a bot or an automation rule rather than a person.
+    public var isApp: Bool
+
+    public init(id: String, name: String, login: String? = nil, isApp: Bool = false) {
+        self.id = id
+        self.name = name
+        self.login = login
+        self.isApp = isApp
+    }
+}
+
+/// One entry of an item's activity log: who changed which fields, or who commented.
+public struct ActivityEvent: Equatable, Sendable {
+    /// The item's stable id (`ActivityItem.id`).
+    public var item: String
+    /// Unique among the item's events, stable across polls (`h10100`, `c10200`): the de-duplication key.
+    public var id: String
+    public var at: Timestamp
+    /// `nil` when the tracker does not say (an anonymous or deleted account).
+    public var actor: Actor?
+    /// What changed, in the tracker's display names; a comment is `FieldChange(field: "Comment", old: nil,
+    /// new: its first line)`.
+    public var changes: [FieldChange]
+
+    public init(item: String, id: String, at: Timestamp, actor: Actor?, changes: [FieldChange]) {
+        self.item = item
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.changes = changes
+    }
+
+    /// Its key in the store's seen history: events are told apart by the item and their own id.
+    public var key: HistoryKey {
+        HistoryKey(record: RecordID(item), action: id, timestamp: at, user: actor?.id ?? "")
+    }
+}
+
+/// One of my items as a read saw it.
+public struct ActivityItem: Equatable, Sendable {
+    /// The tracker's stable id: the same when the item is moved or renamed (Jira's numeric id).
+    public var id: String
+    /// Keyed by the item's key as people see it (`WEB-42`); holds the compared fields.
+    public var record: Record
+    public var isAssignedToMe: Bool
+    /// Still one of mine (assigned, reported, watched): `false` drops it from the snapshot after this poll.
+    public var isMine: Bool
+    public var facts: ItemFacts
+
+    public init(id: String, record: Record, isAssignedToMe: Bool, isMine: Bool = true, facts: ItemFacts) {
+        self.id = id
+        self.record = record
+        self.isAssignedToMe = isAssignedToMe
+        self.isMine = isMine
+        self.facts = facts
+    }
+}
+
+/// What one poll of an activity-log tracker read: some (or all) of my items, and the events of those that changed.
+public struct ActivityObservation: Equatable, Sendable {
+    public var items: [ActivityItem]
+    /// Events of the items read; events seen before are skipped by their key, so an overlapping window is harmless.
+    public var events: [ActivityEvent]
+    /// Stable ids of stored items the tracker confirmed are gone (deleted, or no longer visible to me): dropped
+    /// silently. An item merely missing from a read is kept: a search may lag (Jira Cloud's is eventually
+    /// consistent), and a partial answer is never "gone".
+    public var gone: Set<String>
+    /// Stable ids of the items whose log was read in this poll, besides those with events: their differences are
+    /// explained by it.
+    public var logged: Set<String>
+
+    public init(items: [ActivityItem], events: [ActivityEvent], gone: Set<String> = [], logged: Set<String> = []) {
+        self.items = items
+        self.events = events
+        self.gone = gone
+        self.logged = logged
+    }
+}
+
+/// Whose events are reported.
+public struct ActivityRules: Equatable, Sendable {
+    /// My stable id: my own events are silent.
+    public var me: String
+    /// Apps and automation are silent too.
+    public var ignoreApps: Bool
+    /// Ids, logins or display names (any letter case) whose events are silent.
+    public var ignoredPeople: Set<String>
+    /// Fields compared between snapshots where no event explains a difference (reported without a name).
+    public var comparedFields: [String]
+
+    public init(me: String, ignoreApps: Bool = false, ignoredPeople: [String] = [], comparedFields: [String]) {
+        self.me = me
+        self.ignoreApps = ignoreApps
+        self.ignoredPeople = Set(ignoredPeople.map { $0.lowercased() })
+        self.comparedFields = comparedFields
+    }
+
+    /// An event that is reported: by someone, not me, not an ignored person or app.
+    func reports(_ actor: Actor?) -> Bool {
+        guard let actor else { return true }
+        if actor.id == me || (ignoreApps && actor.isApp) { return false }
+        return ![actor.id, actor.name, actor.login ?? ""].contains { ignoredPeople.contains($0.lowercased()) }
+    }
+}
+
+/// Compares my items with their stored snapshot, event by event: the one mechanism behind every tracker that keeps
+/// an activity log (Jira, GitHub, GitLab), as `ListDiff` is for lists. Each tracker module only reads its API and
+/// maps items and events onto this shape.
+///
+/// Rules: each event counts once (seen keys, and everything up to the item's `seenUpTo`, what its stored state
+/// already reflects); my own events and ignored actors'
+/// are silent. An item that becomes assigned to me is `assigned`, named by whoever assigned it; one that stops
+/// being mine is `unassigned` — only on the tracker's word (the item read, its assignee someone else), never
+/// because a read missed it. Other items that colleagues acted on are `modified`, carrying each field change and
+/// comment of theirs in order. An item that moved keeps its stable id: it is reported under its new key (the key
+/// change among its fields), never as one leaving and one arriving. A difference no event explains is reported
+/// without a name, never taken for my own. One item yields at most one change per poll; the first poll is a
+/// silent baseline.
+public enum ActivityDiff {
+    /// The snapshot field holding the item's stable id, and the one saying it is assigned to me (`yes`/`no`).
+    public static let idField = "_id", assignedField = "_assigned"
+
+    public static func compare(
+        previous: Snapshot?, seen: Set<HistoryKey>, observation: ActivityObservation, rules: ActivityRules,
+        seenUpTo: (_ item: String) -> Timestamp?, checkpoint: Timestamp?
+    ) -> DiffOutcome {
+        var newlySeen: [HistoryKey] = []
+        var unseen: [String: [ActivityEvent]] = [:]
+        var logged = observation.logged
+        for event in observation.events {
+            logged.insert(event.item)
+            let key = event.key
+            guard !seen.contains(key) else { continue }
+            newlySeen.append(key)
+            if let known = seenUpTo(event.item), event.at <= known { continue }
+            unseen[event.item, default: []].append(event)
+        }
+        let items = observation.items.map(stored)
+        guard let previous else {
+            return DiffOutcome(
+                changes: [], delta: SnapshotDelta(upserts: items.filter(\.isMine).map(\.record)), isBaseline: true,
+                newlySeen: newlySeen, checkpoint: checkpoint, silentUpdates: 0)
+        }
+        var outcome = DiffOutcome(
+            changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: newlySeen, checkpoint: checkpoint,
+            silentUpdates: 0)
+        var byID: [String: Record] = [:]
+        for record in previous.sortedRecords { if let id = record[idField] { byID[id] = record } }
+        var read = Set<String>()
+        for item in items where read.insert(item.id).inserted {
+            let events = (unseen[item.id] ?? []).sorted { $0.at < $1.at }
+            let log = logged.contains(item.id) ? events : nil
+            compare(item, old: byID[item.id], log: log, rules: rules, into: &outcome)
+        }
+        for id in observation.gone.subtracting(read) {
+            if let old = byID[id] { outcome.delta.removals.append(old.id) }
+        }
+        return outcome
+    }
+
+    /// The item's record with its stable id and assignment kept beside the tracker's fields.
+    static func stored(_ item: ActivityItem) -> ActivityItem {
+        var item = item
+        var fields = item.record.fields
+        fields[idField] = item.id
+        fields[assignedField] = item.isAssignedToMe ? "yes" : "no"
+        item.record = Record(id: item.record.id, fields: fields)
+        return item
+    }
+
+    /// - Parameter log: the item's unseen events, oldest first; `nil` when its log was not read in this poll.
+    private static func compare(
+        _ item: ActivityItem, old: Record?, log: [ActivityEvent]?, rules: ActivityRules, into outcome: inout DiffOutcome
+    ) {
+        let wasAssigned = old?[assignedField] == "yes"
+        let moved = old.map { $0.id != item.record.id } ?? false
+        if let old, moved || !item.isMine { outcome.delta.removals.append(old.id) }
+        if item.isMine, old.map({ moved || !$0.hasSameFields(as: item.record) }) ?? true {
+            outcome.delta.upserts.append(item.record)
+        }
+        let kind: ChangeKind =
+            item.isAssignedToMe && !wasAssigned ? .assigned : wasAssigned && !item.isAssignedToMe ? .unassigned : .modified
+        guard let log else {
+            // No log read: a difference in what is compared is told without a name, never taken for my own.
+            var fields = old.map { differences(from: $0, to: item.record, compared: rules.comparedFields) } ?? []
+            if let old, moved { fields.insert(FieldChange(field: "Key", old: old.id.rawValue, new: item.record.id.rawValue), at: 0) }
+            guard (old != nil && (!fields.isEmpty || kind != .modified)) || (old == nil && kind == .assigned) else { return }
+            outcome.unexplained += 1
+            outcome.changes.append(change(item, kind, fields: fields, cause: nil))
+            return
+        }
+        let theirs = log.filter { rules.reports($0.actor) }
+        if theirs.isEmpty {
+            if !log.isEmpty { outcome.silentUpdates += 1 }
+            return  // my own doing, ignored people's, or events told before (a read that lagged behind its log)
+        }
+        if old == nil && kind != .assigned { return }  // newly mine without being assigned (a watch): adopted silently
+        let cause = kind == .modified ? theirs.last : assigner(theirs) ?? theirs.last
+        outcome.changes.append(change(item, kind, fields: theirs.flatMap(\.changes), cause: cause))
+    }
+
+    private static func change(_ item: ActivityItem, _ kind: ChangeKind, fields: [FieldChange], cause: ActivityEvent?)
+        -> Change
+    {
+        Change(
+            record: item.record.id, kind: kind, headline: item.facts.headline, by: cause?.actor?.name,
+            changes: fields, at: cause?.at, priority: item.facts.priority, severity: item.facts.severity,
+            state: item.facts.state, link: item.facts.link)
+    }
+
+    /// The latest event that changed the assignee, among those reported.
+    private static func assigner(_ events: [ActivityEvent]) -> ActivityEvent? {
+        events.last { $0.changes.contains { $0.field == "Assignee" } }
+    }
+
+    private static func differences(from old: Record, to new: Record, compared: [String]) -> [FieldChange] {
+        compared.compactMap { field in
+            let before = old[field].map(Record.stored), after = new[field]
+            return before == after || before == nil ? nil : FieldChange(field: field, old: before, new: after)
+        }
+    }
+}
