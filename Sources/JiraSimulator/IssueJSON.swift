@@ -26,6 +26,28 @@ struct FieldSelection: Equatable {
         self.names = names
     }
 
+    /// Display names of the fields, for `GET /field`.
+    static let displayNames = [
+        "summary": "Summary", "status": "Status", "priority": "Priority", "assignee": "Assignee",
+        "reporter": "Reporter", "creator": "Creator", "labels": "Labels", "fixVersions": "Fix versions",
+        "description": "Description", "created": "Created", "updated": "Updated", "project": "Project",
+        "issuetype": "Issue Type", "resolution": "Resolution", "comment": "Comment", "customfield_10020": "Sprint",
+        "watches": "Watchers",
+    ]
+
+    /// `GET /field`: every field with the JQL names that reach it.
+    static var list: JSONValue {
+        .array(all.map { id in
+            let custom = id.hasPrefix("customfield_")
+            let clause = custom ? "cf[10020]" : ["fixVersions": "fixVersion", "watches": "watcher"][id] ?? id
+            return [
+                "id": .string(id), "key": .string(id), "name": .string(displayNames[id] ?? id), "custom": .bool(custom),
+                "orderable": true, "navigable": .bool(id != "comment"), "searchable": true,
+                "clauseNames": .array([.string(clause)] + (custom ? ["Sprint"] : [])),
+            ]
+        })
+    }
+
     /// Only ids: what lets `search/jql` serve 5000 a page.
     var idOnly: Bool { names.isEmpty }
 }

@@ -43,7 +43,7 @@ struct Call {
 /// The API's routes, named without the version (`GET /issue/{idOrKey}`) in the stats and in faults.
 enum Endpoint {
     static let routes: [(method: String, pattern: String)] = [
-        ("GET", "/serverInfo"), ("GET", "/myself"), ("GET", "/user/search"),
+        ("GET", "/serverInfo"), ("GET", "/myself"), ("GET", "/user/search"), ("GET", "/field"),
         ("GET", "/search/jql"), ("POST", "/search/jql"), ("POST", "/search/approximate-count"),
         ("GET", "/search"), ("POST", "/search"), ("POST", "/changelog/bulkfetch"),
         ("POST", "/issue"), ("GET", "/issue/{idOrKey}"), ("PUT", "/issue/{idOrKey}"),
@@ -136,6 +136,7 @@ extension JiraState {
         switch name {
         case "GET /myself": return Answer(view.user(caller))
         case "GET /user/search": return Answer(userSearch(call, view))
+        case "GET /field": return Answer(FieldSelection.list)
         case "GET /search/jql", "POST /search/jql": return Answer(try searchJQL(call, view))
         case "POST /search/approximate-count": return Answer(try approximateCount(call, view))
         case "GET /search", "POST /search": return Answer(try searchDC(call, view))
