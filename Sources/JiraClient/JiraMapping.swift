@@ -75,8 +75,9 @@ struct JiraMapping {
             guard let field = item.field, !field.isEmpty else { return nil }
             let name = JiraFields.displayName(Self.text(field, 60))
             if JiraFields.textFields.contains(field.lowercased()) { return FieldChange(field: name, old: nil, new: nil) }
-            return FieldChange(
-                field: name, old: Self.text(item.fromString ?? "", 200), new: Self.text(item.toString ?? "", 200))
+            let old = Self.text(item.fromString ?? "", 200), new = Self.text(item.toString ?? "", 200)
+            // A value set where there was none reads as the value alone (`Resolution: Done`).
+            return FieldChange(field: name, old: old.isEmpty && !new.isEmpty ? nil : old, new: new)
         }
         return ActivityEvent(item: issue, id: "h\(history.id.value)", at: at, actor: history.author?.actor, changes: changes)
     }

@@ -15,6 +15,8 @@ public final class JiraSource: Source {
     public static let watch = "issues"
     /// The state key of the local time (seconds since 1970) of the last full read.
     static let fullReadKey = "jira_full_read_at"
+    /// The state keys of the flavour and my stable id, as the last full read found them.
+    static let flavourKey = "jira_flavour", meKey = "jira_me"
     /// Seconds between full reads.
     static let fullReadInterval = 3_600.0
 
@@ -62,14 +64,15 @@ public final class JiraSource: Source {
     public func poll(dryRun: Bool) throws -> PollReport {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
-        _ = try api.knownFlavour()
-        let me = try myself()
         let previous = try state.snapshot(watch: Self.watch)
         let checkpoint = try state.checkpoint(watch: Self.watch)?.secondsSinceEpoch.map(Double.init)
         let lastFull = Double(try state.value(forKey: Self.fullReadKey) ?? "")
         let elapsed = checkpoint.map { started - $0 }
         let full = previous == nil || elapsed == nil || lastFull.map { started - $0 >= Self.fullReadInterval || $0 > started } ?? true
             || elapsed! < 0 || elapsed! > Self.fullReadInterval
+        if !full { try recallIdentity() }
+        _ = try api.knownFlavour()
+        let me = try myself()
         var failure: (any Error)?
         var assigned = 0
         let result = try watchPoller.poll(Self.watch, dryRun: dryRun) { () throws -> WatchResult in
@@ -90,7 +93,11 @@ public final class JiraSource: Source {
                 pruneSeenBefore: Timestamp(secondsSinceEpoch: Int(started) - 30 * 86_400))
         }
         if full, !dryRun {
-            do { try state.setValue(String(Int(started)), forKey: Self.fullReadKey) } catch {
+            do {
+                try state.setValue(String(Int(started)), forKey: Self.fullReadKey)
+                try state.setValue(api.flavour == .cloud ? "cloud" : "datacenter", forKey: Self.flavourKey)
+                try state.setValue(me.id, forKey: Self.meKey)
+            } catch {
                 logger.warning("could not store when Jira was last read whole", metadata: ["error": "\(error)"])
             }
         }
@@ -102,6 +109,15 @@ public final class JiraSource: Source {
                 + "watch; changes by others are reported from the next check on.")
         report.failure = failure
         return report
+    }
+
+    /// The flavour and my id as the last full read found them, so that a steady poll (even `check`'s, in a fresh
+    /// process) asks Jira one question; a full read asks both again.
+    private func recallIdentity() throws {
+        if api.flavour == nil, let flavour = try state.value(forKey: Self.flavourKey) {
+            api.flavour = flavour == "cloud" ? .cloud : .dataCenter
+        }
+        if me == nil, let id = try state.value(forKey: Self.meKey), !id.isEmpty { me = JiraUser(accountId: id) }
     }
 
     /// Issues assigned to me after this poll: the stored ones, less those removed, with those read.
