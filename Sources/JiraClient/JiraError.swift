@@ -42,9 +42,10 @@ public enum JiraError: Error, Equatable, CustomStringConvertible {
             }
         case .credentialsRejected(let message, let cloud):
             let advice = cloud
-                ? "Jira Cloud API tokens expire (within a year of being made) and can be revoked, and a 401 cannot "
-                    + "tell which: make a new token at https://id.atlassian.com/manage-profile/security/api-tokens, "
-                    + "put it in the token_file of [[jira]], and check that email is your Atlassian account's."
+                ? "The API token expired or was revoked, or is wrong (a 401 cannot tell which; Cloud tokens expire "
+                    + "within a year of being made): make a new one at "
+                    + "https://id.atlassian.com/manage-profile/security/api-tokens, put it in the token_file of "
+                    + "[[jira]], and check that email is your Atlassian account's."
                 : "The personal access token (or password) expired, was revoked or is wrong: make a new token in "
                     + "Jira (your profile, Personal Access Tokens) and put it in the token_file of [[jira]]."
             return "Jira rejected the credentials (HTTP 401\(Self.quote(message))). \(advice)"

@@ -137,6 +137,8 @@ struct JiraReader {
         let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
         var entries = issue.changelog?.entries ?? []
         guard let total = issue.changelog?.total, total > entries.count else { return entries }
+        // Data Center has no changelog route: what the issue carries is all there is.
+        guard try api.knownFlavour() == .cloud else { return entries }
         entries = []
         for _ in 0..<Self.mostPages {
             let page: JiraChangelogPage = try api.get(
@@ -152,6 +154,6 @@ struct JiraReader {
     func newestComments(_ id: String) throws -> [JiraComment] {
         let page: JiraCommentPage = try api.get(
             .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", "0")])
-        return page.comments ?? []
+        return (page.comments ?? []).reversed()  // oldest first, as embedded comments come
     }
 }

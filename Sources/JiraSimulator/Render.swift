@@ -9,7 +9,7 @@ struct View {
     let caller: Int
     /// `http://HOST:PORT{context}` from the request's `Host` header.
     let base: String
-    let switches: JiraSwitches
+    var switches: JiraSwitches
 
     var api: String { "\(base)/rest/api/\(version)" }
 

@@ -129,6 +129,10 @@ extension JiraState {
         let issue = issues[try slot(key, for: view.caller)]!
         let fields = FieldSelection(call.queryAll("fields"), default: ["*all"])
         let expand = call.queryAll("expand").flatMap { $0.split(separator: ",") }
+        // Data Center's issue carries its whole changelog (it has no changelog route to page it); Cloud's is cut
+        // like a search's, and `/issue/{id}/changelog` pages the rest.
+        var view = view
+        if view.flavor == .dc { view.switches.embeddedLimit = Int.max }
         return issueJSON(issue, fields: fields, changelog: expand.contains("changelog"), view: view)
     }
 

@@ -156,7 +156,9 @@ public enum ActivityDiff {
         for record in previous.sortedRecords { if let id = record[idField] { byID[id] = record } }
         var read = Set<String>()
         for item in items where read.insert(item.id).inserted {
-            let events = (unseen[item.id] ?? []).sorted { $0.at < $1.at }
+            // Oldest first; events of the same moment keep the order the tracker gave them.
+            let events = (unseen[item.id] ?? []).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+                .map(\.element)
             let log = logged.contains(item.id) ? events : nil
             compare(item, old: byID[item.id], log: log, rules: rules, into: &outcome)
         }
