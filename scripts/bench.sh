@@ -7,6 +7,7 @@
 #   BENCH_POLLS=100 BENCH_IDLE_SECONDS=10 BENCH_SIZES="100 1000" scripts/bench.sh   # quicker
 #   BENCH_JSON_ONLY=1 scripts/bench.sh       # only the [[json]] figures (a 10,000-item list, a 304 poll)
 #   BENCH_QASE_ONLY=1 scripts/bench.sh       # only the [[qase]] figures (2 projects x 1,000 items)
+#   BENCH_JIRA_ONLY=1 scripts/bench.sh       # only the [[jira]] figures (1,000 watched issues, Cloud and Data Center)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
@@ -14,11 +15,16 @@ swift build -c release --static-swift-stdlib --product compass-sim > /dev/null
 swift build -c release --static-swift-stdlib --product qase-sim > /dev/null
 swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/null
 swift build -c release --static-swift-stdlib --product json-sim > /dev/null
+swift build -c release --static-swift-stdlib --product jira-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
 # pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
+if [ -n "${BENCH_JIRA_ONLY:-}" ]; then
+    python3 scripts/bench-jira.py "$bin"
+    exit 0
+fi
 if [ -z "${BENCH_QASE_ONLY:-}" ]; then
     # A [[json]] list of 10,000 items: a steady poll and a 304 poll (BENCH_JSON_ONLY=1: only these).
     python3 scripts/bench-json.py "$bin"
@@ -28,3 +34,6 @@ if [ -z "${BENCH_QASE_ONLY:-}" ]; then
 fi
 # A [[qase]] workspace of 2 projects x 1,000 items: requests and CPU per steady poll (BENCH_QASE_ONLY=1: only these).
 python3 scripts/bench-qase.py "$bin"
+[ -n "${BENCH_QASE_ONLY:-}" ] && exit 0
+# [[jira]] at 1,000 watched issues, Cloud and Data Center: requests, CPU and peak memory per steady poll.
+python3 scripts/bench-jira.py "$bin"
