@@ -18,6 +18,7 @@ test=(
   systemd dbus dbus-user-session libglib2.0-bin util-linux  # journald, a private session bus, gdbus, unshare
   python3-dbusmock libnotify-bin                            # a real notification server (dbusmock's template)
   openssl                                                   # a self-signed certificate for the TLS tests
+  python3-venv                                              # a private environment for Jira's client (jira-sim's check)
   gnome-keyring libsecret-tools                             # keyring = true against a real Secret Service
   lintian                                                   # the package: no errors, no warnings
   # what a person sees — dunst (a notification server that draws) on Xvfb, screenshots (import, xwininfo),
