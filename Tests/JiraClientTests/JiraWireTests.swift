@@ -1,0 +1,89 @@
+import Foundation
+@testable import JiraClient
+import TrackwatchCore
+import XCTest
+
+/// Jira's answers as servers send them: ids as strings or numbers, times in three forms, bodies as text or ADF,
+/// and hostile values bounded before use.
+final class JiraWireTests: XCTestCase {
+    private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(json.utf8))
+    }
+
+    func test_timestamps_withAndWithoutMilliseconds_andAsEpochNumbers() throws {
+        for (json, expected) in [
+            ("\"2026-01-17T12:34:00.000+0000\"", "2026-01-17 12:34:00"),
+            ("\"2026-01-17T14:34:00+0200\"", "2026-01-17 12:34:00"),
+            ("1768653240", "2026-01-17 12:34:00"),
+            ("1768653240000", "2026-01-17 12:34:00"),
+        ] {
+            XCTAssertEqual(try decode(JiraTime.self, json).timestamp?.rawValue, expected, json)
+        }
+        for hostile in ["1e300", "-5", "\"not a time\"", "{}"] {
+            XCTAssertNil(try decode(JiraTime.self, hostile).timestamp, hostile)
+        }
+    }
+
+    func test_ids_asStringsOrNumbers_onlyDigits() throws {
+        XCTAssertEqual(try decode(JiraID.self, "\"10001\"").value, "10001")
+        XCTAssertEqual(try decode(JiraID.self, "10001").value, "10001")
+        XCTAssertThrowsError(try decode(JiraID.self, "\"1) OR (1=1\""))
+    }
+
+    func test_bodies_plainOrADF_readAsTheirFirstLine() throws {
+        XCTAssertEqual(try decode(JiraText.self, "\"\\n\\nFirst line\\nsecond\"").firstLine, "First line")
+        let adf = """
+            {"type":"doc","version":1,"content":[{"type":"paragraph","content":[]},
+             {"type":"paragraph","content":[{"type":"text","text":"Hello "},{"type":"mention","text":"@Eve"}]},
+             {"type":"paragraph","content":[{"type":"text","text":"later"}]}]}
+            """
+        XCTAssertEqual(try decode(JiraText.self, adf).firstLine, "Hello @Eve")
+        let control = try decode(JiraText.self, "\"Bell\\u0007 and \\u001b[31mred\"").firstLine
+        XCTAssertFalse(control.unicodeScalars.contains { $0.value < 0x20 }, control)
+    }
+
+    func test_aChangelogHistory_becomesOneEvent_inThePeoplesNames() throws {
+        let history = try decode(
+            JiraHistory.self,
+            """
+            {"id":"10100","author":{"accountId":"acc-alice","accountType":"atlassian","displayName":"Alice"},
+             "created":"2026-01-17T12:34:00.000+0000",
+             "items":[{"field":"status","fromString":"To Do","toString":"Done"},
+                      {"field":"resolution","fromString":null,"toString":"Done"},
+                      {"field":"description","fromString":"long","toString":"longer"},
+                      {"field":"Story Points","fromString":"3","toString":"5"}]}
+            """)
+        let event = try XCTUnwrap(JiraMapping(me: "acc-me", url: "https://x").event(history, issue: "1"))
+        XCTAssertEqual(event.id, "h10100")
+        XCTAssertEqual(event.actor, Actor(id: "acc-alice", name: "Alice", login: nil, isApp: false))
+        XCTAssertEqual(
+            event.changes,
+            [
+                FieldChange(field: "Status", old: "To Do", new: "Done"),
+                FieldChange(field: "Resolution", old: nil, new: "Done"),
+                FieldChange(field: "Description", old: nil, new: nil),
+                FieldChange(field: "Story Points", old: "3", new: "5"),
+            ])
+    }
+
+    func test_jqlGetsOnlyCheckedValues() {
+        XCTAssertEqual(JiraQuery.byID(["10001", "2) OR (1=1", "7"]), "id in (10001, 7) ORDER BY id ASC")
+        XCTAssertEqual(
+            JiraQuery(projects: ["WEB", "OPS"]).unavailableProject(
+                in: "The value 'OPS' does not exist for the field 'project'."), "OPS")
+        XCTAssertNil(JiraQuery(projects: ["WEB"]).unavailableProject(in: "Field 'x' does not exist"))
+    }
+
+    func test_retryAfter_orTheRateLimitResetCountedFromTheAnswersDate() {
+        let reset = HTTPResponseFixture.response(
+            429, ["X-RateLimit-Reset": "2026-01-17T12:35:00Z", "Date": "Sat, 17 Jan 2026 12:34:00 GMT"])
+        XCTAssertEqual(JiraAPI.retryAfter(reset), 60)
+        XCTAssertEqual(JiraAPI.retryAfter(HTTPResponseFixture.response(429, ["Retry-After": "9999999999"])), 86_400)
+        guard case .rateLimited(429, let wait?, let reason) = JiraAPI.failure(
+            HTTPResponseFixture.response(429, ["Retry-After": "10", "RateLimit-Reason": "jira-burst-based"]),
+            endpoint: .searchJQL, cloud: true)
+        else { return XCTFail("not rate limited") }
+        XCTAssertTrue((11...13).contains(wait), "10 s and 10–30 % jitter: \(wait)")
+        XCTAssertEqual(reason, "jira-burst-based")
+    }
+}
