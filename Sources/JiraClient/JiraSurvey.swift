@@ -127,9 +127,11 @@ final class JiraTranscript: Sendable {
         let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
         let segments = path.split(separator: "/")
         guard let rest = segments.firstIndex(of: "rest") else { return "/{path}" }
-        return "/" + segments[rest...].map { segment in
+        // `/rest/api/3/…`: the version stays, ids and keys after it go.
+        let kept = segments[rest...].prefix(3).map(String.init)
+        return "/" + (kept + segments[rest...].dropFirst(3).map { segment in
             segment.allSatisfy(\.isNumber) ? "{id}" : JiraIssueKey.isValid(String(segment)) ? "{key}" : String(segment)
-        }.joined(separator: "/")
+        }).joined(separator: "/")
     }
 
     private struct Recording: HTTPTransport {
