@@ -83,6 +83,19 @@ class JiraFaultTests: XCTestCase {
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["WEB-1 modified"])
     }
 
+    /// A server that serves fewer issues a page than asked: every page is read, by token or by offset.
+    func test_pagesClampedByTheServer_areReadWhole() throws {
+        try sim.switches(#"{"maxResults": 2}"#)
+        let fresh = try Workspace(serverURL: sim.url)
+        try fresh.useJira(sim)
+        try sim.resetStats()
+        let baseline = try fresh.trackwatch(["check"])
+        XCTAssertTrue(baseline.stdout.hasPrefix("Baseline: watching 6 Jira issues"), baseline.stdout)
+        XCTAssertGreaterThanOrEqual(try sim.requestsByRoute()[searchRoute] ?? 0, 5, "pages of 2")
+        try sim.act("lead", "transition", "WEB-1", "Done")
+        XCTAssertEqual(changeSummaries(try fresh.checkChanges()), ["WEB-1 modified"])
+    }
+
     func test_commentsCutFromTheSearch_areReadWhole() throws {
         try sim.switches(#"{"embeddedLimit": 1}"#)
         try sim.act("alice", "comment", "WEB-1", "First remark")
