@@ -42,14 +42,7 @@ public struct JiraFactory: SourceFactory {
                 fix: "check url, ca_file, insecure and proxy in [[jira]] \(jira.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
-        for finding in JiraSurvey(settings: jira, api: api).run().findings {
-            switch finding.mark {
-            case .pass: report.pass(finding.text)
-            case .warn: report.warn(finding.then.map { "\(finding.text); \($0)" } ?? finding.text)
-            case .fail: report.fail(finding.text, fix: finding.then ?? "check [[jira]] \(jira.name)")
-            case .unknown: report.skip(finding.text)
-            }
-        }
+        report.append(survey: JiraSurvey(settings: jira, api: api).run(), fix: "check [[jira]] \(jira.name)")
         if jira.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
         return report
     }
@@ -58,11 +51,12 @@ public struct JiraFactory: SourceFactory {
         _ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool
     ) throws -> (any SourceProbe)? {
         guard let jira = settings as? JiraSettings else { return nil }
-        let recorder = JiraTranscript(recording: transcript)
+        let recorder = ExchangeTranscript(label: "jira", recording: transcript, shape: JiraSurvey.route)
         let api = try Self.api(
             jira, secret: context.secret, environment: context.environment, logger: Self.logger(context.logger, jira),
             wrap: { recorder.wrapping($0) })
-        return JiraProbe(survey: JiraSurvey(settings: jira, api: api), recorder: recorder)
+        let survey = JiraSurvey(settings: jira, api: api)
+        return SurveyProbe(survey: survey.run, recorder: recorder)
     }
 
     // MARK: Parts

@@ -46,15 +46,9 @@ public struct QaseFactory: SourceFactory {
                 }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
-        let survey = QaseSurvey(settings: qase, api: api, logger: context.logger).run()
-        for finding in survey.findings {
-            switch finding.mark {
-            case .pass: report.pass(finding.text)
-            case .warn: report.warn(finding.then.map { "\(finding.text); \($0)" } ?? finding.text)
-            case .fail: report.fail(finding.text, fix: finding.then ?? "the message above says what to do")
-            case .unknown: report.skip(finding.text)
-            }
-        }
+        report.append(
+            survey: QaseSurvey(settings: qase, api: api, logger: context.logger).run(),
+            fix: "check url and projects in [[qase]] \(qase.name)")
         if qase.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
         return report
     }
@@ -64,11 +58,12 @@ public struct QaseFactory: SourceFactory {
         transcript: Bool
     ) throws -> (any SourceProbe)? {
         guard let qase = settings as? QaseSettings else { return nil }
-        let recorder = QaseTranscript(recording: transcript)
+        let recorder = QaseTranscript.recorder(recording: transcript)
         let api = try Self.api(
             qase, secret: context.secret, environment: context.environment, poll: context.poll,
             logger: Self.logger(context.logger, qase), wrap: { recorder.wrapping($0) })
-        return QaseProbe(survey: QaseSurvey(settings: qase, api: api, logger: context.logger), recorder: recorder)
+        let survey = QaseSurvey(settings: qase, api: api, logger: context.logger)
+        return SurveyProbe(survey: survey.run, recorder: recorder)
     }
 
     // MARK: Parts

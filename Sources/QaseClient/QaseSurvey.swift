@@ -6,22 +6,8 @@ import TrackwatchCore
 /// accepted, who "me" is, which projects are watched, and which parts of the watch the server can answer —
 /// QQL, `assignee` on defects, reviews, filter names, paging — each with what trackwatch does about it.
 struct QaseSurvey {
-    struct Finding {
-        let mark: ProbeReport.Mark
-        let text: String
-        /// For ⚠ and ✘: what trackwatch does about it, or what to do.
-        let then: String?
-    }
-
-    struct Outcome {
-        var findings: [Finding] = []
-        /// What ended the survey early (an unreachable server, a refused token, a rate limit).
-        var stoppedBy: (any Error)?
-
-        mutating func add(_ mark: ProbeReport.Mark, _ text: String, then: String? = nil) {
-            findings.append(Finding(mark: mark, text: text, then: then))
-        }
-    }
+    /// The findings, and what ended the survey early (an unreachable server, a refused token, a rate limit).
+    typealias Outcome = ProbeReport
 
     let settings: QaseSettings
     let api: QaseAPI
