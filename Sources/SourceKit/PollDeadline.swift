@@ -68,8 +68,8 @@ public struct PollDeadlineExceeded: SourceFailure, Equatable {
     public var failureKind: FailureKind { .unreachable(.timedOut) }
 
     public var description: String {
-        "\(source) ran out of its poll deadline (\(Self.duration(seconds))): the server is slow or its list does not "
-            + "end. Nothing changed; it is polled again at its next interval. If it is only slow, raise deadline in [poll]."
+        "\(source) ran out of its poll deadline (\(Self.duration(seconds))): its server is slow, or its answer does not "
+            + "end. Nothing changed; polled again at its next interval (raise deadline in [poll] if it is only slow)."
     }
 
     public var reason: String { "no complete answer within the poll deadline (\(Self.duration(seconds)))" }

@@ -36,6 +36,15 @@ public struct SourceSchedules: Equatable, Sendable {
 
     public func isDue(_ name: String, at now: Double) -> Bool { self[name].isDue(at: now) }
 
+    /// Whether the source `name` is polled in a wake-up that polls another source anyway: when it is due, or when its
+    /// regular poll would be due within the jitter. Sources polled together at start then stay together — one wake-up
+    /// per interval, not one per source as each one's jitter drifts. Never sooner than a server asked, nor a retry.
+    public func joins(_ name: String, at now: Double) -> Bool {
+        let schedule = self[name]
+        return schedule.isDue(at: now)
+            || (schedule.standing == .regular && schedule.delay(at: now) <= schedule.interval * schedule.jitterFraction)
+    }
+
     /// Seconds from `now` until the earliest source is due (0 when one is overdue; the interval when there is none).
     public func delay(at now: Double) -> Double {
         schedules.values.map { $0.delay(at: now) }.min() ?? interval

@@ -65,4 +65,16 @@ final class SourceSchedulesTests: XCTestCase {
         schedules["qase"].pollStarted(at: 1_002, random: 0)
         XCTAssertEqual(schedules.delay(at: 1_002), 20, "issues is gone; qase is next")
     }
+
+    /// Each source's jitter would otherwise pull them apart: one wake-up per source and interval instead of one.
+    func test_aSourceDueWithinTheJitter_joinsAWakeUpThatPollsAnother_butNeverOneThatWaitsForItsServer() {
+        var schedules = SourceSchedules(names: ["devices", "issues", "limited"], interval: 300, firstRetry: 30)
+        for name in ["devices", "issues", "limited"] { schedules[name].pollStarted(at: 1_000, random: 0) }
+        schedules["issues"].pollStarted(at: 1_000, random: 1)  // due at 1,315
+        schedules["limited"].pollFailed(startedAt: 1_000, at: 1_001, retryAfter: 305, random: 0)  // due at 1,306
+        XCTAssertTrue(schedules.joins("devices", at: 1_300))
+        XCTAssertTrue(schedules.joins("issues", at: 1_300), "15 s early: within 5 % of 300 s")
+        XCTAssertFalse(schedules.joins("limited", at: 1_300), "its server asked for 305 s")
+        XCTAssertFalse(schedules.joins("issues", at: 1_280), "20 s early is too early")
+    }
 }
