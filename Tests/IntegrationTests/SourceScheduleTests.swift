@@ -30,7 +30,7 @@ final class SourceScheduleTests: JSONSimTestCase {
     /// The daemon's log (outside systemd: changes and errors on stderr), in a file so that it never blocks it.
     private func logFile(in workspace: Workspace) throws -> (URL, FileHandle) {
         let url = workspace.directory.appendingPathComponent("daemon.log")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
         return (url, try FileHandle(forWritingTo: url))
     }
 
