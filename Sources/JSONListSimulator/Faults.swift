@@ -31,6 +31,8 @@ struct Fault: Sendable {
         case deep
         /// The answer with a byte sequence that is never UTF-8 inside its first string value.
         case badUTF8 = "bad-utf8"
+        /// The ordinary answer, `delay` milliseconds late (default 1,000): a slow server.
+        case slow
     }
 
     var route = ""
@@ -44,10 +46,15 @@ struct Fault: Sendable {
     var retryAfterDate: Int?
     var size: Int?
     var depth: Int?
+    /// Milliseconds a `slow` answer waits.
+    var delay: Int?
     var message: String?
     var headers: [(String, String)] = []
 
     init(kind: Kind) { self.kind = kind }
+
+    /// The longest `delay`, in milliseconds: ten minutes.
+    static let longestDelay = 600_000
 
     /// From `{"route", "kind", "count", "after", "status", "retryAfter", "retryAfterDate", "size", "depth",
     /// "message", "headers"}`.
@@ -62,11 +69,14 @@ struct Fault: Sendable {
         retryAfterDate = json["retryAfterDate"]?.int
         size = json["size"]?.int
         depth = json["depth"]?.int
+        delay = json["delay"]?.int
         message = json["message"]?.string
         headers =
             json["headers"]?.object?.members.compactMap { member in member.value.string.map { (member.key, $0) } }
             ?? []
-        guard count >= 1, after >= 0, size.map({ (0...HostilePayloads.largest).contains($0) }) ?? true else {
+        guard count >= 1, after >= 0, size.map({ (0...HostilePayloads.largest).contains($0) }) ?? true,
+            delay.map({ (0...Fault.longestDelay).contains($0) }) ?? true
+        else {
             return nil
         }
     }
@@ -121,6 +131,7 @@ extension ServerState {
             answer = SimResponse(status: 200, body: HostilePayloads.deep(fault.depth ?? HostilePayloads.defaultDepth))
             answer.headers = [("Content-Type", "application/json")]
         case .badUTF8: answer.body = HostilePayloads.breakingUTF8(answer.body)
+        case .slow: answer.delay = Double(fault.delay ?? 1_000) / 1_000
         }
         answer.headers += fault.headers
         return answer

@@ -90,6 +90,17 @@ final class RequestHandler: ChannelInboundHandler {
         let response = simulator.handle(SimRequest(
             method: head.method.rawValue, target: head.uri, authorization: head.headers.first(name: "Authorization"),
             body: body, headers: requestHeaders))
+        guard response.delay > 0 else { return deliver(response, head: head, context: context) }
+        // Later on the channel's own event loop, so that a slow answer holds no thread and no other connection.
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .milliseconds(Int64(response.delay * 1000))) {
+            let (handler, context) = bound.value
+            guard context.channel.isActive else { return }
+            handler.deliver(response, head: head, context: context)
+        }
+    }
+
+    private func deliver(_ response: SimResponse, head: HTTPRequestHead, context: ChannelHandlerContext) {
         if response.delivery == .never { return }  // an injected hang: the client's timeout has to end it
         if response.delivery == .dropped { return context.close(promise: nil) }
         if deliverSpecially(response, head: head, context: context) { return }  // see Deliveries.swift

@@ -51,6 +51,8 @@ public struct SimResponse: Sendable {
     public var body: [UInt8]
     public var headers: [(String, String)] = []
     public var delivery: Delivery = .normal
+    /// Seconds before the answer leaves: a slow server (each page answered just inside the client's timeout).
+    public var delay: Double = 0
 
     public init(status: Int, body: [UInt8]) {
         self.status = status

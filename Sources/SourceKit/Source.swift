@@ -92,6 +92,9 @@ public struct PollReport {
     public var failure: (any Error)?
     /// Said once by `check` when the baseline was taken: what is now watched.
     public var baselineNote: String
+    /// Seconds the server asked to be left alone after this poll (GitHub's `X-Poll-Interval`): this source's next
+    /// poll is no sooner, however short the configured interval; the other sources keep theirs.
+    public var serverInterval: Double?
 
     public init(
         changes: [StoredChange], isBaseline: Bool, recordCount: Int, recordCountLabel: String,

@@ -25,8 +25,19 @@ extension StateStore {
             undelivered: try database.queryFirst("SELECT count(*) FROM changes WHERE delivered_at IS NULL") {
                 $0.int(at: 0)
             } ?? 0,
-            failingWatches: try failingWatches(database)
+            failingWatches: try failingWatches(database),
+            nextPoll: try database.queryFirst("SELECT value FROM meta WHERE key = ?", [.text(nextPollKey)]) {
+                $0.string(at: 0).flatMap(NextPoll.init(text:))
+            } ?? nil
         )
+    }
+
+    /// Where the daemon leaves each source's next poll (`recordNextPoll`).
+    static let nextPollKey = "next_poll"
+
+    /// Records when the daemon polls this source next, and why then: `trackwatch status` says it.
+    public func recordNextPoll(at: Double, why: String?) throws {
+        try setValue(NextPoll(at: at, why: why).text, forKey: Self.nextPollKey)
     }
 
     /// The names in the store of a source's own question, whose polls are its standing: a tracker's built-in pair of

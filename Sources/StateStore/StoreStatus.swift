@@ -29,13 +29,16 @@ public struct StoreStatus: Equatable, Sendable {
     public var undelivered: Int
     /// Watches whose latest poll failed, with the error.
     public var failingWatches: [String: String]
+    /// When the daemon planned this source's next poll, as it left it after its last poll.
+    public var nextPoll: NextPoll?
 
     public init(
         lastPoll: LoggedPoll?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
         recordCounts: [String: Int], checkpoints: [String: Timestamp], undelivered: Int,
-        failingWatches: [String: String] = [:]
+        failingWatches: [String: String] = [:], nextPoll: NextPoll? = nil
     ) {
         self.failingWatches = failingWatches
+        self.nextPoll = nextPoll
         self.lastPoll = lastPoll
         self.lastSuccess = lastSuccess
         self.lastError = lastError
@@ -43,5 +46,26 @@ public struct StoreStatus: Equatable, Sendable {
         self.recordCounts = recordCounts
         self.checkpoints = checkpoints
         self.undelivered = undelivered
+    }
+}
+
+/// When the daemon polls a source next, and why then (`retry 2`, `the server asked for 600 s`; `nil`: the interval).
+public struct NextPoll: Equatable, Sendable {
+    /// Seconds since 1970.
+    public var at: Double
+    public var why: String?
+
+    public init(at: Double, why: String?) {
+        self.at = at
+        self.why = why
+    }
+
+    /// The stored form: `1767225600` or `1767225600 retry 2`.
+    var text: String { why.map { "\(Int(at)) \($0)" } ?? "\(Int(at))" }
+
+    init?(text: String) {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let at = Double(first) else { return nil }
+        self.init(at: at, why: parts.count > 1 ? String(parts[1]) : nil)
     }
 }

@@ -14,6 +14,10 @@ import Glibc
 /// Threading: polls, timers, signals and reloads all run on one serial queue, so polls never overlap and
 /// there is one place where state changes. Only the watchdog runs elsewhere, so that it can tell a stuck
 /// loop from a slow one.
+///
+/// Each source has its own schedule (`SourceSchedules`): a wake-up polls only the sources that are due, and one
+/// server's failures, backoff or `Retry-After` move only its own next poll. Each poll is held to `[poll] deadline`
+/// (`PollDeadline`), so a slow source delays the others by at most that.
 public final class Daemon: @unchecked Sendable {  // all mutable state is confined to `queue`
     private let queue = DispatchQueue(label: "trackwatch.poll")
     private let watchdogQueue = DispatchQueue(label: "trackwatch.watchdog")
@@ -22,7 +26,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private let logger: Logger
     private let heartbeat = Heartbeat()
     private var session: Session
-    private var schedule: PollSchedule
+    private var schedules: SourceSchedules
+    /// What each source's last poll found or how it failed, by source name: its part of systemd's status line.
+    private var outcomes: [String: String] = [:]
     private var timers: [any DispatchSourceTimer] = []
     private var sources: [any DispatchSourceSignal] = []
     /// Per source (by name), kept across reloads: outages and marks still owed to its store.
@@ -61,7 +67,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         self.logger = logger
         failpoint = getenv("TRACKWATCH_FAILPOINT").map { String(cString: $0) }
         session = try makeSession(heartbeat)
-        schedule = PollSchedule(interval: Double(session.config.poll.interval), firstRetry: Double(session.config.poll.firstRetry))
+        schedules = SourceSchedules(
+            names: session.sources.map(\.settings.sourceName), interval: Double(session.config.poll.interval),
+            firstRetry: Double(session.config.poll.firstRetry))
     }
 
     /// Starts everything and never returns.
@@ -89,7 +97,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     /// Two timers wake the loop: one on the wall clock (it jumps forward across a suspend, so the overdue
     /// poll runs on resume) and one on the monotonic clock (unaffected when someone sets the wall clock
-    /// back). `PollSchedule` decides on the boot-time clock whether a wake-up is a poll.
+    /// back). Each source's `PollSchedule` decides on the boot-time clock whether a wake-up polls it.
     private func installTimers() {
         for _ in 0..<2 {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -99,15 +107,28 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
+    /// Polls the sources that are due (and those whose regular poll is almost due: `SourceSchedules.joins`), in
+    /// configuration order. Each is asked just before its turn, so that one that fell due while another was polled
+    /// is polled in the same wake-up.
     private func wake() {
         guard !stopping else { return }
-        if schedule.isDue(at: SystemClocks.bootTime()) { poll() }
+        let started = SystemClocks.wallTime()
+        var polled: [SourceSession] = []
+        var pageWritten = false
+        let names = session.sources.map(\.settings.sourceName)
+        if names.contains(where: { schedules.isDue($0, at: SystemClocks.bootTime()) }) {
+            for server in session.sources where schedules.joins(server.settings.sourceName, at: SystemClocks.bootTime()) {
+                pageWritten = poll(server) || pageWritten
+                polled.append(server)
+            }
+        }
+        if !polled.isEmpty { pollsEnded(polled, started: started, pageWritten: pageWritten) }
         showQuietHoursSummaryIfOver()
         rearmTimers()
     }
 
     private func rearmTimers() {
-        var delay = schedule.delay(at: SystemClocks.bootTime())
+        var delay = schedules.delay(at: SystemClocks.bootTime())
         if let quietEnd = secondsUntilQuietHoursEnd() { delay = min(delay, quietEnd) }  // for the summary bubble
         let nanoseconds = Int(min(delay, 86_400) * 1e9)
         timers[0].schedule(wallDeadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
@@ -116,67 +137,66 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     // MARK: - Polling and delivery
 
-    /// Polls every source in turn. The schedule counts the round as failed when any source failed (the
-    /// retry then polls all; the healthy ones find nothing new).
-    private func poll() {
-        schedule.pollStarted(at: SystemClocks.bootTime(), random: Double.random(in: 0..<1))
-        heartbeat.beat()
-        let started = SystemClocks.wallTime()
+    /// Polls one source on its own schedule; whether it wrote the page of recent changes.
+    private func poll(_ server: SourceSession) -> Bool {
+        let name = server.settings.sourceName
         let startedOnBootClock = SystemClocks.bootTime()
-        var lines: [String] = []
-        var retryable: [any Error] = []
-        var failures: [(SourceSession, any Error)] = []
+        schedules[name].pollStarted(at: startedOnBootClock, random: Double.random(in: 0..<1))
+        heartbeat.beat()
         var pageWritten = false
-        for server in session.sources {
-            let prefix = session.sources.count > 1 ? "\(server.settings.label): " : ""
-            do {
-                let report = try server.source.poll(dryRun: false)
-                if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
-                for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
-                if let failure = report.failure {
-                    if !Self.needsPerson(failure) { retryable.append(failure) }
-                    failures.append((server, failure))
-                    lines.append("\(prefix)\(failure)")
-                } else {
-                    pollSucceeded(server)  // "Connected again" before the changes of the meantime
-                    lines.append(prefix + report.summary)
-                }
-                // The page first, so that a click on the bubbles finds what they announce.
-                if !report.changes.isEmpty {
-                    refreshChangesPage()
-                    pageWritten = true
-                }
-                // What a poll found is delivered even when a watch failed: it is committed.
-                deliverOutbox(server)
-                prune(server)
-            } catch {
-                // A rejected login or a broken config does not heal in seconds, and retrying a password quickly
-                // locks accounts: those wait for the regular poll. Everything else is retried sooner.
-                if !Self.needsPerson(error) { retryable.append(error) }
-                failures.append((server, error))
-                lines.append("\(prefix)failed: \(error)")
+        do {
+            let report = try server.poll(dryRun: false)
+            if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
+            for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
+            if let failure = report.failure {
+                reschedule(server, after: failure, startedAt: startedOnBootClock)
+                outcomes[name] = "\(failure)"
+            } else {
+                schedules[name].pollSucceeded(serverInterval: report.serverInterval)
+                pollSucceeded(server)  // "Connected again" before the changes of the meantime
+                outcomes[name] = report.summary
             }
+            // The page first, so that a click on the bubbles finds what they announce.
+            if !report.changes.isEmpty {
+                refreshChangesPage()
+                pageWritten = true
+            }
+            // What a poll found is delivered even when a watch failed: it is committed.
+            deliverOutbox(server)
+            prune(server)
+            // After the schedule: the outage bubble says when the next try is.
+            if let failure = report.failure { pollFailed(server, failure) }
+        } catch {
+            reschedule(server, after: error, startedAt: startedOnBootClock)
+            outcomes[name] = "failed: \(error)"
+            pollFailed(server, error)
         }
-        let failedAtAll = !failures.isEmpty
-        if !failedAtAll {
-            schedule.pollSucceeded()
-        } else if !retryable.isEmpty {
-            let retryAfter = retryable.compactMap { ($0 as? any SourceFailure)?.retryAfter }.max()
-            schedule.pollFailed(startedAt: startedOnBootClock, at: SystemClocks.bootTime(), retryAfter: retryAfter,
-                                random: Double.random(in: 0..<1))
-        }
-        // After the schedule: the outage bubble says when the next try is.
-        for (server, error) in failures { pollFailed(server, error) }
-        if !pageWritten { refreshChangesPage() }  // its "Updated" line
-        let joined = lines.joined(separator: "; ")
-        if failedAtAll, session.sources.count == 1, let only = lines.first, only.hasPrefix("failed: ") {
-            edges.service.status("Last poll \(SystemClocks.clockTime(started)) \(only) Next \(nextPollClockTime())")
+        return pageWritten
+    }
+
+    /// A failed poll of `server` is retried on its own schedule. A rejected login or a broken config does not heal
+    /// in seconds, and retrying a password quickly locks accounts; a server too slow for the deadline would only
+    /// hold the others again: those wait for the regular poll. Everything else is retried sooner.
+    private func reschedule(_ server: SourceSession, after error: any Error, startedAt: Double) {
+        let name = server.settings.sourceName
+        if Self.needsPerson(error) || server.deadline.ranOut {
+            schedules[name].pollFailedUntilTheRegularPoll()
         } else {
-            edges.service.status("Last poll \(SystemClocks.clockTime(started)): \(joined); next \(nextPollClockTime())")
+            schedules[name].pollFailed(
+                startedAt: startedAt, at: SystemClocks.bootTime(), retryAfter: (error as? any SourceFailure)?.retryAfter,
+                random: Double.random(in: 0..<1))
         }
+    }
+
+    /// After a wake-up's polls: the page's "Updated" line, each source's next poll for `status`, systemd's status
+    /// line; then idle connections closed and memory handed back.
+    private func pollsEnded(_ polled: [SourceSession], started: Double, pageWritten: Bool) {
+        if !pageWritten { refreshChangesPage() }  // its "Updated" line
+        for server in polled { recordNextPoll(server) }
+        edges.service.status(statusLine(started: started))
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
         // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
-        for source in session.sources { source.source.closeIdleConnections() }
+        for server in polled { server.source.closeIdleConnections() }
         IdleMemory.release()
     }
 
@@ -204,9 +224,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
         let health = health(of: server)
         health.consecutiveFailures += 1
-        logger.error("poll failed", metadata: [
+        var metadata: Logger.Metadata = [
             "server": "\(server.settings.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
-        ])
+        ]
+        // Which source ran out of its deadline, in so many words: the one that held the others.
+        if server.deadline.ranOut { metadata["deadline_s"] = "\(session.config.poll.deadline)" }
+        logger.error(server.deadline.ranOut ? "poll ran out of its deadline" : "poll failed", metadata: metadata)
         // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
         // several failures in a row.
         let threshold = Self.needsPerson(error) ? 1 : session.config.notify.alertAfterFailures
@@ -227,8 +250,37 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         [.credentials, .configuration].contains(ExitStatus.forError(error))
     }
 
-    private func nextPollClockTime() -> String {
-        SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
+    /// `Last poll 10:05: 6 in devices, 0 changes; next 10:15`; with several sources each one's last outcome and
+    /// each one's next poll, as each has its own schedule.
+    private func statusLine(started: Double) -> String {
+        let time = SystemClocks.clockTime(started)
+        guard session.sources.count > 1 else {
+            let only = session.sources.first.flatMap { outcomes[$0.settings.sourceName] } ?? ""
+            let next = session.sources.first.map(nextPoll) ?? ""
+            return only.hasPrefix("failed: ") ? "Last poll \(time) \(only) Next \(next)" : "Last poll \(time): \(only); next \(next)"
+        }
+        let lines = session.sources.map { "\($0.settings.label): \(outcomes[$0.settings.sourceName] ?? "not polled yet")" }
+        let next = session.sources.map { "\($0.settings.label) \(nextPoll($0))" }
+        return "Last poll \(time): \(lines.joined(separator: "; ")); next \(next.joined(separator: ", "))"
+    }
+
+    /// `10:15`, or `10:15 (retry 2)`, `10:15 (the server asked for 600 s)`.
+    private func nextPoll(_ server: SourceSession) -> String {
+        let schedule = schedules[server.settings.sourceName]
+        let time = SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
+        return schedule.standing.note.map { "\(time) (\($0))" } ?? time
+    }
+
+    /// Stores when `server` is polled next, and why then, for `trackwatch status`. A failure (disk full) costs only
+    /// that line of the status.
+    private func recordNextPoll(_ server: SourceSession) {
+        let schedule = schedules[server.settings.sourceName]
+        let at = SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime())
+        do {
+            try server.store.recordNextPoll(at: at, why: schedule.standing.note)
+        } catch {
+            logger.warning("could not store when the next poll is", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Delivers the outbox: first the desktop, then the journal (the durable record, and the proof of
@@ -421,7 +473,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             (SIGHUP, { [unowned self] in reload() }),
             (SIGUSR1, { [unowned self] in
                 logger.info("poll requested (SIGUSR1)")
-                schedule.pollNow()
+                schedules.pollAllNow()
                 wake()
             }),
         ]
@@ -449,8 +501,11 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let fresh = try makeSession(heartbeat)
             session.logoff()
             session = fresh
-            schedule.interval = Double(fresh.config.poll.interval)
-            schedule.firstRetry = Double(fresh.config.poll.firstRetry)
+            // Sources that remain keep their schedule: a server that asked to wait is still waited out.
+            schedules.reconcile(
+                names: fresh.sources.map(\.settings.sourceName), interval: Double(fresh.config.poll.interval),
+                firstRetry: Double(fresh.config.poll.firstRetry))
+            outcomes = outcomes.filter { name, _ in fresh.sources.contains { $0.settings.sourceName == name } }
             logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
             showQuietHoursSummaryIfOver()
         } catch {

@@ -57,6 +57,9 @@ public struct SourceSession {
     public let settings: any SourceSettings
     public let source: any Source
     public let store: StateStore
+    /// What holds each poll of this source to `[poll] deadline`.
+    public let deadline: PollDeadline
+    private let deadlineSeconds: Double
 
     init(settings: any SourceSettings, config: Config, stateDirectory: String, environment: [String: String],
          logger: Logger, heartbeat: Heartbeat?) throws {
@@ -68,15 +71,27 @@ public struct SourceSession {
                            metadata: ["moved_to": "\(aside)"])
         }
         self.store = store
+        let deadline = PollDeadline(source: settings.label, now: SystemClocks.bootTime)
+        self.deadline = deadline
+        deadlineSeconds = Double(config.poll.deadline)
         let context = SourceContext(
             state: store, poll: config.poll, environment: environment, logger: logger,
             secret: { try loadSecret($0, environment: environment) },
-            wrap: { http in heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http },
+            wrap: { http in
+                DeadlineTransport(heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http, deadline: deadline)
+            },
             wallClock: SystemClocks.wallTime)
         guard let source = try SourceRegistry.factories.lazy.compactMap({ try $0.makeSource(settings, context: context) })
             .first
         else { preconditionFailure("no factory for the source \(settings.sourceName)") }
         self.source = source
+    }
+
+    /// Polls the source once, within `[poll] deadline` (`PollDeadline`).
+    public func poll(dryRun: Bool) throws -> PollReport {
+        deadline.arm(seconds: deadlineSeconds)
+        defer { deadline.disarm() }
+        return try source.poll(dryRun: dryRun)
     }
 
     /// The state directory of `settings`: its folder below `root` (a single `[server]` keeps its state in the

@@ -104,12 +104,17 @@ public struct PollConfig: Equatable, Sendable {
     /// Seconds before the first retry of a failed poll; each further retry waits twice as long, up to the
     /// interval (`first_retry`).
     public var firstRetry: Int
+    /// Seconds one source's poll may take in all, every request and page included (`deadline`): past it the poll
+    /// fails and changes nothing, so that a slow server holds the other sources no longer than this.
+    public var deadline: Int
 
-    public init(interval: Int = 300, overlap: Int = 600, pageSize: Int = 1000, firstRetry: Int = 30) {
+    public init(interval: Int = 300, overlap: Int = 600, pageSize: Int = 1000, firstRetry: Int = 30,
+                deadline: Int = 300) {
         self.interval = interval
         self.overlap = overlap
         self.pageSize = pageSize
         self.firstRetry = firstRetry
+        self.deadline = deadline
     }
 }
 

@@ -29,7 +29,7 @@ public struct ConfiguredSource: Sendable {
 extension Config {
     /// The shared tables and their keys.
     static let sharedSchema: [String: [String]] = [
-        "poll": ["interval", "overlap", "page_size", "first_retry"],
+        "poll": ["interval", "overlap", "page_size", "first_retry", "deadline"],
         "notify": ["summary_threshold", "desktop", "alert_after_failures", "quiet", "min_priority", "min_severity",
                    "unmute_on", "opener"],
         "log": ["keep", "max_changes", "max_polls"],
@@ -207,6 +207,7 @@ public struct ConfigReader: Sendable {
         config.overlap = try duration(table, "poll", "overlap", range: 0...86_400) ?? config.overlap
         config.pageSize = try integer(table, "poll", "page_size", range: 1...100_000) ?? config.pageSize
         config.firstRetry = try duration(table, "poll", "first_retry", range: 1...86_400) ?? config.firstRetry
+        config.deadline = try duration(table, "poll", "deadline", range: 1...3_600) ?? config.deadline
         return config
     }
 

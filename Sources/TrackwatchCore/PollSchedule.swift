@@ -1,4 +1,4 @@
-/// When the next poll is due.
+/// When one source's next poll is due.
 ///
 /// Due times are kept on the boot-time clock (it counts time spent suspended, and nobody sets it), so that
 /// after a suspend/resume the overdue poll runs at once, and a wall-clock jump neither triggers nor delays a
@@ -6,8 +6,29 @@
 ///
 /// A failed poll is retried before the next regular one, after a delay that doubles from `firstRetry` and is
 /// capped at the interval (so a long outage settles into the normal rhythm instead of hammering the
-/// server); a server's `Retry-After` lengthens a delay but never shortens it.
+/// server); a server's `Retry-After` lengthens a delay but never shortens it. A server that asks to be polled
+/// less often (`serverInterval`: GitHub's `X-Poll-Interval`) is polled no sooner than it asked. Each source has
+/// its own schedule (`SourceSchedules`), so what one server asks for never delays another.
 public struct PollSchedule: Equatable, Sendable {
+    /// Why the next poll is due when it is: what `status` says beside the time.
+    public enum Standing: Equatable, Sendable {
+        /// The interval after the last poll.
+        case regular
+        /// A retry after this many failed polls in a row.
+        case retrying(failures: Int)
+        /// The server asked not to be asked sooner (`Retry-After`, or the interval it polls at), in seconds.
+        case serverAsked(seconds: Double)
+
+        /// Said after the next poll's time: `retry 2`, `the server asked for 600 s`; nothing for a regular poll.
+        public var note: String? {
+            switch self {
+            case .regular: nil
+            case .retrying(let failures): "retry \(failures)"
+            case .serverAsked(let seconds): "the server asked for \(Int(seconds.rounded(.up))) s"
+            }
+        }
+    }
+
     /// Seconds between polls.
     public var interval: Double
     /// Each interval is stretched by up to this fraction, so that many users' daemons do not poll in step.
@@ -18,6 +39,9 @@ public struct PollSchedule: Equatable, Sendable {
     public private(set) var dueAt: Double?
     /// Failed polls since the last success.
     public private(set) var failures = 0
+    public private(set) var standing = Standing.regular
+    /// Boot-time seconds at which the last poll started.
+    private var startedAt: Double?
 
     public init(interval: Double, jitterFraction: Double = 0.05, firstRetry: Double = 30) {
         self.interval = interval
@@ -27,7 +51,7 @@ public struct PollSchedule: Equatable, Sendable {
 
     /// A wake-up earlier than the due time by no more than this still polls (timers have leeway).
     public static let tolerance = 1.0
-    /// The longest `Retry-After` honoured; a server asking for more is retried after this.
+    /// The longest `Retry-After` or server interval honoured; a server asking for more is polled after this.
     public static let longestRetryAfter = 3_600.0
 
     public func isDue(at now: Double) -> Bool {
@@ -44,11 +68,22 @@ public struct PollSchedule: Equatable, Sendable {
     /// Records that a poll started at `now`; `random` in 0..<1 picks the jitter. Until the poll is known to
     /// have failed, the next one is due a full interval later.
     public mutating func pollStarted(at now: Double, random: Double) {
+        startedAt = now
         dueAt = now + interval * (1 + jitterFraction * random)
+        standing = .regular
     }
 
-    /// A poll succeeded: back to the regular interval.
-    public mutating func pollSucceeded() { failures = 0 }
+    /// A poll succeeded: back to the regular interval, or to `serverInterval` seconds after the poll started when
+    /// the server asked for longer (bounded by `longestRetryAfter`).
+    public mutating func pollSucceeded(serverInterval: Double? = nil) {
+        failures = 0
+        guard let serverInterval, serverInterval > 0, let startedAt else { return }
+        let asked = min(serverInterval, Self.longestRetryAfter)
+        if startedAt + asked > dueAt ?? 0 {
+            dueAt = startedAt + asked
+            standing = .serverAsked(seconds: asked)
+        }
+    }
 
     /// A poll that started at `startedAt` failed at `now`: the next attempt is due after the backoff delay
     /// (or the server's `retryAfter`, if longer), but never later than the regular poll would have been,
@@ -57,9 +92,17 @@ public struct PollSchedule: Equatable, Sendable {
         failures += 1
         let backoff = min(interval, firstRetry * Double(1 << min(failures - 1, 20))) * (1 + jitterFraction * random)
         var next = min(now + backoff, dueAt ?? (startedAt + interval))
-        if let retryAfter, retryAfter > 0 { next = max(next, now + min(retryAfter, Self.longestRetryAfter)) }
+        standing = .retrying(failures: failures)
+        if let retryAfter, retryAfter > 0, now + min(retryAfter, Self.longestRetryAfter) > next {
+            next = now + min(retryAfter, Self.longestRetryAfter)
+            standing = .serverAsked(seconds: min(retryAfter, Self.longestRetryAfter))
+        }
         dueAt = next
     }
+
+    /// A poll failed in a way a quick retry would not mend (a rejected login waits for a person; a server too slow
+    /// for the deadline would only hold the others again): the next attempt is the regular poll.
+    public mutating func pollFailedUntilTheRegularPoll() { failures += 1 }
 
     /// Makes the next poll due now (SIGUSR1).
     public mutating func pollNow() { dueAt = nil }

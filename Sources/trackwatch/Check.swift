@@ -42,7 +42,7 @@ struct Check: ParsableCommand {
             for server in session.sources {
                 let failure: (any Error)?
                 do {
-                    let report = try server.source.poll(dryRun: dryRun)
+                    let report = try server.poll(dryRun: dryRun)
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())

@@ -47,6 +47,7 @@ struct Status: ParsableCommand {
         if let success = status.lastSuccess {
             lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
         }
+        if let next = status.nextPoll { lines.append("Next poll:    \(describe(next))") }
         for (watch, count) in status.recordCounts.sorted(by: { $0.key < $1.key }) {
             // The built-in watch has a history checkpoint; a [[watch]] (stored as "watch:<name>") has none.
             if watch.hasPrefix("watch:") {
@@ -69,6 +70,17 @@ struct Status: ParsableCommand {
     }
 }
 
+extension Status {
+    /// `2026-11-22T10:15:00Z (the server asked for 600 s)`: each source has its own schedule. The daemon left it
+    /// there after its last poll; a time long past means no daemon is polling.
+    private func describe(_ next: NextPoll) -> String {
+        let now = Date().timeIntervalSince1970
+        var notes = next.why.map { [$0] } ?? []
+        if next.at < now - 60 { notes.append("overdue: is the daemon running?") }
+        return StatusJSON.time(next.at) + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+    }
+}
+
 /// `trackwatch status --json`.
 struct StatusJSON: Encodable {
     let lastPoll: String?
@@ -84,6 +96,9 @@ struct StatusJSON: Encodable {
     let server: String?
     /// Watches whose last poll failed, with the error.
     let failingWatches: [String: String]
+    /// When the daemon polls this source next, and why then (`nil`: at its interval).
+    let nextPoll: String?
+    let nextPollWhy: String?
 
     init(_ status: StoreStatus, server: String? = nil) {
         self.server = server
@@ -97,6 +112,8 @@ struct StatusJSON: Encodable {
         lastError = status.lastError?.error
         lastErrorAt = status.lastError.map { Self.time($0.startedAt) }
         undelivered = status.undelivered
+        nextPoll = status.nextPoll.map { Self.time($0.at) }
+        nextPollWhy = status.nextPoll?.why
     }
 
     var text: String {

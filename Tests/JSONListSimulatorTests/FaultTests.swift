@@ -55,6 +55,20 @@ final class FaultTests: XCTestCase {
         XCTAssertNil(String(validating: broken, as: UTF8.self))
     }
 
+    /// Issue 27, item 4: a server that answers, but slowly — each page just inside the client's timeout.
+    func test_slow_isTheOrdinaryAnswer_late_asArmedOrAsAsked() {
+        arm(["route": "GET /paging/endless-fresh", "kind": "slow", "delay": 700, "count": 2])
+        let page = server.call("GET", "/paging/endless-fresh")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.response.delay, 0.7)
+        XCTAssertNotNil(page.header("Link"), "still links the next page")
+        XCTAssertEqual(server.call("GET", "/fault/slow").response.delay, 1, "a second unless told")
+        XCTAssertEqual(server.call("GET", "/fault/slow?delay=250").response.delay, 0.25)
+        XCTAssertEqual(server.call("GET", "/fault/slow").json?.array?.count, 12, "the list itself")
+        XCTAssertEqual(
+            server.call("POST", "/sim/faults", body: ["kind": "slow", "delay": 600_001]).status, 400, "ten minutes at most")
+    }
+
     func test_huge_isAWellFormedListOfItsSize() throws {
         let huge = server.call("GET", "/fault/huge?size=3000000")
         XCTAssertGreaterThan(huge.body.count, 2_998_000)

@@ -107,6 +107,16 @@ final class OutboxAndLogTests: StoreTestCase {
         XCTAssertNoThrow(try store.recordFailure(watch: "never-baselined", log: log(error: "x")))
     }
 
+    /// Issue 27, item 4: the daemon leaves each source's next poll in its store, for `trackwatch status`.
+    func test_status_readsTheNextPollTheDaemonLeft_andWhyThen() throws {
+        let store = try makeStore()
+        XCTAssertNil(try store.status().nextPoll)
+        try store.recordNextPoll(at: 1_767_225_600.4, why: "the server asked for 600 s")
+        XCTAssertEqual(try store.status().nextPoll, NextPoll(at: 1_767_225_600, why: "the server asked for 600 s"))
+        try store.recordNextPoll(at: 1_767_225_900, why: nil)
+        XCTAssertEqual(try store.status().nextPoll, NextPoll(at: 1_767_225_900, why: nil), "the interval says no why")
+    }
+
     func test_status_countsFailuresSinceLastSuccess() throws {
         let store = try makeStore()
         XCTAssertEqual(

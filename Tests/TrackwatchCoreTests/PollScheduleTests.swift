@@ -80,3 +80,47 @@ final class PollScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.dueAt, 1_300)
     }
 }
+
+final class PollScheduleServerIntervalTests: XCTestCase {
+    func test_aServerInterval_longerThanTheConfiguredOne_isHonoured_fromThePollsStart() {
+        var schedule = PollSchedule(interval: 60, jitterFraction: 0)
+        schedule.pollStarted(at: 1_000, random: 0)
+        schedule.pollSucceeded(serverInterval: 300)
+        XCTAssertEqual(schedule.dueAt, 1_300)
+        XCTAssertEqual(schedule.standing, .serverAsked(seconds: 300))
+        XCTAssertEqual(schedule.standing.note, "the server asked for 300 s")
+    }
+
+    func test_aServerInterval_shorterThanTheConfiguredOne_changesNothing_andIsBounded() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0)
+        schedule.pollStarted(at: 1_000, random: 0)
+        schedule.pollSucceeded(serverInterval: 60)
+        XCTAssertEqual(schedule.dueAt, 1_300)
+        XCTAssertEqual(schedule.standing, .regular)
+        schedule.pollStarted(at: 2_000, random: 0)
+        schedule.pollSucceeded(serverInterval: 1e12)
+        XCTAssertEqual(schedule.dueAt, 2_000 + PollSchedule.longestRetryAfter)
+    }
+
+    func test_standing_saysWhyTheNextPollIsThen() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        schedule.pollStarted(at: 1_000, random: 0)
+        schedule.pollFailed(startedAt: 1_000, at: 1_001, retryAfter: nil, random: 0)
+        XCTAssertEqual(schedule.standing, .retrying(failures: 1))
+        XCTAssertEqual(schedule.standing.note, "retry 1")
+        schedule.pollStarted(at: 1_031, random: 0)
+        schedule.pollFailed(startedAt: 1_031, at: 1_032, retryAfter: 600, random: 0)
+        XCTAssertEqual(schedule.standing, .serverAsked(seconds: 600))
+        schedule.pollStarted(at: 1_632, random: 0)
+        XCTAssertEqual(schedule.standing, .regular, "until the poll is known to have failed")
+        XCTAssertNil(schedule.standing.note)
+    }
+
+    func test_aFailureThatWaitsForTheRegularPoll_isCounted_butNotRetriedSooner() {
+        var schedule = PollSchedule(interval: 300, jitterFraction: 0, firstRetry: 30)
+        schedule.pollStarted(at: 1_000, random: 0)
+        schedule.pollFailedUntilTheRegularPoll()
+        XCTAssertEqual(schedule.dueAt, 1_300)
+        XCTAssertEqual(schedule.failures, 1)
+    }
+}
