@@ -154,7 +154,11 @@ final class JiraAPI {
         case 403 where response.header("X-Authentication-Denied-Reason") != nil || message.lowercased().contains("captcha"):
             return .forbidden(endpoint: endpoint.name, message: message)
         case 410: return .removed(endpoint: endpoint.name, message: message)
-        case 429, 503 where response.header("Retry-After") != nil || response.status == 429:
+        case 429, 503:
+            // A 503 without Retry-After is an outage like any 5xx; with it, the server asked for a pause.
+            if response.status == 503, response.header("Retry-After") == nil {
+                return .server(status: 503, message: message, endpoint: endpoint.name)
+            }
             // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
             let wait = retryAfter(response).map { $0 * Double.random(in: 1.1...1.3) }
             let reason = response.header("RateLimit-Reason").map { SafeText.bounded(SafeText.oneLine($0), 60) }
