@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "qase-sim", targets: ["qase-sim"]),
         .executable(name: "json-sim", targets: ["json-sim"]),
         .executable(name: "jira-sim", targets: ["jira-sim"]),
+        .executable(name: "github-sim", targets: ["github-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -66,6 +67,13 @@ let package = Package(
         // Jira Cloud and Data Center as a source ([[jira]]): its REST client and its mapping onto the activity shape.
         .target(
             name: "JiraClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // GitHub (github.com, Enterprise Server) as a source ([[github]]): its REST client and its mapping onto the
+        // activity shape.
+        .target(
+            name: "GitHubClient",
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
@@ -177,6 +185,18 @@ let package = Package(
             ]
         ),
 
+        // The local GitHub server (github.com's REST API, or Enterprise Server's under /api/v3) for tests and the demo.
+        .target(name: "GitHubSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "github-sim",
+            dependencies: [
+                "GitHubSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `github-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -191,6 +211,7 @@ let package = Package(
         .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "GitHubClientTests", dependencies: ["GitHubClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
@@ -199,6 +220,7 @@ let package = Package(
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
+        .testTarget(name: "GitHubSimulatorTests", dependencies: ["GitHubSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
@@ -211,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "jira-sim", "TestSupport",
+                           "qase-sim", "json-sim", "jira-sim", "github-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

@@ -1,0 +1,1 @@
+// The GitHub source: see docs/github.md.

@@ -1,0 +1,2 @@
+import SimulatorKit
+// github-sim: see docs/github-sim.md.
