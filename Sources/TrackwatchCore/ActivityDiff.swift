@@ -95,12 +95,18 @@ public struct ActivityRules: Equatable, Sendable {
     public var ignoredPeople: Set<String>
     /// Fields compared between snapshots where no event explains a difference (reported without a name).
     public var comparedFields: [String]
+    /// The fields whose events give an item to me or take it away: their actor is who "assigned" it.
+    public var assignmentFields: Set<String>
 
-    public init(me: String, ignoreApps: Bool = false, ignoredPeople: [String] = [], comparedFields: [String]) {
+    public init(
+        me: String, ignoreApps: Bool = false, ignoredPeople: [String] = [], comparedFields: [String],
+        assignmentFields: Set<String> = ["Assignee"]
+    ) {
         self.me = me
         self.ignoreApps = ignoreApps
         self.ignoredPeople = Set(ignoredPeople.map { $0.lowercased() })
         self.comparedFields = comparedFields
+        self.assignmentFields = assignmentFields
     }
 
     /// An event that is reported: by someone, not me, not an ignored person or app.
@@ -205,7 +211,7 @@ public enum ActivityDiff {
             return  // my own doing, ignored people's, or events told before (a read that lagged behind its log)
         }
         if old == nil && kind != .assigned { return }  // newly mine without being assigned (a watch): adopted silently
-        let cause = kind == .modified ? theirs.last : assigner(theirs) ?? theirs.last
+        let cause = kind == .modified ? theirs.last : assigner(theirs, rules.assignmentFields) ?? theirs.last
         outcome.changes.append(change(item, kind, fields: theirs.flatMap(\.changes), cause: cause))
     }
 
@@ -218,9 +224,9 @@ public enum ActivityDiff {
             state: item.facts.state, link: item.facts.link)
     }
 
-    /// The latest event that changed the assignee, among those reported.
-    private static func assigner(_ events: [ActivityEvent]) -> ActivityEvent? {
-        events.last { $0.changes.contains { $0.field == "Assignee" } }
+    /// The latest event that changed an assignment, among those reported.
+    private static func assigner(_ events: [ActivityEvent], _ fields: Set<String>) -> ActivityEvent? {
+        events.last { $0.changes.contains { fields.contains($0.field) } }
     }
 
     private static func differences(from old: Record, to new: Record, compared: [String]) -> [FieldChange] {
