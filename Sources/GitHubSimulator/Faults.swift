@@ -1,0 +1,84 @@
+import SimulatorKit
+
+/// A fault armed with `POST /sim/faults`: the next `count` answers to `route` (a route name as in the stats, e.g.
+/// `GET /issues`; empty for every API route), on page `page` only when given, go wrong this way.
+public struct GitHubFault: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// The error status `status` (default 500) with GitHub's error body.
+        case status
+        /// An HTML page (a proxy's or GitHub's unicorn) with status `status` (default 200).
+        case html
+        /// A body shorter than its Content-Length, then the connection closes.
+        case truncated
+        /// No answer at all, the connection left open.
+        case hang
+        /// The connection is reset (RST) instead of answered.
+        case reset
+        /// The primary limit: 403, `x-ratelimit-remaining: 0`, `x-ratelimit-reset` `retryAfter` (60) seconds on.
+        case rateLimit
+        /// A secondary limit: `status` 403 (or 429), with `retry-after` only when `retryAfter` is given.
+        case secondary
+        /// 502 `{"message": "Server Error"}`: what GitHub answers when a page takes too long.
+        case badGateway
+    }
+
+    public var route: String
+    public var kind: Kind
+    public var count: Int
+    public var status: Int?
+    public var retryAfter: Int?
+    /// Only requests for this page (`page` parameter; 1 when absent) are hit.
+    public var page: Int?
+}
+
+extension GitHubState {
+    /// Applies the first fault armed for `route` and the call's page (consuming one use) to the answer.
+    mutating func applyFault(to response: inout SimResponse, route: String, call: Call, context: ReplyContext) {
+        guard let index = faults.firstIndex(where: { fault in
+            (fault.route.isEmpty || fault.route == route) && fault.count > 0 && (fault.page ?? call.page) == call.page
+        }) else { return }
+        faults[index].count -= 1
+        let fault = faults[index]
+        let headers = response.headers.filter { $0.0 != "ETag" && $0.0 != "Link" }
+        switch fault.kind {
+        case .status, .badGateway:
+            let status = fault.kind == .badGateway ? 502 : fault.status ?? 500
+            response = errorResponse(GitHubError(status, status == 502 ? "Server Error" : "Injected fault: HTTP \(status)"))
+            response.headers += headers
+        case .html:
+            let page = "<!DOCTYPE html><html><head><title>Unicorn! · GitHub</title></head><body><p>No server is "
+                + "currently available to service your request.</p></body></html>"
+            response = SimResponse(status: fault.status ?? 200, body: Array(page.utf8))
+            response.headers = [("Content-Type", "text/html; charset=utf-8")]
+        case .truncated: response.delivery = .truncated
+        case .hang: response.delivery = .never
+        case .reset: response.delivery = .reset
+        case .rateLimit, .secondary:
+            stats.rateLimited += 1
+            response = limited(fault, context: context, headers: headers)
+        }
+    }
+
+    private func limited(_ fault: GitHubFault, context: ReplyContext, headers: [(String, String)]) -> SimResponse {
+        let user = context.token.map { Directory.accounts[$0.user].id } ?? 0
+        let primary = fault.kind == .rateLimit
+        let message = primary
+            ? "API rate limit exceeded for user ID \(user). If you reach out to GitHub Support for help, please "
+                + "include the request ID \(requestID)."
+            : "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you "
+                + "reach out to GitHub Support for help, please include the request ID \(requestID)."
+        let documentation = primary
+            ? "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+            : "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+        var response = errorResponse(GitHubError(primary ? 403 : fault.status ?? 403, message, documentation: documentation))
+        response.headers = headers.filter { !$0.0.lowercased().hasPrefix("x-ratelimit-remaining")
+            && !$0.0.lowercased().hasPrefix("x-ratelimit-reset") }
+        if primary {
+            response.headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", String(now + (fault.retryAfter ?? 60)))]
+        } else {
+            response.headers += headers.filter { $0.0 == "X-RateLimit-Remaining" || $0.0 == "X-RateLimit-Reset" }
+            if let wait = fault.retryAfter { response.headers.append(("Retry-After", String(wait))) }
+        }
+        return response
+    }
+}
