@@ -25,6 +25,7 @@ extension GitHubState {
     /// Counts one request against the token's `resource`.
     mutating func use(_ token: Token, resource: String) {
         var bucket = bucket(token, resource)
+        guard bucket.used < limit(resource) else { return }  // a refused request uses nothing
         bucket.used += 1
         buckets["\(resource) \(token.text)"] = bucket
         if resource == "search" {
