@@ -43,7 +43,8 @@ extension GitHubState {
         switch fault.kind {
         case .status, .badGateway:
             let status = fault.kind == .badGateway ? 502 : fault.status ?? 500
-            response = errorResponse(GitHubError(status, status == 502 ? "Server Error" : "Injected fault: HTTP \(status)"))
+            let message = status == 502 ? "Server Error" : "Injected fault: HTTP \(status)"
+            response = errorResponse(GitHubError(status, message))
             response.headers += headers
         case .html:
             let page = "<!DOCTYPE html><html><head><title>Unicorn! · GitHub</title></head><body><p>No server is "
@@ -69,12 +70,14 @@ extension GitHubState {
                 + "reach out to GitHub Support for help, please include the request ID \(requestID)."
         let documentation = primary
             ? "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
-            : "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
-        var response = errorResponse(GitHubError(primary ? 403 : fault.status ?? 403, message, documentation: documentation))
-        response.headers = headers.filter { !$0.0.lowercased().hasPrefix("x-ratelimit-remaining")
-            && !$0.0.lowercased().hasPrefix("x-ratelimit-reset") }
+            : "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+        let status = primary ? 403 : fault.status ?? 403
+        var response = errorResponse(GitHubError(status, message, documentation: documentation))
+        let replaced = ["x-ratelimit-remaining", "x-ratelimit-reset"]
+        response.headers = headers.filter { !replaced.contains($0.0.lowercased()) }
         if primary {
-            response.headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", String(now + (fault.retryAfter ?? 60)))]
+            let reset = String(now + (fault.retryAfter ?? 60))
+            response.headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", reset)]
         } else {
             response.headers += headers.filter { $0.0 == "X-RateLimit-Remaining" || $0.0 == "X-RateLimit-Reset" }
             if let wait = fault.retryAfter { response.headers.append(("Retry-After", String(wait))) }

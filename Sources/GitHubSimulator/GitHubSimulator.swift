@@ -41,7 +41,8 @@ extension GitHubState {
         stats.requests += 1
         stats.requestsByRoute[name, default: 0] += 1
         var response: SimResponse
-        var context = ReplyContext(token: nil, version: APIVersion.old, resource: Endpoint.isSearch(name) ? "search" : "core")
+        let resource = Endpoint.isSearch(name) ? "search" : "core"
+        var context = ReplyContext(token: nil, version: APIVersion.old, resource: resource)
         do {
             context.version = try version(call)
             let token = try authenticate(call)
@@ -143,7 +144,9 @@ struct ReplyContext {
 /// Weak validators: 64 hex digits from FNV-1a over the body (four lanes), shaped like GitHub's.
 enum ETag {
     static func hash(_ bytes: [UInt8]) -> String {
-        var lanes: [UInt64] = [0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x1234_5678_9abc_def0, 0x0f1e_2d3c_4b5a_6978]
+        var lanes: [UInt64] = [
+            0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x1234_5678_9abc_def0, 0x0f1e_2d3c_4b5a_6978,
+        ]
         for byte in bytes {
             for lane in lanes.indices { lanes[lane] = (lanes[lane] ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }

@@ -67,7 +67,8 @@ struct GitHubState {
 
     /// Whether an issue is still where it was made visible: not deleted, not transferred away.
     func isLive(_ slot: Int) -> Bool {
-        if case .live(let live) = locations[Self.locationKey(repo: repos[issues[slot].repo], number: issues[slot].number)] {
+        let key = Self.locationKey(repo: repos[issues[slot].repo], number: issues[slot].number)
+        if case .live(let live) = locations[key] {
             return live == slot
         }
         return false

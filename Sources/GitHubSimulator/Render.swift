@@ -79,7 +79,8 @@ struct View {
 
     func label(_ name: String, repo: Int) -> JSONValue {
         let known = ["bug", "enhancement", "documentation"].firstIndex(of: name)
-        let id = 4_000_000 + repo * 1000 + (known.map { $0 + 1 } ?? 10 + Int(ETag.hash(Array(name.utf8)).prefix(3), radix: 16)!)
+        let other = 10 + (Int(ETag.hash(Array(name.utf8)).prefix(3), radix: 16) ?? 0)
+        let id = 4_000_000 + repo * 10_000 + (known.map { $0 + 1 } ?? other)
         return [
             "id": .int(id), "node_id": .string(NodeID.make("05:Label", id)),
             "url": .string("\(api)/repos/\(repos[repo].fullName)/labels/\(name)"), "name": .string(name),

@@ -37,7 +37,8 @@ final class TimelineTests: XCTestCase {
         let sim = SimHarness()
         let before = sim.get("/repos/acme/web/issues/1").json["updated_at"] as? String
         sim.sim("POST", "clock", #"{"advance": 3600}"#)
-        let edit = #"{"title":"New title","labels":["bug"],"milestone":2,"state":"closed","state_reason":"not_planned"}"#
+        let edit = #"{"title":"New title","labels":["bug"],"milestone":2,"state":"closed","#
+            + #""state_reason":"not_planned"}"#
         XCTAssertEqual(sim.call("PATCH", "/repos/acme/web/issues/1", token: "ghp_sim_alice", body: edit).status, 200)
         sim.call("POST", "/repos/acme/web/issues/1/comments", token: "ghp_sim_lead", body: #"{"body":"Why?"}"#)
         sim.call("PATCH", "/repos/acme/web/issues/1", token: "ghp_sim_lead", body: #"{"state":"open","labels":[]}"#)
