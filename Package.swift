@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient",
                 "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import CompassClient
+import GitHubClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,9 @@ extension StateDirectoryError: StateStoreFailure {}
 /// Every kind of source trackwatch knows, in the order their tables are read. A new tracker is one more
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
-    public static let factories: [any SourceFactory] = [CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory()]
+    public static let factories: [any SourceFactory] = [
+        CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory(), GitHubFactory(),
+    ]
 
     /// Their configuration tables (`Config.parse`).
     public static var kinds: [any SourceKind] { factories.map(\.kind) }

@@ -81,7 +81,9 @@ public struct Change: Equatable, Codable, Sendable {
     /// The words for one field change, with `value` making each value fit where it goes: `State: Opened → Resolved`,
     /// `Note: Please retest` (something added), `Description changed`.
     public func described(_ field: FieldChange, name: (String) -> String, value: (String?) -> String) -> String {
-        guard kind == .modified || kind == .changed else {
+        // Entering or leaving a list shows both sides; a record that stayed, or an activity log's event (an item given
+        // to me or taken away), tells what was added on its own.
+        guard [.modified, .changed, .assigned, .unassigned].contains(kind) else {
             return "\(name(field.field)): \(value(field.old)) → \(value(field.new))"
         }
         switch (field.old, field.new) {

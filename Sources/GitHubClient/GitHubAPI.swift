@@ -1,0 +1,186 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Logging
+import TrackerHTTP
+import TrackwatchCore
+
+/// Every request trackwatch makes of GitHub.
+enum GitHubEndpoint: Equatable {
+    case user
+    /// `GET /issues`: issues and pull requests assigned to me (`assigned`) or opened by me (`created`).
+    case issues(filter: String)
+    case searchIssues
+    case issue(GitHubReference)
+    case timeline(GitHubReference)
+
+    var path: String {
+        switch self {
+        case .user: "/user"
+        case .issues: "/issues"
+        case .searchIssues: "/search/issues"
+        case .issue(let reference): "/repos/\(reference.repo)/issues/\(reference.number)"
+        case .timeline(let reference): "/repos/\(reference.repo)/issues/\(reference.number)/timeline"
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .user: "user"
+        case .issues(let filter): "issues (\(filter))"
+        case .searchIssues: "search/issues"
+        case .issue: "issue"
+        case .timeline: "timeline"
+        }
+    }
+}
+
+/// One answer: its body unless it was `304 Not Modified`, and what it says about paging and caching.
+struct GitHubAnswer {
+    var response: HTTPResponse
+    var notModified: Bool { response.status == 304 }
+    var etag: String? { response.header("ETag").map { String($0.prefix(200)) } }
+}
+
+/// GitHub's REST API over one `HTTPTransport`: the token on every request, conditional requests where asked, every
+/// answer read whole, errors as `GitHubError`. Not thread-safe: a source polls from one queue.
+final class GitHubAPI {
+    /// The API versions trackwatch reads: the default one, and the next where a server retired the default.
+    static let versions = ["2022-11-28", "2026-03-10"]
+
+    let base: String
+    let transport: any HTTPTransport
+    private let token: Secret
+    private let timeout: Int
+    private let logger: Logger
+    private var version = GitHubAPI.versions[0]
+    /// Requests sent, 304s among them, and the longest `X-Poll-Interval` seen (for the report and the benchmark).
+    private(set) var requestCount = 0, notModifiedCount = 0
+    var pollInterval: Double?
+
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
+        self.base = base
+        self.token = token
+        self.transport = transport
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// `GET` of an endpoint, or of a `next` page's URL (same origin and base only).
+    func get(
+        _ endpoint: GitHubEndpoint, _ query: [(String, String)] = [], url: String? = nil, etag: String? = nil
+    ) throws -> GitHubAnswer {
+        let target = url ?? base + endpoint.path + Self.query(query)
+        guard target.hasPrefix(base + "/") else {
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a link to another server")
+        }
+        let answer = try send(target, endpoint: endpoint, etag: etag)
+        if answer.response.status == 400, version == Self.versions[0],
+            Self.message(answer.response).lowercased().contains("version")
+        {
+            logger.notice("GitHub refused API version 2022-11-28; using 2026-03-10")
+            version = Self.versions[1]
+            return try get(endpoint, query, url: url, etag: etag)
+        }
+        guard (200..<300).contains(answer.response.status) || answer.notModified || answer.response.status == 301 else {
+            throw Self.failure(answer.response, endpoint: endpoint)
+        }
+        return answer
+    }
+
+    func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
+        do { return try JSONDecoder().decode(Value.self, from: Data(answer.response.body)) } catch {
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: Self.describe(answer.response))
+        }
+    }
+
+    private func send(_ url: String, endpoint: GitHubEndpoint, etag: String?) throws -> GitHubAnswer {
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer " + token.value), ("Accept", "application/vnd.github+json"),
+            ("X-GitHub-Api-Version", version), ("User-Agent", "trackwatch"),
+        ]
+        if let etag { headers.append(("If-None-Match", etag)) }
+        requestCount += 1
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(method: .get, url: url, headers: headers, timeout: timeout))
+        } catch let error as TransportError {
+            throw GitHubError.unreachable(error)
+        }
+        if response.status == 304 { notModifiedCount += 1 }
+        if let interval = response.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
+            pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
+        }
+        return GitHubAnswer(response: response)
+    }
+
+    /// The `GitHubError` for an error answer: 401, the limits (with how long to wait), a missing scope, others.
+    static func failure(_ response: HTTPResponse, endpoint: GitHubEndpoint) -> GitHubError {
+        let message = Self.message(response)
+        switch response.status {
+        case 401: return .tokenRejected(message: message)
+        case 403, 429:
+            let jitter = Double.random(in: 1.1...1.3)
+            if let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) {
+                return .rateLimited(retryAfter: wait * jitter, secondary: true)
+            }
+            if response.header("X-RateLimit-Remaining") == "0" {
+                return .rateLimited(retryAfter: untilReset(response).map { $0 * jitter }, secondary: false)
+            }
+            if response.status == 429 || message.lowercased().contains("rate limit") {
+                return .rateLimited(retryAfter: 60 * jitter, secondary: true)  // GitHub's advice: a minute at least
+            }
+            return .missingScope(message: message, scopes: response.header("X-OAuth-Scopes").map { SafeText.oneLine(String($0.prefix(200))) })
+        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
+        }
+    }
+
+    /// Seconds until `X-RateLimit-Reset` (epoch seconds), counted from the answer's `Date`; at most an hour.
+    static func untilReset(_ response: HTTPResponse) -> Double? {
+        guard let reset = response.header("X-RateLimit-Reset").flatMap({ Double($0.prefix(12)) }), reset.isFinite,
+            let date = response.header("Date").flatMap(RetryAfter.httpDate)
+        else { return nil }
+        return min(max(0, reset - date), 3_600)
+    }
+
+    static func message(_ response: HTTPResponse) -> String {
+        (try? JSONDecoder().decode(GitHubErrorBody.self, from: Data(response.body)))?.text ?? ""
+    }
+
+    /// The `rel="next"` URL of a `Link` header.
+    static func nextPage(_ response: HTTPResponse) -> String? {
+        guard let link = response.header("Link"), link.utf8.count <= 8_192 else { return nil }
+        for part in link.split(separator: ",") where part.contains("rel=\"next\"") {
+            guard let open = part.firstIndex(of: "<"), let close = part.firstIndex(of: ">"), open < close else { continue }
+            return String(part[part.index(after: open)..<close])
+        }
+        return nil
+    }
+
+    static func query(_ items: [(String, String)]) -> String {
+        items.isEmpty ? "" : "?" + items.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+    }
+
+    static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for byte in text.utf8 {
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || "-._~".utf8.contains(byte)
+            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+
+    static func describe(_ response: HTTPResponse) -> String {
+        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
+            return "an HTML page instead of JSON (a proxy's or a login page?)"
+        }
+        return response.body.isEmpty ? "an empty body" : "JSON of an unexpected shape, or cut short"
+    }
+}

@@ -1,0 +1,118 @@
+import TrackwatchCore
+
+/// The fields an issue or pull request is stored and reported with.
+public enum GitHubFields {
+    public static let title = "Title", state = "State", assignees = "Assignees", labels = "Labels"
+    public static let milestone = "Milestone", reviewRequest = "Review request", type = "Type", updated = "Updated"
+    public static let comment = "Comment", review = "Review", commit = "Commit"
+    /// Whether my review is requested (`yes`/`no`), and the last commit of a pull request seen in its timeline.
+    static let reviewRequested = "_review", head = "_head"
+
+    static let compared = [title, state, assignees, labels, milestone]
+    /// The fields whose events say who gave me an item or took it away.
+    static let assignment: Set<String> = [assignees, reviewRequest]
+}
+
+/// How GitHub's issues, pull requests and timelines become the activity shape (`ActivityDiff`).
+struct GitHubMapping {
+    let me: GitHubUser
+    /// The web UI (`https://github.com`), for links.
+    let web: String
+
+    var myID: String { me.id.map(String.init) ?? "" }
+
+    /// An issue or pull request as one of my items; `nil` without a valid reference.
+    func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
+        guard let reference = issue.reference else { return nil }
+        let assignees = (issue.assignees ?? []).compactMap(\.login).map { Self.text($0, 60) }.sorted()
+        let state = issue.pull_request?.merged_at != nil ? "merged" : Self.text(issue.state ?? "", 20)
+        var values: [String: String] = [
+            GitHubFields.title: Self.text(issue.title ?? "", 500), GitHubFields.state: state,
+            GitHubFields.assignees: assignees.joined(separator: ", "),
+            GitHubFields.labels: (issue.labels ?? []).compactMap(\.name).map { Self.text($0, 60) }.sorted()
+                .joined(separator: ", "),
+            GitHubFields.milestone: Self.text(issue.milestone?.title ?? "", 100),
+            GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
+            GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",
+        ]
+        if let updated = GitHubTime.parse(issue.updated_at) { values[GitHubFields.updated] = updated.rawValue }
+        let assigned = (issue.assignees ?? []).contains { $0.id == me.id }
+        return ActivityItem(
+            id: id ?? String(issue.id), record: Record(id: RecordID(reference.key), fields: values),
+            isAssignedToMe: assigned || reviewRequested, isMine: isMine,
+            facts: ItemFacts(
+                headline: values[GitHubFields.title] ?? "", state: state,
+                link: "\(web)/\(reference.repo)/\(issue.isPullRequest ? "pull" : "issues")/\(reference.number)"))
+    }
+
+    /// A timeline item as an event, or `nil` for kinds that tell nothing to report (mentions, references, …).
+    func event(_ item: GitHubTimelineItem, issue: String) -> ActivityEvent? {
+        let actor = (item.actor ?? item.user)?.actor
+        func make(_ prefix: String, at: String?, _ changes: [FieldChange], by: Actor? = actor) -> ActivityEvent? {
+            guard let id = item.id, let time = GitHubTime.parse(at ?? item.created_at) else { return nil }
+            return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes)
+        }
+        func change(_ field: String, _ old: String?, _ new: String?) -> [FieldChange] {
+            [FieldChange(field: field, old: old.map { Self.text($0, 200) }, new: new.map { Self.text($0, 200) })]
+        }
+        switch item.event ?? "" {
+        case "assigned": return make("e", at: nil, change(GitHubFields.assignees, nil, "added \(item.assignee?.login ?? "?")"))
+        case "unassigned":
+            return make("e", at: nil, change(GitHubFields.assignees, nil, "removed \(item.assignee?.login ?? "?")"))
+        case "review_requested":
+            return make("e", at: nil, change(GitHubFields.reviewRequest, nil, "added \(Self.reviewer(item))"))
+        case "review_request_removed":
+            return make("e", at: nil, change(GitHubFields.reviewRequest, nil, "removed \(Self.reviewer(item))"))
+        case "renamed": return make("e", at: nil, change(GitHubFields.title, item.rename?.from, item.rename?.to))
+        case "labeled": return make("e", at: nil, change(GitHubFields.labels, nil, "added \(item.label?.name ?? "?")"))
+        case "unlabeled": return make("e", at: nil, change(GitHubFields.labels, nil, "removed \(item.label?.name ?? "?")"))
+        case "milestoned": return make("e", at: nil, change(GitHubFields.milestone, nil, item.milestone?.title))
+        case "demilestoned": return make("e", at: nil, change(GitHubFields.milestone, item.milestone?.title, ""))
+        case "closed": return make("e", at: nil, change(GitHubFields.state, "open", "closed"))
+        case "reopened": return make("e", at: nil, change(GitHubFields.state, "closed", "open"))
+        case "merged": return make("e", at: nil, change(GitHubFields.state, "open", "merged"))
+        case "commented":
+            return make("c", at: nil, change(GitHubFields.comment, nil, Self.firstLine(item.body)), by: item.user?.actor ?? actor)
+        case "reviewed":
+            return make("r", at: item.submitted_at, change(GitHubFields.review, nil, Self.verdict(item)), by: item.user?.actor ?? actor)
+        default: return nil
+        }
+    }
+
+    /// A commit on a pull request, named by its git author (REST does not say who pushed); mine where its author
+    /// has my name, login or e-mail. `at` is when it counts as seen (the source decides: see `GitHubSource`).
+    func commit(_ item: GitHubTimelineItem, issue: String, at: Timestamp) -> ActivityEvent? {
+        guard let sha = item.sha, sha.count >= 7, sha.count <= 64, sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        let author = item.author ?? item.committer
+        let name = Self.text(author?.name ?? "someone", 80)
+        let mine = [me.name, me.login, me.email].compactMap { $0?.lowercased() }
+        let isMe = mine.contains(name.lowercased()) || mine.contains((author?.email ?? "").lowercased())
+        let actor = Actor(id: isMe ? myID : "git:\(Self.text(author?.email ?? name, 120))", name: name)
+        let line = "\(sha.prefix(7)) \(Self.firstLine(item.message))"
+        return ActivityEvent(
+            item: issue, id: "s\(sha)", at: at, actor: actor,
+            changes: [FieldChange(field: GitHubFields.commit, old: nil, new: Self.text(line, 200))])
+    }
+
+    static func reviewer(_ item: GitHubTimelineItem) -> String {
+        if let login = item.requested_reviewer?.login { return text(login, 60) }
+        return "team " + text(item.requested_team?.name ?? item.requested_team?.slug ?? "?", 60)
+    }
+
+    static func verdict(_ item: GitHubTimelineItem) -> String {
+        let body = firstLine(item.body)
+        switch item.state?.lowercased() {
+        case "approved": return body.isEmpty ? "approved" : "approved: \(body)"
+        case "changes_requested": return body.isEmpty ? "changes requested" : "changes requested: \(body)"
+        default: return body.isEmpty ? "commented" : "commented: \(body)"
+        }
+    }
+
+    static func firstLine(_ text: String?) -> String {
+        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return Self.text(line.map(String.init) ?? "", 200)
+    }
+
+    static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
+}

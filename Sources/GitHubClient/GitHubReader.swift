@@ -1,0 +1,104 @@
+import TrackerHTTP
+import TrackwatchCore
+
+/// Reads lists, searches, issues and timelines whole or not at all. A server that links pages without end makes the
+/// read fail rather than be diffed incomplete.
+struct GitHubReader {
+    let api: GitHubAPI
+    static let mostPages = 100, mostTimelinePages = 30
+
+    /// A list of `/issues`: `notModified` when its first page answered 304 to `etag` (nothing in it moved).
+    struct ListRead {
+        var issues: [GitHubIssue] = []
+        var etag: String?
+        var notModified = false
+        /// Where a read with `since` stopped: the oldest update it saw (`nil`: the list was read to its end).
+        var coveredSince: Timestamp?
+    }
+
+    /// `/issues?filter=…`, newest update first: every page, or (with `since`) pages until the updates are older.
+    func list(filter: String, state: String, since: Timestamp?, etag: String?) throws -> ListRead {
+        let endpoint = GitHubEndpoint.issues(filter: filter)
+        let query = [
+            ("filter", filter), ("state", state), ("sort", "updated"), ("direction", "desc"), ("per_page", "100"),
+        ]
+        var answer = try api.get(endpoint, query, etag: etag)
+        var read = ListRead(etag: answer.etag, notModified: answer.notModified)
+        if answer.notModified { return read }
+        var seen = Set<String>()
+        for _ in 0..<Self.mostPages {
+            let page = try api.decode([GitHubIssue].self, answer, endpoint)
+            read.issues += page
+            let older = since.map { since in page.last.flatMap { GitHubTime.parse($0.updated_at) }.map { $0 < since } ?? false }
+            guard let next = GitHubAPI.nextPage(answer.response) else { return read }
+            if older == true {
+                read.coveredSince = page.last.flatMap { GitHubTime.parse($0.updated_at) }
+                return read
+            }
+            guard seen.insert(next).inserted else {
+                throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
+            }
+            answer = try api.get(endpoint, url: next)
+        }
+        throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+    }
+
+    /// Every item a search finds; `complete` is false where GitHub said its results are incomplete, or capped them.
+    func search(_ query: String) throws -> (items: [GitHubIssue], complete: Bool) {
+        let endpoint = GitHubEndpoint.searchIssues
+        var answer = try api.get(endpoint, [("q", query), ("per_page", "100")])
+        var items: [GitHubIssue] = [], complete = true, seen = Set<String>()
+        for _ in 0..<10 {  // search reaches 1,000 results at most
+            let page = try api.decode(GitHubSearchPage.self, answer, endpoint)
+            items += page.items
+            if page.incomplete_results == true { complete = false }
+            guard let next = GitHubAPI.nextPage(answer.response) else {
+                if let total = page.total_count, total > items.count { complete = false }
+                return (items, complete)
+            }
+            guard seen.insert(next).inserted else {
+                throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
+            }
+            answer = try api.get(endpoint, url: next)
+        }
+        return (items, false)
+    }
+
+    enum Lookup {
+        case found(GitHubIssue)
+        /// Transferred (301): the issue where it lives now.
+        case moved(GitHubIssue)
+        /// Deleted (410), or no longer readable with this token (404).
+        case gone(status: Int)
+    }
+
+    /// One issue or pull request, following a transfer (301 to the same server).
+    func issue(_ reference: GitHubReference) throws -> Lookup {
+        let endpoint = GitHubEndpoint.issue(reference)
+        do {
+            let answer = try api.get(endpoint)
+            if answer.response.status == 301, let location = answer.response.header("Location") {
+                return .moved(try api.decode(GitHubIssue.self, try api.get(endpoint, url: location), endpoint))
+            }
+            return .found(try api.decode(GitHubIssue.self, answer, endpoint))
+        } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
+            return .gone(status: status)
+        }
+    }
+
+    /// The whole timeline of an issue or pull request, oldest first.
+    func timeline(_ reference: GitHubReference) throws -> [GitHubTimelineItem] {
+        let endpoint = GitHubEndpoint.timeline(reference)
+        var answer = try api.get(endpoint, [("per_page", "100")])
+        var items: [GitHubTimelineItem] = [], seen = Set<String>()
+        for _ in 0..<Self.mostTimelinePages {
+            items += try api.decode([GitHubTimelineItem].self, answer, endpoint)
+            guard let next = GitHubAPI.nextPage(answer.response) else { return items }
+            guard seen.insert(next).inserted else {
+                throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
+            }
+            answer = try api.get(endpoint, url: next)
+        }
+        throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostTimelinePages) pages")
+    }
+}

@@ -1,0 +1,112 @@
+import TrackwatchCore
+
+// GitHub's answers as trackwatch reads them (shared/trackers-api.md §2.1). Tolerant where versions differ: the
+// singular `assignee` is gone in 2026-03-10 (only `assignees` is read), unknown timeline events are skipped.
+
+struct GitHubUser: Decodable, Equatable {
+    var id: Int64?
+    var login: String?
+    var type: String?
+    var name: String?
+    var email: String?
+
+    /// A bot: GitHub's `type`, or a login such as `dependabot[bot]`.
+    var isBot: Bool { type == "Bot" || (login ?? "").hasSuffix("[bot]") }
+
+    var actor: Actor? {
+        guard let id else { return nil }
+        let login = login.map { SafeText.bounded(SafeText.oneLine($0), 60) } ?? String(id)
+        return Actor(id: String(id), name: login, login: login, isApp: isBot)
+    }
+}
+
+struct GitHubIssue: Decodable {
+    struct Label: Decodable { var name: String? }
+    struct Milestone: Decodable { var title: String? }
+    struct PullRequest: Decodable { var merged_at: String? }
+    struct Repository: Decodable { var full_name: String? }
+
+    var id: Int64
+    var number: Int
+    var title: String?
+    var state: String?
+    var user: GitHubUser?
+    var assignees: [GitHubUser]?
+    var labels: [Label]?
+    var milestone: Milestone?
+    var comments: Int?
+    var updated_at: String?
+    var created_at: String?
+    var html_url: String?
+    var repository_url: String?
+    var repository: Repository?
+    var pull_request: PullRequest?
+
+    var isPullRequest: Bool { pull_request != nil }
+
+    /// `owner/name`: from `repository`, else from the end of `repository_url`.
+    var repo: String? {
+        if let name = repository?.full_name, GitHubRepo.isValid(name) { return name }
+        guard let url = repository_url else { return nil }
+        let parts = url.split(separator: "/").suffix(2)
+        let name = parts.joined(separator: "/")
+        return parts.count == 2 && GitHubRepo.isValid(name) ? name : nil
+    }
+
+    var reference: GitHubReference? { repo.flatMap { GitHubReference(repo: $0, number: number) } }
+}
+
+struct GitHubSearchPage: Decodable {
+    var total_count: Int?
+    var incomplete_results: Bool?
+    var items: [GitHubIssue]
+}
+
+/// One timeline item. Events carry `actor`; comments and reviews `user`; commits an `author` of the git commit.
+struct GitHubTimelineItem: Decodable {
+    struct Rename: Decodable {
+        var from: String?
+        var to: String?
+    }
+    struct Label: Decodable { var name: String? }
+    struct Team: Decodable { var name: String?; var slug: String? }
+    struct GitPerson: Decodable {
+        var name: String?
+        var email: String?
+        var date: String?
+    }
+
+    var id: Int64?
+    var event: String?
+    var actor: GitHubUser?
+    var user: GitHubUser?
+    var created_at: String?
+    var submitted_at: String?
+    var body: String?
+    var state: String?
+    var html_url: String?
+    var assignee: GitHubUser?
+    var requested_reviewer: GitHubUser?
+    var requested_team: Team?
+    var rename: Rename?
+    var label: Label?
+    var milestone: GitHubIssue.Milestone?
+    var sha: String?
+    var message: String?
+    var author: GitPerson?
+    var committer: GitPerson?
+}
+
+struct GitHubErrorBody: Decodable {
+    var message: String?
+
+    var text: String { SafeText.bounded(SafeText.oneLine(message ?? ""), 300) }
+}
+
+/// GitHub's ISO 8601 times (`2026-01-17T12:34:56Z`), read into trackwatch's normal form; anything else `nil`.
+enum GitHubTime {
+    static func parse(_ text: String?) -> Timestamp? {
+        guard let text, text.utf8.count <= 64 else { return nil }
+        return Timestamp.parse(text)?.timestamp
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `trackwatch run` with a GitHub source, through a real notification server: a bubble per change, Open into
+/// GitHub, the server's `X-Poll-Interval` honoured, and the probe's transcript free of secrets.
+final class GitHubDaemonTests: XCTestCase {
+    private var bus: SessionBus!
+
+    override func setUpWithError() throws {
+        bus = try SessionBus.shared.get()
+        try bus.startNotificationServer(capabilities: "body body-markup actions")
+    }
+
+    override func tearDown() {
+        bus?.stopServers()
+        super.tearDown()
+    }
+
+    func test_aBubble_opensTheItemOnGitHub_andThePollIntervalTheServerAsksForIsHonoured() throws {
+        let sim = try GitHubSim(["--poll-interval", "120"])
+        let workspace = try Workspace(serverURL: sim.url)
+        let (opener, opened) = try workspace.recordingOpener()
+        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        try workspace.useGitHub(sim)
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
+        defer { stopAndWait(daemon) }
+        let first = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
+        XCTAssertTrue(first?.contains("the server asked for 120 s") == true, first ?? "\(notify.messages)")
+        try bus.clearCalls()
+
+        try sim.act("alice", "assign", "acme/web#2", "engineer")
+        notify.poll(daemon, expecting: "1 change;")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.count, 1)
+        XCTAssertTrue(calls.first?.summary.hasPrefix("acme/web#2: ") == true, calls.first?.summary ?? "")
+        XCTAssertTrue(calls.first?.body.contains("alice") == true, calls.first?.body ?? "")
+        try bus.invokeAction("default", onNotification: 1)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("acme") })
+        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/acme/web/issues/2\n")
+
+        let transcript = workspace.directory.appendingPathComponent("probe.json")
+        let probe = try workspace.trackwatch(["probe", "--save", transcript.path])
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let saved = try String(contentsOf: transcript, encoding: .utf8)
+        XCTAssertTrue(saved.contains("/search/issues"), saved)
+        XCTAssertFalse(saved.contains("ghp_sim_engineer"), "no token in the transcript")
+        XCTAssertFalse(saved.contains("acme/web"), "no repository in the transcript")
+    }
+}
