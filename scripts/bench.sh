@@ -8,6 +8,7 @@
 #   BENCH_JSON_ONLY=1 scripts/bench.sh       # only the [[json]] figures (a 10,000-item list, a 304 poll)
 #   BENCH_QASE_ONLY=1 scripts/bench.sh       # only the [[qase]] figures (2 projects x 1,000 items)
 #   BENCH_JIRA_ONLY=1 scripts/bench.sh       # only the [[jira]] figures (1,000 watched issues, Cloud and Data Center)
+#   BENCH_GITHUB_ONLY=1 scripts/bench.sh     # only the [[github]] figures (500 watched issues and pull requests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
@@ -16,13 +17,20 @@ swift build -c release --static-swift-stdlib --product qase-sim > /dev/null
 swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/null
 swift build -c release --static-swift-stdlib --product json-sim > /dev/null
 swift build -c release --static-swift-stdlib --product jira-sim > /dev/null
+swift build -c release --static-swift-stdlib --product github-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
 # pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
+if [ -n "${BENCH_GITHUB_ONLY:-}" ]; then
+    python3 scripts/bench-github.py "$bin"
+    exit 0
+fi
 if [ -n "${BENCH_JIRA_ONLY:-}" ]; then
     python3 scripts/bench-jira.py "$bin"
+# [[github]] at 500 watched issues and pull requests: requests, quota, CPU and peak memory per steady poll.
+python3 scripts/bench-github.py "$bin"
     exit 0
 fi
 if [ -z "${BENCH_QASE_ONLY:-}" ]; then
