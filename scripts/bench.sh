@@ -29,8 +29,6 @@ if [ -n "${BENCH_GITHUB_ONLY:-}" ]; then
 fi
 if [ -n "${BENCH_JIRA_ONLY:-}" ]; then
     python3 scripts/bench-jira.py "$bin"
-# [[github]] at 500 watched issues and pull requests: requests, quota, CPU and peak memory per steady poll.
-python3 scripts/bench-github.py "$bin"
     exit 0
 fi
 if [ -z "${BENCH_QASE_ONLY:-}" ]; then
@@ -45,3 +43,5 @@ python3 scripts/bench-qase.py "$bin"
 [ -n "${BENCH_QASE_ONLY:-}" ] && exit 0
 # [[jira]] at 1,000 watched issues, Cloud and Data Center: requests, CPU and peak memory per steady poll.
 python3 scripts/bench-jira.py "$bin"
+# [[github]] at 500 watched issues and pull requests: requests, quota, CPU and peak memory per steady poll.
+python3 scripts/bench-github.py "$bin"
