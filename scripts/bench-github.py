@@ -16,7 +16,8 @@ from benchkit import Bench, cpu_seconds, mb, proc_status, stats, steady_polls
 
 BIN = sys.argv[1]
 WATCHED = int(os.environ.get("BENCH_GITHUB_WATCHED", "500"))
-POLLS = int(os.environ.get("BENCH_GITHUB_POLLS", "20"))
+# Back to back, polls outrun GitHub's search limit of 30 a minute (the seed's review requests take 2 pages a poll).
+POLLS = int(os.environ.get("BENCH_GITHUB_POLLS", "10"))
 bench = Bench(BIN, "trackwatch-bench-github-")
 
 

@@ -124,13 +124,14 @@ final class GitHubAPI {
         case 403, 429:
             let jitter = Double.random(in: 1.1...1.3)
             if let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) {
-                return .rateLimited(retryAfter: wait * jitter, secondary: true)
+                return .rateLimited(retryAfter: wait * jitter, resource: nil)
             }
             if response.header("X-RateLimit-Remaining") == "0" {
-                return .rateLimited(retryAfter: untilReset(response).map { $0 * jitter }, secondary: false)
+                let resource = response.header("X-RateLimit-Resource").map { SafeText.bounded(SafeText.oneLine($0), 20) }
+                return .rateLimited(retryAfter: untilReset(response).map { $0 * jitter }, resource: resource ?? "core")
             }
             if response.status == 429 || message.lowercased().contains("rate limit") {
-                return .rateLimited(retryAfter: 60 * jitter, secondary: true)  // GitHub's advice: a minute at least
+                return .rateLimited(retryAfter: 60 * jitter, resource: nil)  // GitHub's advice: a minute at least
             }
             return .missingScope(message: message, scopes: response.header("X-OAuth-Scopes").map { SafeText.oneLine(String($0.prefix(200))) })
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)

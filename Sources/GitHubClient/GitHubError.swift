@@ -9,8 +9,9 @@ public enum GitHubError: Error, Equatable, CustomStringConvertible {
     case tokenRejected(message: String)
     /// 403 naming a scope or a permission the token lacks.
     case missingScope(message: String, scopes: String?)
-    /// The primary limit spent (`x-ratelimit-remaining: 0`) or a secondary limit (403/429): wait as told.
-    case rateLimited(retryAfter: Double?, secondary: Bool)
+    /// A primary limit spent (`x-ratelimit-remaining: 0`; `resource` is `core`, `search`, …) or a secondary limit
+    /// (403/429): wait as told.
+    case rateLimited(retryAfter: Double?, resource: String?)
     case server(status: Int, message: String, endpoint: String)
     /// A 2xx answer that is not what the API documents, or paging that never ends.
     case invalidResponse(endpoint: String, detail: String)
@@ -35,9 +36,15 @@ public enum GitHubError: Error, Equatable, CustomStringConvertible {
             return "GitHub refused the token (HTTP 403\(Self.quote(message))).\(has) Give a classic token the repo "
                 + "scope (or a fine-grained one read access to Issues and Pull requests of the repositories), then "
                 + "put it in the token_file of [[github]]."
-        case .rateLimited(let retryAfter, let secondary):
+        case .rateLimited(let retryAfter, let resource):
             let wait = retryAfter.map { "; it asked to wait \(Int(min(max($0, 0), 1e9).rounded(.up))) s" } ?? ""
-            return "GitHub is limiting this token's requests (\(secondary ? "secondary" : "hourly") limit)\(wait). "
+            let limit = switch resource {
+            case nil: "a secondary limit"
+            case "core"?: "the hourly limit"
+            case "search"?: "the search limit, per minute"
+            case let other?: "the \(other) limit"
+            }
+            return "GitHub is limiting this token's requests (\(limit))\(wait). "
                 + "trackwatch waits and tries again by itself; nothing is lost. Other tools using the same token "
                 + "share its limit."
         case .server(let status, let message, let endpoint):

@@ -54,11 +54,11 @@ final class GitHubFaultTests: XCTestCase {
         try sim.fault("rateLimit", on: "GET /issues", retryAfter: 30)
         let primary = try workspace.trackwatch(["check"])
         XCTAssertEqual(primary.status, 69, primary.stderr)
-        XCTAssertTrue(primary.stderr.contains("GitHub is limiting this token's requests (hourly limit)"), primary.stderr)
+        XCTAssertTrue(primary.stderr.contains("GitHub is limiting this token's requests (the hourly limit)"), primary.stderr)
         try sim.fault("secondary", on: "GET /search/issues", status: 429, retryAfter: 5)
         let secondary = try workspace.trackwatch(["check"])
         XCTAssertEqual(secondary.status, 69, secondary.stderr)
-        XCTAssertTrue(secondary.stderr.contains("secondary limit"), secondary.stderr)
+        XCTAssertTrue(secondary.stderr.contains("(a secondary limit)"), secondary.stderr)
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/web#1 modified"])
     }
 
