@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "json-sim", targets: ["json-sim"]),
         .executable(name: "jira-sim", targets: ["jira-sim"]),
         .executable(name: "github-sim", targets: ["github-sim"]),
+        .executable(name: "gitlab-sim", targets: ["gitlab-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -197,6 +198,18 @@ let package = Package(
             ]
         ),
 
+        // The local GitLab server (REST API v4 under /api/v4) for tests, the demo and the benchmark.
+        .target(name: "GitLabSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "gitlab-sim",
+            dependencies: [
+                "GitLabSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `gitlab-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -221,6 +234,7 @@ let package = Package(
         .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
         .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
         .testTarget(name: "GitHubSimulatorTests", dependencies: ["GitHubSimulator", "SimulatorKit"]),
+        .testTarget(name: "GitLabSimulatorTests", dependencies: ["GitLabSimulator", "SimulatorKit"]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
@@ -233,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "jira-sim", "github-sim", "TestSupport",
+                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]
