@@ -55,7 +55,7 @@ enum Seed {
             assignees: assignees[(n - 1) % 4], labels: n % 2 == 0 ? ["backend"] : [],
             milestone: n % 4 == 0 ? 2 : nil, created: created, updated: created, lastChange: created)
         item.draft = n % 6 == 5
-        item.reviewers = reviewers(n)
+        item.reviewers = state.switches.noReviewers ? [] : reviewers(n)
         let person = Directory.users[author]
         item.commits = [Commit(
             sha: GitLabState.sha("\(path)!\(n)/1"), title: "Start merge request \(n)", authorName: person.name,
