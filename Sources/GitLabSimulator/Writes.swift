@@ -20,7 +20,9 @@ extension GitLabState {
             let kind: ItemKind = routed.name.contains("/issues/") ? .issue : .mergeRequest
             let slot = try slot(kind, p, view, write: true)
             guard let body = params.string("body"), !body.trimmed.isEmpty else { throw GitLabError.missing("body") }
-            return Answer(view.note(addNote(body, on: slot, by: me, system: false), of: items[slot]), status: 201)
+            let note = addNote(body, on: slot, by: me, system: false)
+            noteMentions(body, from: slot, by: me)
+            return Answer(view.note(note, of: items[slot]), status: 201)
         case "POST /projects/:id/merge_requests/:merge_request_iid/approve":
             return try approve(try slot(.mergeRequest, p, view, write: true), view)
         case "POST /projects/:id/merge_requests/:merge_request_iid/unapprove":
@@ -50,7 +52,10 @@ extension GitLabState {
             guard !title.trimmed.isEmpty else { throw GitLabError(400, #"{:title=>["can't be blank"]}"#) }
             setTitle(slot, title, by: user)
         }
-        if let text = params.string("description") { setDescription(slot, text, by: user) }
+        if let text = params.string("description"), text != items[slot].description {
+            setDescription(slot, text, by: user)
+            noteMentions(text, from: slot, by: user)
+        }
         if let wanted = assignees(params) { setAssignees(slot, wanted, by: user) }
         if items[slot].kind == .mergeRequest, !switches.noReviewers, let ids = params.ints("reviewer_ids") {
             setReviewers(slot, Self.users(ids), by: user)
@@ -102,6 +107,7 @@ extension GitLabState {
             created: time, updated: time, lastChange: time - 60_000))
         nextIssueID += 1
         let slot = items.count - 1
+        noteMentions(items[slot].description, from: slot, by: view.me)
         var rest = params
         (rest.values["title"], rest.values["description"]) = (nil, nil)
         let more = ["assignee_ids", "assignee_id", "labels", "milestone_id"]

@@ -91,6 +91,16 @@ final class WriteTests: XCTestCase {
             "merged")
     }
 
+    func testMentions() {
+        let sim = SimHarness()
+        let body = #"{"body":"See #3, !4 and platform/api#1."}"#
+        sim.call("POST", "/projects/11/issues/2/notes", as: "alice", body: body)
+        XCTAssertEqual(sim.notes("platform/web#3").last, "mentioned in issue #2")
+        XCTAssertEqual(sim.notes("platform/web!4").last, "mentioned in issue #2")
+        XCTAssertEqual(sim.notes("platform/api#1").last, "mentioned in issue platform/web#2")
+        XCTAssertEqual(sim.get("/projects/12/issues/1/notes").array.first?.at("author.username") as? String, "alice")
+    }
+
     func testLazyUpdatedAt() {
         let sim = SimHarness { $0.switches.lazyUpdatedAt = true }
         let first = sim.call("PUT", "/projects/11/issues/1", as: "alice", body: #"{"add_labels":"a"}"#)
