@@ -78,6 +78,13 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // GitLab (gitlab.com, self-managed) as a source ([[gitlab]]): its REST client and its mapping onto the activity
+        // shape.
+        .target(
+            name: "GitLabClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -101,7 +108,7 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient", "GitLabClient",
                 "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
@@ -225,6 +232,7 @@ let package = Package(
         .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "GitHubClientTests", dependencies: ["GitHubClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "GitLabClientTests", dependencies: ["GitLabClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),

@@ -1,5 +1,6 @@
 import CompassClient
 import GitHubClient
+import GitLabClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ extension StateDirectoryError: StateStoreFailure {}
 /// factory here, in its own module; nothing else in the application names a tracker.
 public enum SourceRegistry {
     public static let factories: [any SourceFactory] = [
-        CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory(), GitHubFactory(),
+        CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory(), GitHubFactory(), GitLabFactory(),
     ]
 
     /// Their configuration tables (`Config.parse`).

@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Logging
+import TrackerHTTP
+import TrackwatchCore
+
+/// Every request trackwatch makes of GitLab (REST v4).
+enum GitLabEndpoint: Equatable {
+    case user
+    case issues
+    case mergeRequests
+    case project(path: String)
+    case projectIssues(path: String)
+    case item(project: Int64, iid: Int, mergeRequest: Bool)
+    case notes(project: Int64, iid: Int, mergeRequest: Bool)
+    /// `resource_label_events`, `resource_state_events`, `resource_milestone_events`.
+    case resourceEvents(project: Int64, iid: Int, mergeRequest: Bool, kind: String)
+
+    var path: String {
+        func item(_ project: Int64, _ iid: Int, _ mr: Bool) -> String {
+            "/projects/\(project)/\(mr ? "merge_requests" : "issues")/\(iid)"
+        }
+        switch self {
+        case .user: return "/user"
+        case .issues: return "/issues"
+        case .mergeRequests: return "/merge_requests"
+        case .project(let path): return "/projects/" + GitLabAPI.encode(path)
+        case .projectIssues(let path): return "/projects/" + GitLabAPI.encode(path) + "/issues"
+        case .item(let project, let iid, let mr): return item(project, iid, mr)
+        case .notes(let project, let iid, let mr): return item(project, iid, mr) + "/notes"
+        case .resourceEvents(let project, let iid, let mr, let kind): return item(project, iid, mr) + "/resource_\(kind)_events"
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .user: "user"
+        case .issues: "issues"
+        case .mergeRequests: "merge_requests"
+        case .project: "project"
+        case .projectIssues: "project issues"
+        case .item: "issue or merge request"
+        case .notes: "notes"
+        case .resourceEvents(_, _, _, let kind): "resource \(kind) events"
+        }
+    }
+}
+
+/// GitLab's REST API over one `HTTPTransport`: the token as `PRIVATE-TOKEN`, every answer read whole, offset paging
+/// followed by `X-Next-Page`, errors as `GitLabError`. Not thread-safe: a source polls from one queue.
+final class GitLabAPI {
+    let base: String
+    let transport: any HTTPTransport
+    private let token: Secret
+    private let timeout: Int
+    private(set) var requestCount = 0
+    static let mostPages = 100
+
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
+        self.base = base
+        self.token = token
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    func get<Value: Decodable>(_ type: Value.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)] = []) throws -> Value {
+        try decode(type, try send(endpoint, query), endpoint)
+    }
+
+    /// Every page of a list, by `X-Next-Page`; a server that answers a page again (a known GitLab bug) fails the
+    /// read rather than loop or duplicate.
+    func pages<Item: Decodable>(
+        _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64,
+        until stop: ([Item]) -> Bool = { _ in false }
+    ) throws -> [Item] {
+        var items: [Item] = [], page = 1, previous: [Int64] = []
+        for _ in 0..<Self.mostPages {
+            let response = try send(endpoint, query + [("page", String(page))])
+            let batch = try decode([Item].self, response, endpoint)
+            let ids = batch.map(id)
+            if !ids.isEmpty, ids == previous {
+                throw GitLabError.invalidResponse(
+                    endpoint: endpoint.name, detail: "page \(page) repeats page \(page - 1) (GitLab's paging bug)")
+            }
+            previous = ids
+            items += batch
+            guard !stop(batch), let next = response.header("X-Next-Page").flatMap({ Int($0.prefix(9)) }), next > page
+            else { return items }
+            page = next
+        }
+        throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+    }
+
+    private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {
+        let url = base + endpoint.path + (query.isEmpty ? "" : "?" + query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&"))
+        let headers: [(name: String, value: String)] = [
+            ("PRIVATE-TOKEN", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
+        ]
+        requestCount += 1
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(method: .get, url: url, headers: headers, timeout: timeout))
+        } catch let error as TransportError {
+            throw GitLabError.unreachable(error)
+        }
+        guard !(200..<300).contains(response.status) else { return response }
+        throw Self.failure(response, endpoint: endpoint)
+    }
+
+    static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {
+        let message = (try? JSONDecoder().decode(GitLabErrorBody.self, from: Data(response.body)))?.text
+            ?? SafeText.bounded(SafeText.oneLine(String(decoding: response.body.prefix(200), as: UTF8.self)), 100)
+        switch response.status {
+        case 401: return .tokenRejected(message: message)
+        case 429:
+            // GitLab.com sends Retry-After; a self-managed limit may answer a plain "Retry later": a minute then.
+            let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) ?? 60
+            return .rateLimited(retryAfter: wait * Double.random(in: 1.1...1.3))
+        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
+        }
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, _ endpoint: GitLabEndpoint) throws -> Value {
+        do { return try JSONDecoder().decode(Value.self, from: Data(response.body)) } catch {
+            let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let html = response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<")
+            throw GitLabError.invalidResponse(
+                endpoint: endpoint.name,
+                detail: html ? "an HTML page instead of JSON (a proxy's or a login page?)" : "JSON of an unexpected shape, or cut short")
+        }
+    }
+
+    static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for byte in text.utf8 {
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || "-._~".utf8.contains(byte)
+            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+}

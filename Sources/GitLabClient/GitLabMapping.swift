@@ -1,0 +1,137 @@
+import TrackwatchCore
+
+/// The fields an issue or merge request is stored and reported with.
+public enum GitLabFields {
+    public static let title = "Title", state = "State", assignees = "Assignees", reviewers = "Review request"
+    public static let labels = "Labels", milestone = "Milestone", description = "Description", type = "Type"
+    public static let comment = "Comment", approval = "Approval", commits = "Commits", updated = "Updated"
+    public static let notes = "Comments", moved = "Moved"
+    /// Whether my review is requested (`yes`/`no`).
+    static let reviewRequested = "_review"
+
+    /// Compared where no log was read: what the list shows (python-gitlab #743: a quick second change may leave
+    /// `updated_at` alone; the list still shows labels, assignees, state, title and the comment count).
+    static let compared = [title, state, assignees, labels, milestone, notes]
+    static let assignment: Set<String> = [assignees, reviewers]
+}
+
+/// How GitLab's issues, merge requests, notes and resource events become the activity shape (`ActivityDiff`).
+struct GitLabMapping {
+    let me: GitLabUser
+    /// The instance's web UI, for links.
+    let web: String
+
+    /// The stable id: issues and merge requests count ids apart.
+    static func id(_ item: GitLabItem, mergeRequest: Bool) -> String { "\(mergeRequest ? "m" : "i")\(item.id)" }
+
+    func item(_ item: GitLabItem, mergeRequest: Bool, reviewRequested: Bool, isMine: Bool, id: String? = nil)
+        -> ActivityItem?
+    {
+        guard let full = item.references?.full, let reference = GitLabReference(full),
+            reference.isMergeRequest == mergeRequest
+        else { return nil }
+        let state = Self.text(item.state ?? "", 20)
+        var values: [String: String] = [
+            GitLabFields.title: Self.text(item.title ?? "", 500), GitLabFields.state: state,
+            GitLabFields.assignees: (item.assignees ?? []).compactMap(\.username).map { Self.text($0, 60) }.sorted()
+                .joined(separator: ", "),
+            GitLabFields.labels: (item.labels ?? []).map { Self.text($0, 60) }.sorted().joined(separator: ", "),
+            GitLabFields.milestone: Self.text(item.milestone?.title ?? "", 100),
+            GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
+            GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
+            GitLabFields.reviewRequested: reviewRequested ? "yes" : "no",
+        ]
+        if let updated = GitLabTime.parse(item.updated_at) { values[GitLabFields.updated] = updated.rawValue }
+        let assigned = (item.assignees ?? []).contains { $0.id == me.id }
+        return ActivityItem(
+            id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
+            isAssignedToMe: assigned || reviewRequested, isMine: isMine,
+            facts: ItemFacts(
+                headline: values[GitLabFields.title] ?? "", state: state,
+                link: "\(web)/\(reference.project)/-/\(mergeRequest ? "merge_requests" : "issues")/\(reference.iid)"))
+    }
+
+    /// A note as an event: a comment by its first line; a system note read for who did what (never shown raw),
+    /// `nil` for the kinds that tell nothing to report. `stateInNotes`: an old GitLab without resource events
+    /// writes closed/reopened/merged as notes.
+    func event(_ note: GitLabNote, item: String, stateInNotes: Bool) -> ActivityEvent? {
+        guard let at = GitLabTime.parse(note.created_at) else { return nil }
+        let changes: [FieldChange]
+        if note.system == true {
+            changes = Self.systemNote(note.body ?? "", stateInNotes: stateInNotes)
+            guard !changes.isEmpty else { return nil }
+        } else {
+            changes = [FieldChange(field: GitLabFields.comment, old: nil, new: Self.firstLine(note.body))]
+        }
+        return ActivityEvent(item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes)
+    }
+
+    /// A label, state or milestone event.
+    func event(_ event: GitLabResourceEvent, kind: String, item: String) -> ActivityEvent? {
+        guard let at = GitLabTime.parse(event.created_at) else { return nil }
+        let added = event.action == "add"
+        let change: FieldChange
+        switch kind {
+        case "label": change = FieldChange(field: GitLabFields.labels, old: nil, new: "\(added ? "added" : "removed") \(Self.text(event.label?.name ?? "?", 60))")
+        case "milestone":
+            let title = Self.text(event.milestone?.title ?? "?", 100)
+            change = added ? FieldChange(field: GitLabFields.milestone, old: nil, new: title) : FieldChange(field: GitLabFields.milestone, old: title, new: "")
+        default:
+            let state = Self.text(event.state ?? "?", 20)
+            change = FieldChange(field: GitLabFields.state, old: nil, new: state)
+        }
+        return ActivityEvent(item: item, id: "\(kind.prefix(1))\(event.id)", at: at, actor: event.user?.actor, changes: [change])
+    }
+
+    /// What a system note says, in field changes; GitLab's wording is no contract, so what is not recognised is
+    /// left out rather than shown raw.
+    static func systemNote(_ body: String, stateInNotes: Bool) -> [FieldChange] {
+        let text = String(body.prefix(2_000))
+        if text.hasPrefix("changed title from ") {
+            let parts = text.dropFirst("changed title from ".count).split(separator: " to ", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return [] }
+            return [FieldChange(field: GitLabFields.title, old: unbold(String(parts[0])), new: unbold(String(parts[1])))]
+        }
+        if text.hasPrefix("changed the description") { return [FieldChange(field: GitLabFields.description, old: nil, new: nil)] }
+        if text.hasPrefix("approved this merge request") { return [FieldChange(field: GitLabFields.approval, old: nil, new: "approved")] }
+        if text.hasPrefix("unapproved this merge request") { return [FieldChange(field: GitLabFields.approval, old: nil, new: "revoked")] }
+        if text.hasPrefix("added "), text.contains("commit") {
+            let count = text.dropFirst("added ".count).prefix { $0.isNumber }
+            return [FieldChange(field: GitLabFields.commits, old: nil, new: "added \(count.isEmpty ? "?" : String(count))")]
+        }
+        for (prefix, direction) in [("moved to ", "to"), ("moved from ", "from")] where text.hasPrefix(prefix) {
+            let place = text.dropFirst(prefix.count).split(separator: " ").first.map { Self.text(String($0), 120) } ?? "?"
+            return [FieldChange(field: GitLabFields.moved, old: nil, new: "\(direction) \(place)")]
+        }
+        if stateInNotes, ["closed", "reopened", "merged"].contains(text.split(separator: " ").first.map(String.init) ?? "") {
+            return [FieldChange(field: GitLabFields.state, old: nil, new: String(text.split(separator: " ")[0]))]
+        }
+        var changes: [FieldChange] = []
+        let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
+        for clause in firstLine.split(separator: " and ") {
+            for (prefix, field, verb) in [
+                ("assigned to ", GitLabFields.assignees, "added"), ("unassigned ", GitLabFields.assignees, "removed"),
+                ("requested review from ", GitLabFields.reviewers, "added"),
+                ("removed review request for ", GitLabFields.reviewers, "removed"),
+            ] where clause.hasPrefix(prefix) {
+                let users = String(clause.dropFirst(prefix.count)).replacing("@", with: "")
+                changes.append(FieldChange(field: field, old: nil, new: "\(verb) \(Self.text(users, 200))"))
+            }
+        }
+        return changes
+    }
+
+    private static func unbold(_ text: String) -> String {
+        var value = Substring(text)
+        if value.hasPrefix("**") { value = value.dropFirst(2) }
+        if value.hasSuffix("**") { value = value.dropLast(2) }
+        return Self.text(String(value), 200)
+    }
+
+    static func firstLine(_ text: String?) -> String {
+        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return Self.text(line.map(String.init) ?? "", 200)
+    }
+
+    static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
+}

@@ -1,0 +1,82 @@
+import Foundation
+@testable import GitLabClient
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+/// `[[gitlab]]` tables, GitLab's references, and notes read for who did what (never shown raw).
+final class GitLabMappingTests: XCTestCase {
+    private func parse(_ text: String) throws(ConfigError) -> Config {
+        try Config.parse(text, file: "/home/me/.config/trackwatch/config.toml", kinds: [GitLabSourceKind()])
+    }
+
+    func test_config_defaultsToGitLabCom_linksIssuesAndMergeRequests_andNamesErrors() throws {
+        let settings = try XCTUnwrap(try parse("[[gitlab]]\ntoken_file = \"t\"\n").sources.first as? GitLabSettings)
+        XCTAssertEqual(settings.url, "https://gitlab.com")
+        XCTAssertEqual(
+            settings.link(for: Change(record: RecordID("platform/web#42"), kind: .modified, headline: "")),
+            "https://gitlab.com/platform/web/-/issues/42")
+        XCTAssertEqual(
+            settings.link(for: Change(record: RecordID("group/sub/web!7"), kind: .modified, headline: "")),
+            "https://gitlab.com/group/sub/web/-/merge_requests/7")
+        for (text, key) in [
+            ("[[gitlab]]\n", "gitlab.token_file"),
+            ("[[gitlab]]\ntoken_file = \"t\"\nurl = \"https://gitlab.example.com/api/v4\"\n", "gitlab.url"),
+            ("[[gitlab]]\ntoken_file = \"t\"\nprojects = [\"web\"]\n", "gitlab.projects"),
+        ] {
+            do {
+                _ = try parse(text)
+                XCTFail("parsed: \(text)")
+            } catch {
+                XCTAssertEqual(error.key, key, text)
+                XCTAssertNotNil(error.line, text)
+            }
+        }
+    }
+
+    func test_references_areCheckedBeforeTheyNameAnything() {
+        XCTAssertEqual(GitLabReference("platform/web!7")?.isMergeRequest, true)
+        XCTAssertEqual(GitLabReference("platform/web#42")?.iid, 42)
+        for bad in ["web#1", "platform/web#0", "platform/../web#1", "platform/web#x", "platform/w b#1"] {
+            XCTAssertNil(GitLabReference(bad), bad)
+        }
+    }
+
+    func test_systemNotes_readAsFieldChanges_unknownOnesLeftOut() {
+        let cases: [(String, [FieldChange])] = [
+            ("assigned to @engineer", [FieldChange(field: "Assignees", old: nil, new: "added engineer")]),
+            ("assigned to @alice and unassigned @engineer",
+             [FieldChange(field: "Assignees", old: nil, new: "added alice"),
+              FieldChange(field: "Assignees", old: nil, new: "removed engineer")]),
+            ("requested review from @engineer", [FieldChange(field: "Review request", old: nil, new: "added engineer")]),
+            ("removed review request for @engineer", [FieldChange(field: "Review request", old: nil, new: "removed engineer")]),
+            ("changed title from **Old title** to **New title**", [FieldChange(field: "Title", old: "Old title", new: "New title")]),
+            ("changed the description", [FieldChange(field: "Description", old: nil, new: nil)]),
+            ("approved this merge request", [FieldChange(field: "Approval", old: nil, new: "approved")]),
+            ("unapproved this merge request", [FieldChange(field: "Approval", old: nil, new: "revoked")]),
+            ("added 2 commits\n\n* abc - Fix", [FieldChange(field: "Commits", old: nil, new: "added 2")]),
+            ("moved from platform/web#1", [FieldChange(field: "Moved", old: nil, new: "from platform/web#1")]),
+            ("mentioned in merge request platform/web!9", []),
+            ("closed", []),
+            ("<script>alert(1)</script>", []),
+        ]
+        for (body, expected) in cases {
+            XCTAssertEqual(GitLabMapping.systemNote(body, stateInNotes: false), expected, body)
+        }
+        XCTAssertEqual(
+            GitLabMapping.systemNote("closed", stateInNotes: true), [FieldChange(field: "State", old: nil, new: "closed")],
+            "an old GitLab without resource events")
+    }
+
+    func test_errors_429WithOrWithoutRetryAfter_isAQuietWait() {
+        let told = GitLabAPI.failure(HTTPResponse(status: 429, headers: [("Retry-After", "10")]), endpoint: .issues)
+        XCTAssertTrue(told.isRateLimited)
+        XCTAssertTrue((11...13).contains(told.retryAfter ?? 0), "\(told)")
+        let plain = GitLabAPI.failure(HTTPResponse(status: 429, body: Array("Retry later".utf8)), endpoint: .issues)
+        XCTAssertTrue((66...78).contains(plain.retryAfter ?? 0), "a minute, with jitter: \(plain)")
+        XCTAssertEqual(
+            GitLabAPI.failure(HTTPResponse(status: 401, body: Array(#"{"message":"401 Unauthorized"}"#.utf8)), endpoint: .user)
+                .failureKind, .credentials)
+    }
+}
