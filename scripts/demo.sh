@@ -7,7 +7,8 @@
 # line, the bubble (or why there is none) and the journal entry (or why there is none); part 3 watches a JSON
 # list, json-sim's device tracker, where a colleague checks out a device (scripts/demo-devices.sh); part 4 watches
 # jira-sim, a Jira Cloud site, where colleagues assign, move and comment (scripts/demo-jira.sh); part 5 watches
-# github-sim, where they assign, withdraw a review request and review (scripts/demo-github.sh). It ends with
+# github-sim, where they assign, withdraw a review request and review (scripts/demo-github.sh); part 6 gitlab-sim,
+# where they assign, ask for a review and approve (scripts/demo-gitlab.sh). It ends with
 # what to do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
 #
 #   BIN         directory with trackwatch, compass-sim and qase-sim (default: `swift build --show-bin-path`)
@@ -220,12 +221,16 @@ jira_reported=yes
 BIN=$bin DEMO_PACE=$pace "$(dirname "$0")/demo-jira.sh" || jira_reported=no
 github_reported=yes
 BIN=$bin DEMO_PACE=$pace "$(dirname "$0")/demo-github.sh" || github_reported=no
+# Part 6: GitLab, where they assign, ask for a review and approve (scripts/demo-gitlab.sh).
+gitlab_reported=yes
+BIN=$bin DEMO_PACE=$pace "$(dirname "$0")/demo-gitlab.sh" || gitlab_reported=no
 
 missing=0
 for i in $(seq "$expected"); do [ "${seen[$i]:-}" = yes ] || missing=$((missing + 1)); done
 [ $devices_reported = yes ] || missing=$((missing + 1))
 [ $jira_reported = yes ] || missing=$((missing + 1))
 [ $github_reported = yes ] || missing=$((missing + 1))
+[ $gitlab_reported = yes ] || missing=$((missing + 1))
 title "What next"
 echo "  make test                 everything trackwatch promises, tested (docs/testing.md)"
 echo "  make deb                  the Debian package, for machines without Swift; or: make install (docs/install.md)"
@@ -235,6 +240,7 @@ echo "  $bin/compass-sim --port 0 a server of your own to try things against (do
 echo "  $bin/qase-sim --port 0    a Qase TestOps server of your own (docs/qase-sim.md); [[qase]] in docs/configuration.md"
 echo "  $bin/jira-sim --port 0    a Jira server of your own, Cloud or Data Center (docs/jira-sim.md); [[jira]] in docs/jira.md"
 echo "  $bin/github-sim --port 0  a GitHub of your own (docs/github-sim.md); [[github]] in docs/github.md"
+echo "  $bin/gitlab-sim --port 0  a GitLab of your own (docs/gitlab-sim.md); [[gitlab]] in docs/gitlab.md"
 echo "  docs/recipes.md           watch any JSON list: GitHub, GitLab and Jira issues assigned to you, and more"
 if [ "$missing" -ne 0 ]; then
     echo "demo: $missing of $expected scripted actions were not reported" >&2

@@ -3,7 +3,7 @@
 #
 #   1. the debug build with the tests; the man page documents every command
 #   2. `make demo`, which must report every scripted colleague action
-#   3. the fuzzers' corpora, replayed; jira-sim and github-sim checked with the trackers' own Python clients
+#   3. the fuzzers' corpora, replayed; jira-sim, github-sim and gitlab-sim checked with the trackers' own Python clients
 #   4. XCTest: unit tests, the binaries against compass-sim over HTTP, notifications through a real
 #      notification server, journal entries through libsystemd
 #   5. as root: the release build (Swift runtime linked statically; built in the background during 2–4),
@@ -67,6 +67,8 @@ grep -q '^WEB-2 assigned to you by Alice Example' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the Jira issue a colleague assigned"; exit 1; }
 grep -q '^acme/web#2 assigned to you by alice' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the GitHub issue a colleague assigned"; exit 1; }
+grep -q '^platform/web#2 assigned to you by alice' "$logs/demo.out" ||
+    { cat "$logs/demo.out"; echo "make demo did not show the GitLab issue a colleague assigned"; exit 1; }
 echo "make demo: every scripted colleague action reported ($(grep -c '^  terminal  ' "$logs/demo.out") lines), then what next"
 
 step "fuzz corpus replay"
@@ -79,12 +81,13 @@ step "fuzz corpus replay"
 "$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
 "$bin/trackwatch-fuzz" json fuzz/corpus/json
 
-step "jira-sim and github-sim checked with the trackers' own Python clients (jira, PyGithub, from PyPI)"
+step "jira-sim, github-sim and gitlab-sim checked with the trackers' own Python clients (from PyPI)"
 # A private virtual environment in the run's log folder: nothing installed for the user or the system.
 python3 -m venv "$logs/clients-venv"
-"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check jira PyGithub
+"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check jira PyGithub python-gitlab
 "$logs/clients-venv/bin/python" scripts/check-jira-sim.py "$bin/jira-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-github-sim.py "$bin/github-sim" | tail -n 1
+"$logs/clients-venv/bin/python" scripts/check-gitlab-sim.py "$bin/gitlab-sim" | tail -n 1
 
 step "XCTest"
 status=0
