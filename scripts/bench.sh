@@ -9,6 +9,7 @@
 #   BENCH_QASE_ONLY=1 scripts/bench.sh       # only the [[qase]] figures (2 projects x 1,000 items)
 #   BENCH_JIRA_ONLY=1 scripts/bench.sh       # only the [[jira]] figures (1,000 watched issues, Cloud and Data Center)
 #   BENCH_GITHUB_ONLY=1 scripts/bench.sh     # only the [[github]] figures (500 watched issues and pull requests)
+#   BENCH_GITLAB_ONLY=1 scripts/bench.sh     # only the [[gitlab]] figures (500 watched issues and merge requests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
@@ -18,11 +19,16 @@ swift build -c release --static-swift-stdlib --product trackwatch-bench > /dev/n
 swift build -c release --static-swift-stdlib --product json-sim > /dev/null
 swift build -c release --static-swift-stdlib --product jira-sim > /dev/null
 swift build -c release --static-swift-stdlib --product github-sim > /dev/null
+swift build -c release --static-swift-stdlib --product gitlab-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
 # pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
+if [ -n "${BENCH_GITLAB_ONLY:-}" ]; then
+    python3 scripts/bench-gitlab.py "$bin"
+    exit 0
+fi
 if [ -n "${BENCH_GITHUB_ONLY:-}" ]; then
     python3 scripts/bench-github.py "$bin"
     exit 0
@@ -45,3 +51,5 @@ python3 scripts/bench-qase.py "$bin"
 python3 scripts/bench-jira.py "$bin"
 # [[github]] at 500 watched issues and pull requests: requests, quota, CPU and peak memory per steady poll.
 python3 scripts/bench-github.py "$bin"
+# [[gitlab]] at 500 watched issues and merge requests: requests, CPU and peak memory per steady poll.
+python3 scripts/bench-gitlab.py "$bin"
