@@ -81,7 +81,7 @@ public final class GitHubSource: Source {
             let outcome = ActivityDiff.compare(
                 previous: previous, seen: try state.seenHistoryKeys(watch: Self.watch), observation: read.observation,
                 rules: rules, seenUpTo: read.seenUpTo, checkpoint: Timestamp(secondsSinceEpoch: Int(started)))
-            assigned = Self.assignedCount(previous: previous, outcome: outcome)
+            assigned = ActivityDiff.assignedCount(previous: previous, outcome: outcome)
             return WatchResult(
                 outcome: outcome, recordCount: assigned,
                 pruneSeenBefore: Timestamp(secondsSinceEpoch: Int(started) - 30 * 86_400))
@@ -121,14 +121,6 @@ public final class GitHubSource: Source {
         guard parts.count == 4, let id = Int64(parts[0]) else { return nil }
         return GitHubUser(id: id, login: parts[1], type: "User", name: parts[2].isEmpty ? nil : parts[2],
                           email: parts[3].isEmpty ? nil : parts[3])
-    }
-
-    static func assignedCount(previous: Snapshot?, outcome: DiffOutcome) -> Int {
-        var assigned: [RecordID: Bool] = [:]
-        for record in previous?.sortedRecords ?? [] { assigned[record.id] = record[ActivityDiff.assignedField] == "yes" }
-        for id in outcome.delta.removals { assigned[id] = nil }
-        for record in outcome.delta.upserts { assigned[record.id] = record[ActivityDiff.assignedField] == "yes" }
-        return assigned.values.filter { $0 }.count
     }
 }
 

@@ -87,7 +87,7 @@ public final class GitLabSource: Source {
             let outcome = ActivityDiff.compare(
                 previous: previous, seen: try state.seenHistoryKeys(watch: Self.watch), observation: read.observation,
                 rules: rules, seenUpTo: read.seenUpTo, checkpoint: Timestamp(secondsSinceEpoch: Int(started)))
-            assigned = Self.assignedCount(previous: previous, outcome: outcome)
+            assigned = ActivityDiff.assignedCount(previous: previous, outcome: outcome)
             return WatchResult(
                 outcome: outcome, recordCount: assigned,
                 pruneSeenBefore: Timestamp(secondsSinceEpoch: Int(started) - 30 * 86_400))
@@ -108,13 +108,5 @@ public final class GitLabSource: Source {
                 + "your review, and those you authored; changes by others are reported from the next check on.")
         report.failure = failure
         return report
-    }
-
-    static func assignedCount(previous: Snapshot?, outcome: DiffOutcome) -> Int {
-        var assigned: [RecordID: Bool] = [:]
-        for record in previous?.sortedRecords ?? [] { assigned[record.id] = record[ActivityDiff.assignedField] == "yes" }
-        for id in outcome.delta.removals { assigned[id] = nil }
-        for record in outcome.delta.upserts { assigned[record.id] = record[ActivityDiff.assignedField] == "yes" }
-        return assigned.values.filter { $0 }.count
     }
 }

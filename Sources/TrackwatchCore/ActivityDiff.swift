@@ -174,6 +174,15 @@ public enum ActivityDiff {
         return outcome
     }
 
+    /// Items assigned to me once `outcome` is committed over `previous`: what a source's report counts.
+    public static func assignedCount(previous: Snapshot?, outcome: DiffOutcome) -> Int {
+        var assigned: [RecordID: Bool] = [:]
+        for record in previous?.sortedRecords ?? [] { assigned[record.id] = record[assignedField] == "yes" }
+        for id in outcome.delta.removals { assigned[id] = nil }
+        for record in outcome.delta.upserts { assigned[record.id] = record[assignedField] == "yes" }
+        return assigned.values.filter { $0 }.count
+    }
+
     /// The item's record with its stable id and assignment kept beside the tracker's fields.
     static func stored(_ item: ActivityItem) -> ActivityItem {
         var item = item
