@@ -23,11 +23,7 @@ trap 'exit 130' INT TERM
 
 . "$(dirname "$0")/demo-common.sh"
 
-"$bin/github-sim" --port 0 > "$work/sim.out" 2> "$work/sim.err" &
-sim_pid=$!
-for _ in $(seq 100); do grep -q '^listening on ' "$work/sim.out" 2> /dev/null && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$work/sim.out")
-[ -n "$url" ] || { echo "github-sim did not start:"; cat "$work/sim.err"; exit 1; }
+start_server github-sim
 
 printf 'ghp_sim_engineer\n' > "$work/github-token"
 chmod 600 "$work/github-token"

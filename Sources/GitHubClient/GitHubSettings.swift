@@ -120,19 +120,7 @@ public struct GitHubSourceKind: SourceKind {
     public var advice: String { "a [[github]] table with token_file" }
 
     public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
-        guard let value = root["github"] else { return [] }
-        var sources: [ConfiguredSource] = []
-        for (table, line) in try reader.tables(value, "github") {
-            let settings = try reader.github(table, line: line)
-            if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
-                throw ConfigError(
-                    file: reader.file, line: table["name"]?.line ?? line, key: "github.name",
-                    message: "\"\(settings.name)\" also names the [[github]] at line "
-                        + "\(other.line.map(String.init) ?? "?"); give each [[github]] a name of its own")
-            }
-            sources.append(ConfiguredSource(settings, nameKey: "github.name", line: line))
-        }
-        return sources
+        try reader.sourceTables(root, "github") { (table, line) throws(ConfigError) in try reader.github(table, line: line) }
     }
 }
 

@@ -15,7 +15,6 @@ import TrackwatchCore
 public final class GitHubSource: Source {
     public static let watch = "items"
     static let fullReadKey = "github_full_read_at", meKey = "github_me"
-    static let fullReadInterval = 3_600.0
     /// The most items asked for one by one in a poll; the rest wait for the next.
     static let mostLookups = 50
 
@@ -66,8 +65,8 @@ public final class GitHubSource: Source {
         let checkpoint = try state.checkpoint(watch: Self.watch)?.secondsSinceEpoch.map(Double.init)
         let lastFull = Double(try state.value(forKey: Self.fullReadKey) ?? "")
         let elapsed = checkpoint.map { started - $0 } ?? -1
-        let full = previous == nil || elapsed < 0 || elapsed > Self.fullReadInterval
-            || lastFull.map { started - $0 >= Self.fullReadInterval || $0 > started } ?? true
+        let full = FullRead.isDue(
+            hasSnapshot: previous != nil, sinceLastPoll: checkpoint.map { started - $0 }, lastFullRead: lastFull, now: started)
         let me = try myself(full: full)
         var etags: [String: String] = [:]
         var assigned = 0

@@ -112,19 +112,7 @@ public struct GitLabSourceKind: SourceKind {
     public var advice: String { "a [[gitlab]] table with token_file" }
 
     public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
-        guard let value = root["gitlab"] else { return [] }
-        var sources: [ConfiguredSource] = []
-        for (table, line) in try reader.tables(value, "gitlab") {
-            let settings = try reader.gitlab(table, line: line)
-            if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
-                throw ConfigError(
-                    file: reader.file, line: table["name"]?.line ?? line, key: "gitlab.name",
-                    message: "\"\(settings.name)\" also names the [[gitlab]] at line "
-                        + "\(other.line.map(String.init) ?? "?"); give each [[gitlab]] a name of its own")
-            }
-            sources.append(ConfiguredSource(settings, nameKey: "gitlab.name", line: line))
-        }
-        return sources
+        try reader.sourceTables(root, "gitlab") { (table, line) throws(ConfigError) in try reader.gitlab(table, line: line) }
     }
 }
 

@@ -14,7 +14,6 @@ import TrackwatchCore
 public final class GitLabSource: Source {
     public static let watch = "items"
     static let fullReadKey = "gitlab_full_read_at", meKey = "gitlab_me"
-    static let fullReadInterval = 3_600.0
     static let mostLookups = 50
     /// The stored project id of an item, to ask for it by path (`/projects/:id/issues/:iid`).
     static let projectField = "_project"
@@ -71,8 +70,8 @@ public final class GitLabSource: Source {
         let checkpoint = try state.checkpoint(watch: Self.watch)?.secondsSinceEpoch.map(Double.init)
         let lastFull = Double(try state.value(forKey: Self.fullReadKey) ?? "")
         let elapsed = checkpoint.map { started - $0 } ?? -1
-        let full = previous == nil || elapsed < 0 || elapsed > Self.fullReadInterval
-            || lastFull.map { started - $0 >= Self.fullReadInterval || $0 > started } ?? true
+        let full = FullRead.isDue(
+            hasSnapshot: previous != nil, sinceLastPoll: checkpoint.map { started - $0 }, lastFullRead: lastFull, now: started)
         let me = try myself(full: full)
         var assigned = 0
         var failure: (any Error)?

@@ -18,19 +18,7 @@ public struct JiraSourceKind: SourceKind {
     public var advice: String { "a [[jira]] table with url, email and token_file" }
 
     public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
-        guard let value = root["jira"] else { return [] }
-        var sources: [ConfiguredSource] = []
-        for (table, line) in try reader.tables(value, "jira") {
-            let settings = try reader.jira(table, line: line)
-            if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
-                throw ConfigError(
-                    file: reader.file, line: table["name"]?.line ?? line, key: "jira.name",
-                    message: "\"\(settings.name)\" also names the [[jira]] at line \(other.line.map(String.init) ?? "?"); "
-                        + "give each [[jira]] a name of its own (it names its state folder)")
-            }
-            sources.append(ConfiguredSource(settings, nameKey: "jira.name", line: line))
-        }
-        return sources
+        try reader.sourceTables(root, "jira") { (table, line) throws(ConfigError) in try reader.jira(table, line: line) }
     }
 }
 

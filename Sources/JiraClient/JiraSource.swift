@@ -17,8 +17,6 @@ public final class JiraSource: Source {
     static let fullReadKey = "jira_full_read_at"
     /// The state keys of the flavour and my stable id, as the last full read found them.
     static let flavourKey = "jira_flavour", meKey = "jira_me"
-    /// Seconds between full reads.
-    static let fullReadInterval = 3_600.0
 
     public let settings: any SourceSettings
     let jira: JiraSettings
@@ -68,8 +66,7 @@ public final class JiraSource: Source {
         let checkpoint = try state.checkpoint(watch: Self.watch)?.secondsSinceEpoch.map(Double.init)
         let lastFull = Double(try state.value(forKey: Self.fullReadKey) ?? "")
         let elapsed = checkpoint.map { started - $0 }
-        let full = previous == nil || elapsed == nil || lastFull.map { started - $0 >= Self.fullReadInterval || $0 > started } ?? true
-            || elapsed! < 0 || elapsed! > Self.fullReadInterval
+        let full = FullRead.isDue(hasSnapshot: previous != nil, sinceLastPoll: elapsed, lastFullRead: lastFull, now: started)
         if !full { try recallIdentity() }
         _ = try api.knownFlavour()
         let me = try myself()

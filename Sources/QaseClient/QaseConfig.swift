@@ -91,20 +91,7 @@ public struct QaseSourceKind: SourceKind {
     public var advice: String { "a [[qase]] table with url, email and token_file" }
 
     public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
-        guard let value = root["qase"] else { return [] }
-        var sources: [ConfiguredSource] = []
-        for (table, line) in try reader.tables(value, "qase") {
-            let settings = try reader.qase(table, line: line)
-            if let other = sources.first(where: { $0.settings.sourceName == settings.name }) {
-                throw ConfigError(
-                    file: reader.file, line: table["name"]?.line ?? line, key: "qase.name",
-                    message:
-                        "\"\(settings.name)\" also names the [[qase]] at line \(other.line.map(String.init) ?? "?"); "
-                        + "give each [[qase]] a name of its own (it names its state folder)")
-            }
-            sources.append(ConfiguredSource(settings, nameKey: "qase.name", line: line))
-        }
-        return sources
+        try reader.sourceTables(root, "qase") { (table, line) throws(ConfigError) in try reader.qase(table, line: line) }
     }
 }
 

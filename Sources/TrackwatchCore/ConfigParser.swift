@@ -128,6 +128,27 @@ public struct ConfigReader: Sendable {
         return tables
     }
 
+    /// Every `[[name]]` table of `root` as a source, each read by `read` (its header's line given), their names unique
+    /// within the kind (the configuration checks them across kinds).
+    public func sourceTables(
+        _ root: TOMLTable, _ name: String, _ read: (TOMLTable, Int?) throws(ConfigError) -> any SourceSettings
+    ) throws(ConfigError) -> [ConfiguredSource] {
+        guard let value = root[name] else { return [] }
+        var sources: [ConfiguredSource] = []
+        for (table, line) in try tables(value, name) {
+            let settings = try read(table, line)
+            if let other = sources.first(where: { $0.settings.sourceName == settings.sourceName }) {
+                throw ConfigError(
+                    file: file, line: table["name"]?.line ?? line, key: "\(name).name",
+                    message: "\"\(settings.sourceName)\" also names the [[\(name)]] at line "
+                        + "\(other.line.map(String.init) ?? "?"); give each [[\(name)]] a name of its own (it names "
+                        + "its state folder)")
+            }
+            sources.append(ConfiguredSource(settings, nameKey: "\(name).name", line: line))
+        }
+        return sources
+    }
+
     /// The secret's source among `keys` of `table` (at most one may be set): `password_file`, `token_file`,
     /// `password_command` or `token_command`, `credential` (systemd), `keyring = true` (looked up under
     /// `keyringAttributes`); `nil` when none is set.
