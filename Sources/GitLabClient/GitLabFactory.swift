@@ -109,6 +109,18 @@ struct GitLabSurvey {
             let assigned = try api.get(
                 [GitLabItem].self, .issues, [("scope", "assigned_to_me"), ("state", "opened"), ("per_page", "100")])
             findings.add(.pass, "\(assigned.count)\(assigned.count == 100 ? "+" : "") open issues assigned to you")
+            if let first = assigned.first, let project = first.project_id {
+                do {
+                    _ = try api.get(
+                        [GitLabResourceEvent].self,
+                        .resourceEvents(project: project, iid: first.iid, mergeRequest: false, kind: "label"))
+                    findings.add(.pass, "resource events can be read (who changed labels, state and milestone)")
+                } catch GitLabError.server(404, _, _) {
+                    findings.add(
+                        .warn, "this GitLab has no resource events",
+                        then: "state changes are read from notes; label and milestone changes are reported without a name")
+                }
+            }
             let reviews = try api.get(
                 [GitLabItem].self, .mergeRequests,
                 [("scope", "all"), ("reviewer_id", String(me.id ?? 0)), ("state", "opened"), ("per_page", "1")])

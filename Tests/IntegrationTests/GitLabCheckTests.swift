@@ -152,6 +152,19 @@ final class GitLabCheckTests: XCTestCase {
         XCTAssertEqual(try fresh.checkChanges().count, 0, "!2 is neither assigned to nor authored by engineer")
     }
 
+    func test_anOldGitLabWithoutResourceEvents_readsStateFromNotes_andDoctorSaysWhatIsUnavailable() throws {
+        let old = try GitLabSim(["--no-resource-events"])
+        let fresh = try Workspace(serverURL: old.url)
+        try fresh.useGitLab(old)
+        _ = try fresh.checkChanges()
+        try old.act("lead", "close", "platform/web#1")
+        let changes = try fresh.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["platform/web#1 modified"])
+        XCTAssertEqual(changes.first?["by"] as? String, "lead")
+        let doctor = try fresh.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("⚠ this GitLab has no resource events"), doctor.stdout)
+    }
+
     func test_aQuickSecondChangeThatLeavesUpdatedAtAlone_isStillFound() throws {
         try sim.switches(#"{"lazyUpdatedAt": true}"#)
         _ = try workspace.checkChanges()
