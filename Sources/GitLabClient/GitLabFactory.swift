@@ -118,7 +118,7 @@ struct GitLabSurvey {
                 } catch GitLabError.server(404, _, _) {
                     findings.add(
                         .warn, "this GitLab has no resource events",
-                        then: "state changes are read from notes; label and milestone changes are reported without a name")
+                        then: "state, label and milestone changes are read from its notes instead")
                 }
             }
             let reviews = try api.get(

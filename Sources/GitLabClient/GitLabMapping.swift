@@ -103,9 +103,7 @@ struct GitLabMapping {
             let place = text.dropFirst(prefix.count).split(separator: " ").first.map { Self.text(String($0), 120) } ?? "?"
             return [FieldChange(field: GitLabFields.moved, old: nil, new: "\(direction) \(place)")]
         }
-        if stateInNotes, ["closed", "reopened", "merged"].contains(text.split(separator: " ").first.map(String.init) ?? "") {
-            return [FieldChange(field: GitLabFields.state, old: nil, new: String(text.split(separator: " ")[0]))]
-        }
+        if stateInNotes, let notes = oldStyle(text) { return notes }
         var changes: [FieldChange] = []
         let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
         for clause in firstLine.split(separator: " and ") {
@@ -121,6 +119,27 @@ struct GitLabMapping {
         return changes
     }
 
+    /// What a GitLab without resource events writes as notes: state, labels (`added ~bug ~"two words" labels`) and
+    /// milestone (`changed milestone to %"v2.0"`, `removed milestone`).
+    private static func oldStyle(_ text: String) -> [FieldChange]? {
+        let first = text.split(separator: " ").first.map(String.init) ?? ""
+        if ["closed", "reopened", "merged"].contains(first) { return [FieldChange(field: GitLabFields.state, old: nil, new: first)] }
+        if text.hasPrefix("changed milestone to ") {
+            let title = text.dropFirst("changed milestone to ".count).drop { $0 == "%" }.filter { $0 != "\"" }
+            return [FieldChange(field: GitLabFields.milestone, old: nil, new: Self.text(String(title), 100))]
+        }
+        if text.hasPrefix("removed milestone") { return [FieldChange(field: GitLabFields.milestone, old: nil, new: "removed")] }
+        var changes: [FieldChange] = []
+        for clause in text.split(separator: "\n").first.map(String.init)?.split(separator: " and ") ?? [] {
+            for verb in ["added", "removed"] where clause.hasPrefix("\(verb) ~") && (clause.hasSuffix(" label") || clause.hasSuffix(" labels")) {
+                let names = clause.dropFirst(verb.count + 1).split(separator: " ").dropLast().joined(separator: " ")
+                    .split(separator: "~").map { $0.trimmingQuotesAndSpaces }.filter { !$0.isEmpty }
+                for name in names { changes.append(FieldChange(field: GitLabFields.labels, old: nil, new: "\(verb) \(Self.text(name, 60))")) }
+            }
+        }
+        return changes.isEmpty ? nil : changes
+    }
+
     private static func unbold(_ text: String) -> String {
         var value = Substring(text)
         if value.hasPrefix("**") { value = value.dropFirst(2) }
@@ -134,4 +153,10 @@ struct GitLabMapping {
     }
 
     static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
+}
+
+extension Substring {
+    fileprivate var trimmingQuotesAndSpaces: String {
+        String(drop { $0 == " " || $0 == "\"" }.reversed().drop { $0 == " " || $0 == "\"" }.reversed())
+    }
 }

@@ -51,8 +51,9 @@ extension GitLabSource {
             else { continue }
             item.record.fields[Self.projectField] = String(candidate.item.project_id ?? 0)
             item.record.fields[Self.currentIDField] = GitLabMapping.id(candidate.item, mergeRequest: candidate.mr)
-            if previous != nil, stored[id].map({ $0[GitLabFields.updated] != item.record[GitLabFields.updated] || $0.id != item.record.id
-                || $0[GitLabFields.reviewRequested] != item.record[GitLabFields.reviewRequested] }) ?? true {
+            // Read the log also where only what the list shows changed: a quick second change may leave `updated_at`
+            // alone (python-gitlab #743), and its events are then named now and seen, not told twice.
+            if previous != nil, stored[id].map({ Self.hasMoved($0, item.record) }) ?? true {
                 changed.append((item, candidate.item, candidate.mr))
             }
             items.append(item)
@@ -146,12 +147,17 @@ extension GitLabSource {
                     [("per_page", "100")], id: \.id)
                 events += found.compactMap { mapping.event($0, kind: kind, item: id) }
             } catch GitLabError.server(404, _, _) {
-                logger.notice("this GitLab has no resource events: label and milestone changes go unnamed, state changes are read from notes")
+                logger.notice("this GitLab has no resource events: state, label and milestone changes are read from notes")
                 hasResourceEvents = false
                 return notes.compactMap { mapping.event($0, item: id, stateInNotes: true) }
             }
         }
         return events
+    }
+
+    static func hasMoved(_ before: Record, _ after: Record) -> Bool {
+        before.id != after.id
+            || ([GitLabFields.updated, GitLabFields.reviewRequested] + GitLabFields.compared).contains { before[$0] != after[$0] }
     }
 
     /// The first configured project GitLab refuses (404: not there or not visible; 403: not readable), asked on full

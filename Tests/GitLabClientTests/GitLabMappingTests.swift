@@ -64,9 +64,16 @@ final class GitLabMappingTests: XCTestCase {
         for (body, expected) in cases {
             XCTAssertEqual(GitLabMapping.systemNote(body, stateInNotes: false), expected, body)
         }
-        XCTAssertEqual(
-            GitLabMapping.systemNote("closed", stateInNotes: true), [FieldChange(field: "State", old: nil, new: "closed")],
-            "an old GitLab without resource events")
+        let old: [(String, [FieldChange])] = [
+            ("closed", [FieldChange(field: "State", old: nil, new: "closed")]),
+            ("added ~bug ~\"two words\" labels",
+             [FieldChange(field: "Labels", old: nil, new: "added bug"), FieldChange(field: "Labels", old: nil, new: "added two words")]),
+            ("removed ~bug label", [FieldChange(field: "Labels", old: nil, new: "removed bug")]),
+            ("changed milestone to %\"v2.0\"", [FieldChange(field: "Milestone", old: nil, new: "v2.0")]),
+        ]
+        for (body, expected) in old {
+            XCTAssertEqual(GitLabMapping.systemNote(body, stateInNotes: true), expected, "an old GitLab: \(body)")
+        }
     }
 
     func test_errors_429WithOrWithoutRetryAfter_isAQuietWait() {

@@ -161,17 +161,25 @@ final class GitLabCheckTests: XCTestCase {
         let changes = try fresh.checkChanges()
         XCTAssertEqual(changeSummaries(changes), ["platform/web#1 modified"])
         XCTAssertEqual(changes.first?["by"] as? String, "lead")
+        XCTAssertEqual(fields(changes.first), ["State: closed"])
+        try old.later()
+        try old.act("lead", "label", "platform/web#5", "urgent")
+        XCTAssertEqual(fields(record(try fresh.checkChanges(), "platform/web#5")), ["Labels: added urgent"])
         let doctor = try fresh.trackwatch(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("⚠ this GitLab has no resource events"), doctor.stdout)
     }
 
-    func test_aQuickSecondChangeThatLeavesUpdatedAtAlone_isStillFound() throws {
+    func test_aQuickSecondChangeThatLeavesUpdatedAtAlone_isFoundNamed_andToldOnce() throws {
         try sim.switches(#"{"lazyUpdatedAt": true}"#)
         _ = try workspace.checkChanges()
         try sim.act("lead", "label", "platform/web#1", "first")
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["platform/web#1 modified"])
         try sim.act("lead", "label", "platform/web#1", "second")
-        let changes = try workspace.checkChanges() + (try workspace.checkChanges())
-        XCTAssertEqual(changeSummaries(changes), ["platform/web#1 modified"], "found, at the latest next poll")
+        let second = try workspace.checkChanges()
+        XCTAssertEqual(fields(record(second, "platform/web#1")), ["Labels: added second"], "named, in the same poll")
+        XCTAssertEqual(second.first?["by"] as? String, "lead")
+        try sim.later()
+        try sim.act("alice", "comment", "platform/web#1", "Later")
+        XCTAssertEqual(fields(record(try workspace.checkChanges(), "platform/web#1")), ["Comment: Later"], "told once")
     }
 }
