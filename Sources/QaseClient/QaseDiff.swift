@@ -165,9 +165,13 @@ public enum QaseDiff {
         }
         guard !verdicts.isEmpty || !fields.isEmpty else { return nil }
         let actions = Set(verdicts.map { verdictAction($0.change.new) })
-        let by = verdicts.isEmpty ? nil : Array(Set(verdicts.map(\.name))).sorted().joined(separator: " and ")
+        let reviewers = Array(Set(verdicts.map(\.name))).sorted()
+        let by = verdicts.isEmpty ? nil : reviewers.joined(separator: " and ")
         let action = verdicts.isEmpty ? Self.action(.review, fields) : (actions.count == 1 ? actions.first ?? nil : nil)
-        return change(record, .modified, fields: verdicts.map(\.change) + fields, action: action, by: by)
+        // One reviewer is named by the sentence ("approved by Dave Diaz"): the field need not name them again.
+        let named = reviewers.count == 1
+            ? verdicts.map { FieldChange(field: "Verdict", old: $0.change.old, new: $0.change.new) } : verdicts.map(\.change)
+        return change(record, .modified, fields: named + fields, action: action, by: by)
     }
 
     static func verdictAction(_ verdict: String?) -> String? {

@@ -119,11 +119,20 @@ public struct BubbleRules: Equatable, Sendable {
 
 /// What a click on a bubble or one of its buttons asks for. `source` names the source that saw the change
 /// (`Change.source`): keys of different trackers may look alike.
-public enum BubbleAction: Equatable, Sendable {
+public enum BubbleAction: Equatable, Sendable, CustomStringConvertible {
     /// Open the record's web page (a click on a change's bubble, "Open").
     case open(RecordID, source: String? = nil)
     /// Stop bubbles for the record until it changes owner or state ("Mute this record").
     case mute(RecordID, source: String? = nil)
     /// Open the page of recent changes (a click on a summary bubble, "Show all").
     case showAll
+
+    /// How the journal names it: `open SAMPL00000042`, `mute 3 in devices`, `show all`.
+    public var description: String {
+        switch self {
+        case .open(let record, let source): "open \(record)" + (source.map { " in \($0)" } ?? "")
+        case .mute(let record, let source): "mute \(record)" + (source.map { " in \($0)" } ?? "")
+        case .showAll: "show all"
+        }
+    }
 }

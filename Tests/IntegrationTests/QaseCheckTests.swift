@@ -79,7 +79,7 @@ final class QaseCheckTests: XCTestCase {
         XCTAssertTrue(
             result.lines.contains {
                 $0.hasPrefix("DEMO/review/5 sent back for changes by Alice Example: ")
-                    && $0.hasSuffix("(Verdict of Alice Example: Approved → Changes requested)")
+                    && $0.hasSuffix("(Verdict: Approved → Changes requested)")
             }, result.stdout)
         XCTAssertEqual(result.lines.count, 3, result.stdout)
     }

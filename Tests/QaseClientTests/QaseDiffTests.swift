@@ -180,14 +180,13 @@ final class QaseDiffTests: XCTestCase {
         XCTAssertEqual(
             approved.changes[0].changes,
             [
-                FieldChange(
-                    field: "Verdict of Alice Example", old: "Unapproved",
-                    new: "Approved")
-            ])
+                FieldChange(field: "Verdict", old: "Unapproved", new: "Approved")
+            ], "one reviewer: named once, by the sentence (issue 27, item 14)")
         let both = mine(
             before, observe([marker(), review(2, verdicts: [alice: "Approved", lead: "Changes requested"])]),
             names: names)
         XCTAssertEqual(summaries(both), ["DEMO/review/2 changed by Alice Example and Lena Lead"])
+        XCTAssertEqual(both.changes[0].changes.map(\.field), ["Verdict of Alice Example", "Verdict of Lena Lead"])
         let merged = mine(
             before,
             observe([

@@ -66,4 +66,11 @@ final class BubbleRulesTests: XCTestCase {
         custom.webURL = "https://web/{id}?x={id}"
         XCTAssertEqual(custom.recordURL(RecordID("A&B")), "https://web/A%26B?x=A%26B")
     }
+
+    /// The journal's `action=` reads as words, not as Swift's `Optional("devices")` (issue 27, item 14).
+    func test_bubbleActions_readAsWords() {
+        XCTAssertEqual("\(BubbleAction.open(RecordID("3"), source: "devices"))", "open 3 in devices")
+        XCTAssertEqual("\(BubbleAction.mute(RecordID("SAMPL00000042")))", "mute SAMPL00000042")
+        XCTAssertEqual("\(BubbleAction.showAll)", "show all")
+    }
 }
