@@ -89,7 +89,8 @@ public struct JSONListFactory: SourceFactory {
         guard let config = settings as? JSONListConfig else { return nil }
         let secret = try config.credentials.secretSource.map(context.secret)
         let transport = try Self.transport(config, environment: context.environment, logger: context.logger)
-        return JSONListProbe(config: config, transport: transport, secret: secret, wallClock: context.wallClock)
+        return JSONListProbe(
+            config: config, transport: transport, secret: secret, wallClock: context.wallClock, recording: transcript)
     }
 }
 

@@ -10,15 +10,22 @@ struct JSONListProbe: SourceProbe {
     let transport: any HTTPTransport
     let fetcher: ListFetcher
     let reader: ListReader
+    /// The exchange, kept to its shape for `--save`: each request's path and parameter names, each answer's status,
+    /// type and size — no host, no credential, no value.
+    let recorder: ExchangeTranscript
 
-    init(config: JSONListConfig, transport: any HTTPTransport, secret: Secret?, wallClock: @escaping () -> Double) {
+    init(
+        config: JSONListConfig, transport: any HTTPTransport, secret: Secret?, wallClock: @escaping () -> Double,
+        recording: Bool = false
+    ) {
         self.config = config
-        self.transport = transport
-        fetcher = ListFetcher(config: config, transport: transport, secret: secret, wallClock: wallClock)
+        recorder = ExchangeTranscript(label: "json", recording: recording, shape: { $0.isEmpty ? "/" : $0 })
+        self.transport = recorder.wrapping(transport)
+        fetcher = ListFetcher(config: config, transport: self.transport, secret: secret, wallClock: wallClock)
         reader = ListReader(config: config, fetcher: fetcher)
     }
 
-    func transcript() throws -> [UInt8] { [] }
+    func transcript() throws -> [UInt8] { try recorder.json() }
 
     func run() -> ProbeReport {
         var report = ProbeReport()

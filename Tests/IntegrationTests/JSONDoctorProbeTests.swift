@@ -31,6 +31,28 @@ final class JSONDoctorProbeTests: JSONSimTestCase {
             noPassword.lines.contains("· skipped: reading [[json]] items (needs the credentials)"), noPassword.stdout)
     }
 
+    /// `probe --save` writes the exchange, redacted: each request's path and each answer's status, no token, no item
+    /// (issue 27, item 7: it wrote `[]`).
+    func test_probeSave_writesTheExchange_redacted() throws {
+        let workspace = try listWorkspace("/auth/bearer", "token_file = \"\(try tokenFile())\"")
+        let saved = workspace.directory.appendingPathComponent("probe.json")
+        let probe = try workspace.trackwatch(["probe", "--save", saved.path])
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let text = try String(contentsOf: saved, encoding: .utf8)
+        XCTAssertTrue(text.contains(#""route" : "/auth/bearer""#), text)
+        XCTAssertTrue(text.contains(#""status" : 200"#), text)
+        XCTAssertFalse(text.contains("list-token"), "no token: \(text)")
+        XCTAssertFalse(text.contains("127.0.0.1"), "no host: \(text)")
+    }
+
+    private func tokenFile() throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("json-token-\(UUID().uuidString)")
+        try Data("list-token\n".utf8).write(to: file)
+        chmod(file.path, 0o600)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        return file.path
+    }
+
     func test_probe_saysWhatTheServerAnswers() throws {
         let workspace = try listWorkspace("/encoding/gzip")
         let gzip = try workspace.trackwatch(["probe"])
