@@ -43,7 +43,7 @@ public struct CompassFactory: SourceFactory {
         guard let credential = report.check(
             "password source\(named) (\(server.credential.summary))",
             { try Self.credential(server.credential, secret: context.secret) },
-            fix: "the message above says what to change")
+            fix: server.credential.fix(putting: "password"))
         else {
             report.skip("server login\(named) (needs the password)")
             return report
@@ -62,7 +62,7 @@ public struct CompassFactory: SourceFactory {
         let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {
             try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                            pageSize: context.poll.pageSize)
-        }, fix: "the message above says what to do")
+        }, fix: { error in (error as? any SourceFailure)?.failureKind.fix(table: "[server]") ?? "run trackwatch doctor again, with -v" })
         guard let rows else { return report }
         let path = client.queryPath == .stored
             ? "stored queries (in \(client.personalFolderName ?? "Personal Queries"))" : "ad-hoc queries"

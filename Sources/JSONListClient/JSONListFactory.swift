@@ -46,7 +46,7 @@ public struct JSONListFactory: SourceFactory {
             guard
                 let loaded = report.check(
                     "credentials of \(named) (\(config.credentials.summary))",
-                    { try context.secret(source) }, fix: "the message above says what to change")
+                    { try context.secret(source) }, fix: source.fix(putting: "password or token"))
             else {
                 report.skip("reading \(named) (needs the credentials)")
                 return report
@@ -66,7 +66,8 @@ public struct JSONListFactory: SourceFactory {
         let outcome = report.check(
             "\(named) read from \(config.url)", { try reader.read() },
             fix: { error in
-                (error as? JSONListError)?.fix ?? "the message above says what to do"
+                (error as? JSONListError)?.fix ?? (error as? any SourceFailure)?.failureKind.fix(table: "[[json]] \(config.name)")
+                    ?? "run trackwatch doctor again, with -v"
             })
         guard case .list(let read)? = outcome else { return report }
         let collector = read.collector
@@ -99,9 +100,9 @@ extension JSONListError {
     var fix: String {
         switch failureKind.remedy {
         case .fixCredentials: "check the credentials in [[json]] (username, password_file, token_file, header)"
-        case .fixConfiguration: "correct the keys named above in [[json]]"
+        case .fixConfiguration: "correct the keys the message names in [[json]]"
         case .retryLater: "wait for the server, or check url and the network"
-        case .reportTheAnswer: "see the message above; the server's answer is not a JSON list trackwatch can read whole"
+        case .reportTheAnswer: "run trackwatch probe --save FILE to see the answer: it is not a JSON list trackwatch can read whole"
         }
     }
 }

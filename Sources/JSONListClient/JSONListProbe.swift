@@ -38,7 +38,7 @@ struct JSONListProbe: SourceProbe {
             describePaging(read, &report)
             try describeConditional(answer, pages: read.pages, &report)
         } catch {
-            let fix = (error as? JSONListError)?.fix ?? "see the message above"
+            let fix = (error as? JSONListError)?.fix ?? "run trackwatch doctor, with -v"
             report.add(.fail, "[[json]] \(config.name): \(error)", then: fix)
             report.stoppedBy = error
         }

@@ -31,7 +31,7 @@ public struct QaseFactory: SourceFactory {
         guard
             let token = report.check(
                 what, { try Self.token(qase.credential, secret: context.secret) },
-                fix: "the message above says what to change")
+                fix: qase.credential.fix(putting: "API token", makeOne: "Qase makes one under your profile, API tokens"))
         else {
             report.skip("Qase at \(qase.url) (needs the token)")
             return report

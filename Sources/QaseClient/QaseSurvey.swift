@@ -123,7 +123,7 @@ struct QaseSurvey {
             "correct [[qase]] as the message says"
         case let failure as any SourceFailure where failure.failureKind.remedy == .fixCredentials:
             "put a valid personal API token in the token source of [[qase]]"
-        default: "the message above says what to check"
+        default: (error as? any SourceFailure)?.failureKind.fix(table: "[[qase]]") ?? "run trackwatch doctor again, with -v"
         }
     }
 }

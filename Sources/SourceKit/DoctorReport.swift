@@ -75,3 +75,33 @@ extension CredentialSource {
         }
     }
 }
+
+extension CredentialSource {
+    /// What `doctor` says to do when the `what` (a password, an API token) cannot be read from here: the action
+    /// itself, with where the tracker makes one (`makeOne`, e.g. "Qase makes one under your profile, API tokens").
+    public func fix(putting what: String, makeOne: String? = nil) -> String {
+        let made = makeOne.map { "; \($0)" } ?? ""
+        switch self {
+        case .passwordFile(let path), .tokenFile(let path):
+            return "put the \(what) alone on the first line of \(path), a file only you can read (chmod 600)\(made)"
+        case .passwordCommand: return "make the command print the \(what) on its first line\(made)"
+        case .systemdCredential(let name):
+            return "give the unit the credential \(name) holding the \(what) (LoadCredential=)\(made)"
+        case .keyring(let attributes):
+            return "store the \(what): secret-tool store --label=trackwatch \(attributes.joined(separator: " "))\(made)"
+        case .emptyPassword: return "set password_file (or another password source) holding the \(what)\(made)"
+        }
+    }
+}
+
+extension FailureKind {
+    /// What `doctor` says to do about a failure of this kind, for the table `table` (`[server]`, `[[qase]] work`).
+    public func fix(table: String) -> String {
+        switch remedy {
+        case .retryLater: "check that the server is up, and url, proxy and the network in \(table); then run doctor again"
+        case .reportTheAnswer: "run trackwatch probe --save FILE and send FILE with a report: the server answers what trackwatch cannot read"
+        case .fixCredentials: "correct the user name and the password or token of \(table)"
+        case .fixConfiguration: "correct \(table) where the message says"
+        }
+    }
+}

@@ -64,13 +64,13 @@ struct Doctor: ParsableCommand {
             var info = stat()
             if lstat(state, &info) == 0, report.check("state directory \(state) (yours, private, no links)", {
                 try checkStateDirectory(state)
-            }, fix: { ($0 as? StateDirectoryError)?.fix ?? "the message above says what to change" }) == nil {
+            }, fix: { ($0 as? StateDirectoryError)?.fix ?? "make \(state) a directory of yours: chmod 700 \(state)" }) == nil {
                 continue
             }
             if access(database, F_OK) != 0 {
                 report.warn("state directory \(state) has no state yet: the first `trackwatch check` or the daemon creates it")
             } else if report.check("state database \(database)", { try StateStore(path: database).status() },
-                                   fix: "the message above says what to change") != nil, access(state, W_OK) != 0 {
+                                   fix: "make \(database) yours and readable (chmod 600), or move it aside: the next poll starts a new baseline") != nil, access(state, W_OK) != 0 {
                 report.fail("state directory \(state) is not writable", fix: "chmod u+w \(state)")
             }
         }
@@ -137,7 +137,7 @@ struct Doctor: ParsableCommand {
             let path = expandTilde(path, environment: environment)
             let checked: Void? = report.check(
                 "\(key) \(path)", { try FileTrust.checkFile(key: key, path: path) },
-                fix: { ($0 as? UntrustedFile)?.fix ?? "the message above says what to change" })
+                fix: { ($0 as? UntrustedFile)?.fix ?? "make \(path) a file of yours that only you can change (chmod 600), not a link" })
             trusted = trusted && checked != nil
         }
         return trusted

@@ -19,7 +19,7 @@ final class JSONDoctorProbeTests: JSONSimTestCase {
         XCTAssertEqual(wrong.status, 1)
         let failed = try XCTUnwrap(wrong.lines.firstIndex { $0.hasPrefix("✘ [[json]] items read from") }, wrong.stdout)
         XCTAssertTrue(wrong.lines[failed].contains(#"its lists are at "/data""#), wrong.stdout)
-        XCTAssertEqual(wrong.lines[failed + 1], "    fix: correct the keys named above in [[json]]")
+        XCTAssertEqual(wrong.lines[failed + 1], "    fix: correct the keys the message names in [[json]]")
 
         let refused = try listWorkspace(
             "/entries/all", "key = \"DUID\"\nusername = \"dl123\"\npassword_file = \"/nonexistent/pw\"")

@@ -100,4 +100,16 @@ final class QaseProbeTests: XCTestCase {
             refused.stderr.contains("Qase rejected the API token (HTTP 401: API token is invalid)"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("qase-not-the-token"))
     }
+
+    /// Every `fix:` line says the action itself, never "the message above" (issue 27, item 12).
+    func test_doctor_anEmptyTokenFile_saysToPutTheTokenThere() throws {
+        let sim = try QaseSim()
+        let workspace = try Workspace(serverURL: sim.apiURL)
+        try workspace.useQase(sim, token: "")
+        let doctor = try workspace.trackwatch(["doctor"])
+        let fix = try XCTUnwrap(doctor.lines.first { $0.hasPrefix("    fix:") && $0.contains("API token") }, doctor.stdout)
+        XCTAssertTrue(fix.contains("put the API token alone on the first line of "), fix)
+        XCTAssertTrue(fix.contains("Qase makes one under your profile, API tokens"), fix)
+        XCTAssertFalse(doctor.stdout.contains("message above"), doctor.stdout)
+    }
 }
