@@ -72,7 +72,7 @@ final class GitHubAPI {
     func get(
         _ endpoint: GitHubEndpoint, _ query: [(String, String)] = [], url: String? = nil, etag: String? = nil
     ) throws -> GitHubAnswer {
-        let target = url ?? base + endpoint.path + Self.query(query)
+        let target = url ?? base + endpoint.path + PercentEncoding.query(query)
         guard target.hasPrefix(base + "/") else {
             throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a link to another server")
         }
@@ -127,7 +127,7 @@ final class GitHubAPI {
                 return .rateLimited(retryAfter: wait * jitter, resource: nil)
             }
             if response.header("X-RateLimit-Remaining") == "0" {
-                let resource = response.header("X-RateLimit-Resource").map { SafeText.bounded(SafeText.oneLine($0), 20) }
+                let resource = response.header("X-RateLimit-Resource").map { SafeText.oneLine($0, limit: 20) }
                 return .rateLimited(retryAfter: untilReset(response).map { $0 * jitter }, resource: resource ?? "core")
             }
             if response.status == 429 || message.lowercased().contains("rate limit") {
@@ -158,23 +158,6 @@ final class GitHubAPI {
             return String(part[part.index(after: open)..<close])
         }
         return nil
-    }
-
-    static func query(_ items: [(String, String)]) -> String {
-        items.isEmpty ? "" : "?" + items.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
-    }
-
-    static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var out = ""
-        for byte in text.utf8 {
-            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || "-._~".utf8.contains(byte)
-            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
-                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return out
     }
 
     static func describe(_ response: HTTPResponse) -> String {

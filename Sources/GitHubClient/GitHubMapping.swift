@@ -24,14 +24,14 @@ struct GitHubMapping {
     /// An issue or pull request as one of my items; `nil` without a valid reference.
     func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
         guard let reference = issue.reference else { return nil }
-        let assignees = (issue.assignees ?? []).compactMap(\.login).map { Self.text($0, 60) }.sorted()
-        let state = issue.pull_request?.merged_at != nil ? "merged" : Self.text(issue.state ?? "", 20)
+        let assignees = (issue.assignees ?? []).compactMap(\.login).map { SafeText.oneLine($0, limit: 60) }.sorted()
+        let state = issue.pull_request?.merged_at != nil ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
         var values: [String: String] = [
-            GitHubFields.title: Self.text(issue.title ?? "", 500), GitHubFields.state: state,
+            GitHubFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), GitHubFields.state: state,
             GitHubFields.assignees: assignees.joined(separator: ", "),
-            GitHubFields.labels: (issue.labels ?? []).compactMap(\.name).map { Self.text($0, 60) }.sorted()
+            GitHubFields.labels: (issue.labels ?? []).compactMap(\.name).map { SafeText.oneLine($0, limit: 60) }.sorted()
                 .joined(separator: ", "),
-            GitHubFields.milestone: Self.text(issue.milestone?.title ?? "", 100),
+            GitHubFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
             GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
             GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
@@ -53,7 +53,7 @@ struct GitHubMapping {
             return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes)
         }
         func change(_ field: String, _ old: String?, _ new: String?) -> [FieldChange] {
-            [FieldChange(field: field, old: old.map { Self.text($0, 200) }, new: new.map { Self.text($0, 200) })]
+            [FieldChange(field: field, old: old.map { SafeText.oneLine($0, limit: 200) }, new: new.map { SafeText.oneLine($0, limit: 200) })]
         }
         switch item.event ?? "" {
         case "assigned": return make("e", at: nil, change(GitHubFields.assignees, nil, "added \(item.assignee?.login ?? "?")"))
@@ -72,7 +72,7 @@ struct GitHubMapping {
         case "reopened": return make("e", at: nil, change(GitHubFields.state, "closed", "open"))
         case "merged": return make("e", at: nil, change(GitHubFields.state, "open", "merged"))
         case "commented":
-            return make("c", at: nil, change(GitHubFields.comment, nil, Self.firstLine(item.body)), by: item.user?.actor ?? actor)
+            return make("c", at: nil, change(GitHubFields.comment, nil, SafeText.firstLine(item.body, limit: 200)), by: item.user?.actor ?? actor)
         case "reviewed":
             return make("r", at: item.submitted_at, change(GitHubFields.review, nil, Self.verdict(item)), by: item.user?.actor ?? actor)
         default: return nil
@@ -85,23 +85,23 @@ struct GitHubMapping {
         guard let sha = item.sha, sha.count >= 7, sha.count <= 64, sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return nil }
         let author = item.author ?? item.committer
-        let name = Self.text(author?.name ?? "someone", 80)
+        let name = SafeText.oneLine(author?.name ?? "someone", limit: 80)
         let mine = [me.name, me.login, me.email].compactMap { $0?.lowercased() }
         let isMe = mine.contains(name.lowercased()) || mine.contains((author?.email ?? "").lowercased())
-        let actor = Actor(id: isMe ? myID : "git:\(Self.text(author?.email ?? name, 120))", name: name)
-        let line = "\(sha.prefix(7)) \(Self.firstLine(item.message))"
+        let actor = Actor(id: isMe ? myID : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))", name: name)
+        let line = "\(sha.prefix(7)) \(SafeText.firstLine(item.message, limit: 200))"
         return ActivityEvent(
             item: issue, id: "s\(sha)", at: at, actor: actor,
-            changes: [FieldChange(field: GitHubFields.commit, old: nil, new: Self.text(line, 200))])
+            changes: [FieldChange(field: GitHubFields.commit, old: nil, new: SafeText.oneLine(line, limit: 200))])
     }
 
     static func reviewer(_ item: GitHubTimelineItem) -> String {
-        if let login = item.requested_reviewer?.login { return text(login, 60) }
-        return "team " + text(item.requested_team?.name ?? item.requested_team?.slug ?? "?", 60)
+        if let login = item.requested_reviewer?.login { return SafeText.oneLine(login, limit: 60) }
+        return "team " + SafeText.oneLine(item.requested_team?.name ?? item.requested_team?.slug ?? "?", limit: 60)
     }
 
     static func verdict(_ item: GitHubTimelineItem) -> String {
-        let body = firstLine(item.body)
+        let body = SafeText.firstLine(item.body, limit: 200)
         switch item.state?.lowercased() {
         case "approved": return body.isEmpty ? "approved" : "approved: \(body)"
         case "changes_requested": return body.isEmpty ? "changes requested" : "changes requested: \(body)"
@@ -109,10 +109,4 @@ struct GitHubMapping {
         }
     }
 
-    static func firstLine(_ text: String?) -> String {
-        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
-        return Self.text(line.map(String.init) ?? "", 200)
-    }
-
-    static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
 }

@@ -15,7 +15,7 @@ struct GitHubUser: Decodable, Equatable {
 
     var actor: Actor? {
         guard let id else { return nil }
-        let login = login.map { SafeText.bounded(SafeText.oneLine($0), 60) } ?? String(id)
+        let login = login.map { SafeText.oneLine($0, limit: 60) } ?? String(id)
         return Actor(id: String(id), name: login, login: login, isApp: isBot)
     }
 }
@@ -100,7 +100,7 @@ struct GitHubTimelineItem: Decodable {
 struct GitHubErrorBody: Decodable {
     var message: String?
 
-    var text: String { SafeText.bounded(SafeText.oneLine(message ?? ""), 300) }
+    var text: String { SafeText.oneLine(message ?? "", limit: 300) }
 }
 
 /// GitHub's ISO 8601 times (`2026-01-17T12:34:56Z`), read into trackwatch's normal form; anything else `nil`.

@@ -27,8 +27,8 @@ enum GitLabEndpoint: Equatable {
         case .user: return "/user"
         case .issues: return "/issues"
         case .mergeRequests: return "/merge_requests"
-        case .project(let path): return "/projects/" + GitLabAPI.encode(path)
-        case .projectIssues(let path): return "/projects/" + GitLabAPI.encode(path) + "/issues"
+        case .project(let path): return "/projects/" + PercentEncoding.encode(path)
+        case .projectIssues(let path): return "/projects/" + PercentEncoding.encode(path) + "/issues"
         case .item(let project, let iid, let mr): return item(project, iid, mr)
         case .notes(let project, let iid, let mr): return item(project, iid, mr) + "/notes"
         case .resourceEvents(let project, let iid, let mr, let kind): return item(project, iid, mr) + "/resource_\(kind)_events"
@@ -95,7 +95,7 @@ final class GitLabAPI {
     }
 
     private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {
-        let url = base + endpoint.path + (query.isEmpty ? "" : "?" + query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&"))
+        let url = base + endpoint.path + PercentEncoding.query(query)
         let headers: [(name: String, value: String)] = [
             ("PRIVATE-TOKEN", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
         ]
@@ -112,7 +112,7 @@ final class GitLabAPI {
 
     static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {
         let message = (try? JSONDecoder().decode(GitLabErrorBody.self, from: Data(response.body)))?.text
-            ?? SafeText.bounded(SafeText.oneLine(String(decoding: response.body.prefix(200), as: UTF8.self)), 100)
+            ?? SafeText.oneLine(String(decoding: response.body.prefix(200), as: UTF8.self), limit: 100)
         switch response.status {
         case 401: return .tokenRejected(message: message)
         case 429:
@@ -133,16 +133,4 @@ final class GitLabAPI {
         }
     }
 
-    static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var out = ""
-        for byte in text.utf8 {
-            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || "-._~".utf8.contains(byte)
-            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
-                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return out
-    }
 }

@@ -30,13 +30,13 @@ struct GitLabMapping {
         guard let full = item.references?.full, let reference = GitLabReference(full),
             reference.isMergeRequest == mergeRequest
         else { return nil }
-        let state = Self.text(item.state ?? "", 20)
+        let state = SafeText.oneLine(item.state ?? "", limit: 20)
         var values: [String: String] = [
-            GitLabFields.title: Self.text(item.title ?? "", 500), GitLabFields.state: state,
-            GitLabFields.assignees: (item.assignees ?? []).compactMap(\.username).map { Self.text($0, 60) }.sorted()
+            GitLabFields.title: SafeText.oneLine(item.title ?? "", limit: 500), GitLabFields.state: state,
+            GitLabFields.assignees: (item.assignees ?? []).compactMap(\.username).map { SafeText.oneLine($0, limit: 60) }.sorted()
                 .joined(separator: ", "),
-            GitLabFields.labels: (item.labels ?? []).map { Self.text($0, 60) }.sorted().joined(separator: ", "),
-            GitLabFields.milestone: Self.text(item.milestone?.title ?? "", 100),
+            GitLabFields.labels: (item.labels ?? []).map { SafeText.oneLine($0, limit: 60) }.sorted().joined(separator: ", "),
+            GitLabFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
             GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
             GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
             GitLabFields.reviewRequested: reviewRequested ? "yes" : "no",
@@ -61,7 +61,7 @@ struct GitLabMapping {
             changes = Self.systemNote(note.body ?? "", stateInNotes: stateInNotes)
             guard !changes.isEmpty else { return nil }
         } else {
-            changes = [FieldChange(field: GitLabFields.comment, old: nil, new: Self.firstLine(note.body))]
+            changes = [FieldChange(field: GitLabFields.comment, old: nil, new: SafeText.firstLine(note.body, limit: 200))]
         }
         return ActivityEvent(item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes)
     }
@@ -72,12 +72,12 @@ struct GitLabMapping {
         let added = event.action == "add"
         let change: FieldChange
         switch kind {
-        case "label": change = FieldChange(field: GitLabFields.labels, old: nil, new: "\(added ? "added" : "removed") \(Self.text(event.label?.name ?? "?", 60))")
+        case "label": change = FieldChange(field: GitLabFields.labels, old: nil, new: "\(added ? "added" : "removed") \(SafeText.oneLine(event.label?.name ?? "?", limit: 60))")
         case "milestone":
-            let title = Self.text(event.milestone?.title ?? "?", 100)
+            let title = SafeText.oneLine(event.milestone?.title ?? "?", limit: 100)
             change = added ? FieldChange(field: GitLabFields.milestone, old: nil, new: title) : FieldChange(field: GitLabFields.milestone, old: title, new: "")
         default:
-            let state = Self.text(event.state ?? "?", 20)
+            let state = SafeText.oneLine(event.state ?? "?", limit: 20)
             change = FieldChange(field: GitLabFields.state, old: nil, new: state)
         }
         return ActivityEvent(item: item, id: "\(kind.prefix(1))\(event.id)", at: at, actor: event.user?.actor, changes: [change])
@@ -100,7 +100,7 @@ struct GitLabMapping {
             return [FieldChange(field: GitLabFields.commits, old: nil, new: "added \(count.isEmpty ? "?" : String(count))")]
         }
         for (prefix, direction) in [("moved to ", "to"), ("moved from ", "from")] where text.hasPrefix(prefix) {
-            let place = text.dropFirst(prefix.count).split(separator: " ").first.map { Self.text(String($0), 120) } ?? "?"
+            let place = text.dropFirst(prefix.count).split(separator: " ").first.map { SafeText.oneLine(String($0), limit: 120) } ?? "?"
             return [FieldChange(field: GitLabFields.moved, old: nil, new: "\(direction) \(place)")]
         }
         if stateInNotes, let notes = oldStyle(text) { return notes }
@@ -113,7 +113,7 @@ struct GitLabMapping {
                 ("removed review request for ", GitLabFields.reviewers, "removed"),
             ] where clause.hasPrefix(prefix) {
                 let users = String(clause.dropFirst(prefix.count)).replacing("@", with: "")
-                changes.append(FieldChange(field: field, old: nil, new: "\(verb) \(Self.text(users, 200))"))
+                changes.append(FieldChange(field: field, old: nil, new: "\(verb) \(SafeText.oneLine(users, limit: 200))"))
             }
         }
         return changes
@@ -126,7 +126,7 @@ struct GitLabMapping {
         if ["closed", "reopened", "merged"].contains(first) { return [FieldChange(field: GitLabFields.state, old: nil, new: first)] }
         if text.hasPrefix("changed milestone to ") {
             let title = text.dropFirst("changed milestone to ".count).drop { $0 == "%" }.filter { $0 != "\"" }
-            return [FieldChange(field: GitLabFields.milestone, old: nil, new: Self.text(String(title), 100))]
+            return [FieldChange(field: GitLabFields.milestone, old: nil, new: SafeText.oneLine(String(title), limit: 100))]
         }
         if text.hasPrefix("removed milestone") { return [FieldChange(field: GitLabFields.milestone, old: nil, new: "removed")] }
         var changes: [FieldChange] = []
@@ -134,7 +134,7 @@ struct GitLabMapping {
             for verb in ["added", "removed"] where clause.hasPrefix("\(verb) ~") && (clause.hasSuffix(" label") || clause.hasSuffix(" labels")) {
                 let names = clause.dropFirst(verb.count + 1).split(separator: " ").dropLast().joined(separator: " ")
                     .split(separator: "~").map { $0.trimmingQuotesAndSpaces }.filter { !$0.isEmpty }
-                for name in names { changes.append(FieldChange(field: GitLabFields.labels, old: nil, new: "\(verb) \(Self.text(name, 60))")) }
+                for name in names { changes.append(FieldChange(field: GitLabFields.labels, old: nil, new: "\(verb) \(SafeText.oneLine(name, limit: 60))")) }
             }
         }
         return changes.isEmpty ? nil : changes
@@ -144,15 +144,9 @@ struct GitLabMapping {
         var value = Substring(text)
         if value.hasPrefix("**") { value = value.dropFirst(2) }
         if value.hasSuffix("**") { value = value.dropLast(2) }
-        return Self.text(String(value), 200)
+        return SafeText.oneLine(String(value), limit: 200)
     }
 
-    static func firstLine(_ text: String?) -> String {
-        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
-        return Self.text(line.map(String.init) ?? "", 200)
-    }
-
-    static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
 }
 
 extension Substring {

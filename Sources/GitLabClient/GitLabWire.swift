@@ -16,7 +16,7 @@ struct GitLabUser: Decodable, Equatable {
 
     var actor: Actor? {
         guard let id else { return nil }
-        let username = username.map { SafeText.bounded(SafeText.oneLine($0), 60) } ?? String(id)
+        let username = username.map { SafeText.oneLine($0, limit: 60) } ?? String(id)
         return Actor(id: String(id), name: username, login: username, isApp: isBot)
     }
 }
@@ -69,7 +69,7 @@ struct GitLabErrorBody: Decodable {
     var message: String?
     var error: String?
 
-    var text: String { SafeText.bounded(SafeText.oneLine(message ?? error ?? ""), 300) }
+    var text: String { SafeText.oneLine(message ?? error ?? "", limit: 300) }
 }
 
 enum GitLabTime {

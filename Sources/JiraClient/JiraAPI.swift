@@ -161,7 +161,7 @@ final class JiraAPI {
             }
             // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
             let wait = retryAfter(response).map { $0 * Double.random(in: 1.1...1.3) }
-            let reason = response.header("RateLimit-Reason").map { SafeText.bounded(SafeText.oneLine($0), 60) }
+            let reason = response.header("RateLimit-Reason").map { SafeText.oneLine($0, limit: 60) }
             return .rateLimited(status: response.status, retryAfter: wait, reason: reason)
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
@@ -178,25 +178,7 @@ final class JiraAPI {
     }
 
     func url(_ path: String, _ query: [(String, String)]) -> String {
-        var url = base + path
-        if !query.isEmpty {
-            url += "?" + query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
-        }
-        return url
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var out = ""
-        for byte in text.utf8 {
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-                || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte)
-            if unreserved { out.append(Character(Unicode.Scalar(byte))) } else {
-                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return out
+        base + path + PercentEncoding.query(query)
     }
 
     /// What a 2xx answer that does not decode is: an HTML page, a cut body, or JSON of another shape.

@@ -48,15 +48,15 @@ struct JiraMapping {
     func item(_ issue: JiraIssue, isMine: Bool) -> ActivityItem? {
         guard JiraIssueKey.isValid(issue.key) else { return nil }
         let fields = issue.fields
-        let summary = Self.text(fields?.summary ?? "", 500)
+        let summary = SafeText.oneLine(fields?.summary ?? "", limit: 500)
         var values: [String: String] = [
             JiraFields.summary: summary,
-            JiraFields.status: Self.text(fields?.status?.name ?? "", 100),
-            JiraFields.priority: Self.text(fields?.priority?.name ?? "", 100),
-            JiraFields.assignee: Self.text(fields?.assignee?.displayName ?? "", 120),
-            JiraFields.labels: Self.text((fields?.labels ?? []).joined(separator: " "), 500),
-            JiraFields.fixVersions: Self.text((fields?.fixVersions ?? []).compactMap(\.name).joined(separator: ", "), 500),
-            JiraFields.type: Self.text(fields?.issuetype?.name ?? "", 100),
+            JiraFields.status: SafeText.oneLine(fields?.status?.name ?? "", limit: 100),
+            JiraFields.priority: SafeText.oneLine(fields?.priority?.name ?? "", limit: 100),
+            JiraFields.assignee: SafeText.oneLine(fields?.assignee?.displayName ?? "", limit: 120),
+            JiraFields.labels: SafeText.oneLine((fields?.labels ?? []).joined(separator: " "), limit: 500),
+            JiraFields.fixVersions: SafeText.oneLine((fields?.fixVersions ?? []).compactMap(\.name).joined(separator: ", "), limit: 500),
+            JiraFields.type: SafeText.oneLine(fields?.issuetype?.name ?? "", limit: 100),
         ]
         if let updated = fields?.updated?.timestamp { values[JiraFields.updated] = updated.rawValue }
         let status = values[JiraFields.status].flatMap { $0.isEmpty ? nil : $0 }
@@ -73,9 +73,9 @@ struct JiraMapping {
         guard let at = history.created?.timestamp else { return nil }
         let changes = (history.items ?? []).prefix(50).compactMap { item -> FieldChange? in
             guard let field = item.field, !field.isEmpty else { return nil }
-            let name = JiraFields.displayName(Self.text(field, 60))
+            let name = JiraFields.displayName(SafeText.oneLine(field, limit: 60))
             if JiraFields.textFields.contains(field.lowercased()) { return FieldChange(field: name, old: nil, new: nil) }
-            let old = Self.text(item.fromString ?? "", 200), new = Self.text(item.toString ?? "", 200)
+            let old = SafeText.oneLine(item.fromString ?? "", limit: 200), new = SafeText.oneLine(item.toString ?? "", limit: 200)
             // A value set where there was none reads as the value alone (`Resolution: Done`).
             return FieldChange(field: name, old: old.isEmpty && !new.isEmpty ? nil : old, new: new)
         }
@@ -97,6 +97,4 @@ struct JiraMapping {
         return ActivityEvent(item: issue.id.value, id: "created", at: at, actor: creator.actor, changes: [])
     }
 
-    /// Server text for a field value: one line, bounded.
-    static func text(_ value: String, _ limit: Int) -> String { SafeText.bounded(SafeText.oneLine(value), limit) }
 }

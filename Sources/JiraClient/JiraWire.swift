@@ -24,7 +24,7 @@ struct JiraUser: Decodable, Equatable {
 
     var actor: Actor? {
         guard let id else { return nil }
-        let display = displayName.map { SafeText.bounded(SafeText.oneLine($0), 120) }
+        let display = displayName.map { SafeText.oneLine($0, limit: 120) }
         return Actor(id: id, name: display ?? id, login: name, isApp: accountType == "app")
     }
 }
@@ -131,7 +131,7 @@ struct JiraErrorBody: Decodable {
     var text: String {
         let all = (errorMessages ?? []) + (errors ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             + [message].compactMap { $0 }
-        return SafeText.bounded(SafeText.oneLine(all.joined(separator: "; ")), 300)
+        return SafeText.oneLine(all.joined(separator: "; "), limit: 300)
     }
 }
 
@@ -193,10 +193,7 @@ struct JiraText: Decodable {
     }
 
     /// The first line that says something, one line, bounded.
-    var firstLine: String {
-        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
-        return SafeText.bounded(SafeText.oneLine(line.map(String.init) ?? ""), 200)
-    }
+    var firstLine: String { SafeText.firstLine(text, limit: 200) }
 }
 
 /// An ADF node: `{"type": "paragraph", "content": [{"type": "text", "text": "…"}]}`.

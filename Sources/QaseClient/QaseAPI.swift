@@ -137,30 +137,13 @@ final class QaseAPI {
     }
 
     func url(_ path: [String], _ query: [(String, String)]) -> String {
-        var url = base + path.map { "/" + Self.encode($0) }.joined()
+        var url = base + path.map { "/" + PercentEncoding.encode($0) }.joined()
         if !query.isEmpty {
             url +=
                 "?"
-                + query.map { Self.encode($0.0, keepBrackets: true) + "=" + Self.encode($0.1) }.joined(separator: "&")
+                + query.map { PercentEncoding.encode($0.0, keeping: [0x5B, 0x5D]) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
         }
         return url
-    }
-
-    /// Percent-encodes everything but RFC 3986's unreserved characters (and, in filter names, `[` and `]`).
-    static func encode(_ text: String, keepBrackets: Bool = false) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var out = ""
-        for byte in text.utf8 {
-            let unreserved =
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "-._~".utf8.contains(byte) || (keepBrackets && (byte == 0x5B || byte == 0x5D))
-            if unreserved {
-                out.append(Character(Unicode.Scalar(byte)))
-            } else {
-                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return out
     }
 
     // MARK: Describing answers

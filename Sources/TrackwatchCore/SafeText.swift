@@ -57,6 +57,12 @@ public enum SafeText {
     /// `oneLine(text)`, bounded (`bounded(_:_:)`).
     public static func oneLine(_ text: String, limit: Int) -> String { bounded(oneLine(text), limit) }
 
+    /// The first line of `text` that says something (a comment's, a commit message's), one line, bounded.
+    public static func firstLine(_ text: String?, limit: Int) -> String {
+        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return oneLine(line.map(String.init) ?? "", limit: limit)
+    }
+
     /// Compact JSON text (as `JSONEncoder` writes it) with every control character, line separator and
     /// bidirectional control written as a `\uXXXX` escape: the value a program decodes is unchanged, the bytes a
     /// terminal receives hold no control. `JSONEncoder` escapes C0 itself but passes DEL, C1, U+2028/2029 and the
