@@ -14,10 +14,10 @@ public struct GitHubFactory: SourceFactory {
 
     public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
         guard let github = settings as? GitHubSettings else { return nil }
-        let logger = Self.logger(context.logger, github)
+        let logger = context.logger.forSource(github.name)
         github.connection.warnings(logger: logger)
         let api = try Self.api(
-            github, token: try Self.token(github, secret: context.secret), environment: context.environment,
+            github, token: try github.credential.headerToken(context.secret, what: "the GitHub token"), environment: context.environment,
             logger: logger, wrap: context.wrap)
         return GitHubSource(settings: github, api: api, context: context, logger: logger)
     }
@@ -29,7 +29,7 @@ public struct GitHubFactory: SourceFactory {
         guard
             let token = report.check(
                 "token of [[github]] \(github.name) (\(github.credential.summary))",
-                { try Self.token(github, secret: context.secret) },
+                { try github.credential.headerToken(context.secret, what: "the GitHub token") },
                 fix: "put a personal access token alone on the first line of that file (GitHub, Settings, Developer "
                     + "settings, Personal access tokens)")
         else {
@@ -42,7 +42,7 @@ public struct GitHubFactory: SourceFactory {
                 {
                     try Self.api(
                         github, token: token, environment: context.environment,
-                        logger: Self.logger(context.logger, github))
+                        logger: context.logger.forSource(github.name))
                 }, fix: "check url, ca_file, insecure and proxy in [[github]] \(github.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
@@ -57,27 +57,10 @@ public struct GitHubFactory: SourceFactory {
         guard let github = settings as? GitHubSettings else { return nil }
         let recorder = ExchangeTranscript(label: "github", recording: transcript, shape: GitHubSurvey.route)
         let api = try Self.api(
-            github, token: try Self.token(github, secret: context.secret), environment: context.environment,
-            logger: Self.logger(context.logger, github), wrap: { recorder.wrapping($0) })
+            github, token: try github.credential.headerToken(context.secret, what: "the GitHub token"), environment: context.environment,
+            logger: context.logger.forSource(github.name), wrap: { recorder.wrapping($0) })
         let survey = GitHubSurvey(settings: github, api: api)
         return SurveyProbe(survey: survey.run, recorder: recorder)
-    }
-
-    static func logger(_ base: Logger, _ github: GitHubSettings) -> Logger {
-        var logger = base
-        logger[metadataKey: "source"] = "\(github.name)"
-        return logger
-    }
-
-    /// The token, checked: it goes into a header, so it must be one line of visible ASCII.
-    static func token(_ github: GitHubSettings, secret: (CredentialSource) throws -> Secret) throws -> Secret {
-        let token = try secret(github.credential)
-        guard !token.value.isEmpty, token.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ConfigurationProblem(
-                "the GitHub token is empty or holds spaces or other characters no token has; put the personal "
-                    + "access token alone in \(github.credential.summary)")
-        }
-        return token
     }
 
     static func api(

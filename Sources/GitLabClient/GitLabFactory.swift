@@ -14,10 +14,10 @@ public struct GitLabFactory: SourceFactory {
 
     public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
         guard let gitlab = settings as? GitLabSettings else { return nil }
-        let logger = Self.logger(context.logger, gitlab)
+        let logger = context.logger.forSource(gitlab.name)
         gitlab.connection.warnings(logger: logger)
         let api = try Self.api(
-            gitlab, token: try Self.token(gitlab, secret: context.secret), environment: context.environment,
+            gitlab, token: try gitlab.credential.headerToken(context.secret, what: "the GitLab token"), environment: context.environment,
             logger: logger, wrap: context.wrap)
         return GitLabSource(settings: gitlab, api: api, context: context, logger: logger)
     }
@@ -29,7 +29,7 @@ public struct GitLabFactory: SourceFactory {
         guard
             let token = report.check(
                 "token of [[gitlab]] \(gitlab.name) (\(gitlab.credential.summary))",
-                { try Self.token(gitlab, secret: context.secret) },
+                { try gitlab.credential.headerToken(context.secret, what: "the GitLab token") },
                 fix: "put a personal access token with the read_api scope alone on the first line of that file "
                     + "(GitLab, Preferences, Access tokens)")
         else {
@@ -39,7 +39,7 @@ public struct GitLabFactory: SourceFactory {
         guard
             let api = report.check(
                 "GitLab at \(gitlab.url)",
-                { try Self.api(gitlab, token: token, environment: context.environment, logger: Self.logger(context.logger, gitlab)) },
+                { try Self.api(gitlab, token: token, environment: context.environment, logger: context.logger.forSource(gitlab.name)) },
                 fix: "check url, ca_file, insecure and proxy in [[gitlab]] \(gitlab.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
@@ -54,26 +54,10 @@ public struct GitLabFactory: SourceFactory {
         guard let gitlab = settings as? GitLabSettings else { return nil }
         let recorder = ExchangeTranscript(label: "gitlab", recording: transcript, shape: GitLabSurvey.route)
         let api = try Self.api(
-            gitlab, token: try Self.token(gitlab, secret: context.secret), environment: context.environment,
-            logger: Self.logger(context.logger, gitlab), wrap: { recorder.wrapping($0) })
+            gitlab, token: try gitlab.credential.headerToken(context.secret, what: "the GitLab token"), environment: context.environment,
+            logger: context.logger.forSource(gitlab.name), wrap: { recorder.wrapping($0) })
         let survey = GitLabSurvey(settings: gitlab, api: api)
         return SurveyProbe(survey: survey.run, recorder: recorder)
-    }
-
-    static func logger(_ base: Logger, _ gitlab: GitLabSettings) -> Logger {
-        var logger = base
-        logger[metadataKey: "source"] = "\(gitlab.name)"
-        return logger
-    }
-
-    static func token(_ gitlab: GitLabSettings, secret: (CredentialSource) throws -> Secret) throws -> Secret {
-        let token = try secret(gitlab.credential)
-        guard !token.value.isEmpty, token.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ConfigurationProblem(
-                "the GitLab token is empty or holds spaces or other characters no token has; put the personal "
-                    + "access token alone in \(gitlab.credential.summary)")
-        }
-        return token
     }
 
     static func api(

@@ -15,7 +15,7 @@ public struct JiraFactory: SourceFactory {
 
     public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
         guard let jira = settings as? JiraSettings else { return nil }
-        let logger = Self.logger(context.logger, jira)
+        let logger = context.logger.forSource(jira.name)
         jira.connection.warnings(logger: logger)
         let api = try Self.api(jira, secret: context.secret, environment: context.environment, logger: logger,
                                wrap: context.wrap)
@@ -38,7 +38,7 @@ public struct JiraFactory: SourceFactory {
         guard
             let api = report.check(
                 "Jira at \(jira.url)",
-                { try Self.api(jira, secret: secret, environment: context.environment, logger: Self.logger(context.logger, jira)) },
+                { try Self.api(jira, secret: secret, environment: context.environment, logger: context.logger.forSource(jira.name)) },
                 fix: "check url, ca_file, insecure and proxy in [[jira]] \(jira.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
@@ -53,19 +53,13 @@ public struct JiraFactory: SourceFactory {
         guard let jira = settings as? JiraSettings else { return nil }
         let recorder = ExchangeTranscript(label: "jira", recording: transcript, shape: JiraSurvey.route)
         let api = try Self.api(
-            jira, secret: context.secret, environment: context.environment, logger: Self.logger(context.logger, jira),
+            jira, secret: context.secret, environment: context.environment, logger: context.logger.forSource(jira.name),
             wrap: { recorder.wrapping($0) })
         let survey = JiraSurvey(settings: jira, api: api)
         return SurveyProbe(survey: survey.run, recorder: recorder)
     }
 
     // MARK: Parts
-
-    static func logger(_ base: Logger, _ jira: JiraSettings) -> Logger {
-        var logger = base
-        logger[metadataKey: "source"] = "\(jira.name)"
-        return logger
-    }
 
     static func secretName(_ jira: JiraSettings) -> String {
         switch jira.signIn {
@@ -75,24 +69,19 @@ public struct JiraFactory: SourceFactory {
         }
     }
 
+    /// The secret, checked: a token goes into a header, so it must be one line of visible ASCII.
+    static func secret(_ jira: JiraSettings, secret: (CredentialSource) throws -> Secret) throws -> Secret {
+        let isToken: Bool = if case .password = jira.signIn { false } else { true }
+        return try jira.credential.headerToken(
+            secret, what: "the Jira \(secretName(jira))", advice: whereToMakeOne(jira), visibleASCII: isToken)
+    }
+
     static func whereToMakeOne(_ jira: JiraSettings) -> String {
         switch jira.signIn {
         case .apiToken: "make one at https://id.atlassian.com/manage-profile/security/api-tokens"
         case .personalToken: "make one in Jira: your profile, Personal Access Tokens"
         case .password: "your Jira password"
         }
-    }
-
-    /// The secret, checked: it goes into a header, so it must be one line of visible characters.
-    static func secret(_ jira: JiraSettings, secret: (CredentialSource) throws -> Secret) throws -> Secret {
-        let value = try secret(jira.credential)
-        let isToken: Bool = if case .password = jira.signIn { false } else { true }
-        guard !value.value.isEmpty, !isToken || value.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ConfigurationProblem(
-                "the Jira \(secretName(jira)) is empty or holds spaces or other characters no token has; put it "
-                    + "alone in \(jira.credential.summary) (\(whereToMakeOne(jira)))")
-        }
-        return value
     }
 
     static func api(

@@ -15,7 +15,7 @@ public struct QaseFactory: SourceFactory {
 
     public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
         guard let qase = settings as? QaseSettings else { return nil }
-        let logger = Self.logger(context.logger, qase)
+        let logger = context.logger.forSource(qase.name)
         qase.connection.warnings(logger: logger)
         let api = try Self.api(
             qase, secret: context.secret, environment: context.environment, poll: context.poll,
@@ -30,7 +30,7 @@ public struct QaseFactory: SourceFactory {
         let what = "API token of [[qase]] \(qase.name) (\(Self.summary(qase.credential)))"
         guard
             let token = report.check(
-                what, { try Self.token(qase.credential, secret: context.secret) },
+                what, { try qase.credential.headerToken(context.secret, what: "the Qase API token", place: Self.summary(qase.credential)) },
                 fix: qase.credential.fix(putting: "API token", makeOne: "Qase makes one under your profile, API tokens"))
         else {
             report.skip("Qase at \(qase.url) (needs the token)")
@@ -42,7 +42,7 @@ public struct QaseFactory: SourceFactory {
                 {
                     try Self.api(
                         qase, token: token, environment: context.environment, poll: context.poll,
-                        logger: Self.logger(context.logger, qase))
+                        logger: context.logger.forSource(qase.name))
                 }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
@@ -61,36 +61,19 @@ public struct QaseFactory: SourceFactory {
         let recorder = QaseTranscript.recorder(recording: transcript)
         let api = try Self.api(
             qase, secret: context.secret, environment: context.environment, poll: context.poll,
-            logger: Self.logger(context.logger, qase), wrap: { recorder.wrapping($0) })
+            logger: context.logger.forSource(qase.name), wrap: { recorder.wrapping($0) })
         let survey = QaseSurvey(settings: qase, api: api, logger: context.logger)
         return SurveyProbe(survey: survey.run, recorder: recorder)
     }
 
     // MARK: Parts
 
-    static func logger(_ base: Logger, _ qase: QaseSettings) -> Logger {
-        var logger = base
-        logger[metadataKey: "source"] = "\(qase.name)"
-        return logger
-    }
-
-    /// The token, checked: it goes into a header, so it must be one line of visible ASCII.
-    static func token(_ credential: CredentialSource, secret: (CredentialSource) throws -> Secret) throws -> Secret {
-        let token = try secret(credential)
-        guard !token.value.isEmpty, token.value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw ConfigurationProblem(
-                "the Qase API token is empty or holds spaces or other characters no token has; "
-                    + "put the token alone in \(summary(credential))")
-        }
-        return token
-    }
-
     static func api(
         _ qase: QaseSettings, secret: (CredentialSource) throws -> Secret, environment: [String: String],
         poll: PollConfig, logger: Logger, wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) throws -> QaseAPI {
         try api(
-            qase, token: try token(qase.credential, secret: secret), environment: environment, poll: poll,
+            qase, token: try qase.credential.headerToken(secret, what: "the Qase API token", place: summary(qase.credential)), environment: environment, poll: poll,
             logger: logger, wrap: wrap)
     }
 
