@@ -160,20 +160,9 @@ extension ConfigReader {
     }
 
     private func githubURL(_ table: TOMLTable) throws(ConfigError) -> String {
-        guard var url = try string(table, "github", "url") else { return GitHubSettings.defaultURL }
-        guard !ServerURL.hasUserInfo(url) else {
-            throw error(table["url"], "github.url", "must not contain a user name or password (not shown here); put the token in token_file")
-        }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
-            !url.contains("?"), !url.contains("#")
-        else {
-            throw error(
-                table["url"], "github.url",
-                "expected https://api.github.com, or an Enterprise Server's https://ghe.example.com/api/v3, found "
-                    + "\"\(url.prefix(80))\"")
-        }
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
+        try serverURL(
+            table, "github", "url",
+            expected: "https://api.github.com, or an Enterprise Server's https://ghe.example.com/api/v3")
+            ?? GitHubSettings.defaultURL
     }
 }

@@ -154,20 +154,9 @@ extension ConfigReader {
     }
 
     private func gitlabURL(_ table: TOMLTable) throws(ConfigError) -> String {
-        guard var url = try string(table, "gitlab", "url") else { return GitLabSettings.defaultURL }
-        guard !ServerURL.hasUserInfo(url) else {
-            throw error(table["url"], "gitlab.url", "must not contain a user name or password (not shown here); put the token in token_file")
-        }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
-            !url.contains("?"), !url.contains("#")
-        else {
-            throw error(
-                table["url"], "gitlab.url",
-                "expected your GitLab, such as https://gitlab.example.com, found \"\(url.prefix(80))\"")
-        }
-        while url.hasSuffix("/") { url.removeLast() }
-        if lower.hasSuffix("/api/v4") || lower.hasSuffix("/api/v4/") {
+        guard let url = try serverURL(table, "gitlab", "url", expected: "your GitLab, such as https://gitlab.example.com")
+        else { return GitLabSettings.defaultURL }
+        if url.lowercased().hasSuffix("/api/v4") {
             throw error(table["url"], "gitlab.url", "give the instance without /api/v4, e.g. https://gitlab.example.com")
         }
         return url

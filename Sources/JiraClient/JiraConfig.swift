@@ -43,25 +43,15 @@ extension ConfigReader {
 
     /// `https://acme.atlassian.net` or `https://jira.example.com/jira`: a host, maybe a context path, nothing else.
     private func jiraURL(_ table: TOMLTable, line: Int?) throws(ConfigError) -> String {
-        var url = try requiredString(table, "jira", "url", example: "https://yourcompany.atlassian.net", line: line)
-        // Checked first, and the URL never quoted: the part before @ may be a secret.
-        guard !ServerURL.hasUserInfo(url) else {
-            throw error(
-                table["url"], "jira.url",
-                "must not contain a user name or password (the part before @, not shown here); put the API token "
-                    + "in token_file")
-        }
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
-            !url.contains("?"), !url.contains("#")
+        guard
+            let url = try serverURL(
+                table, "jira", "url",
+                expected: "your Jira site or server, such as https://yourcompany.atlassian.net or "
+                    + "https://jira.example.com/jira")
         else {
-            throw error(
-                table["url"], "jira.url",
-                "expected your Jira site or server, such as https://yourcompany.atlassian.net or "
-                    + "https://jira.example.com/jira, found \"\(url.prefix(80))\"")
+            return try requiredString(table, "jira", "url", example: "https://yourcompany.atlassian.net", line: line)
         }
-        while url.hasSuffix("/") { url.removeLast() }
-        if lower.contains("/rest/api") {
+        if url.lowercased().contains("/rest/api") {
             throw error(
                 table["url"], "jira.url",
                 "give the site or server without /rest/api/… (trackwatch picks the API version), e.g. "

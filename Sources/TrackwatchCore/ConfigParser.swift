@@ -149,6 +149,27 @@ public struct ConfigReader: Sendable {
         return sources
     }
 
+    /// `key` of `table` as a server's URL: `http(s)://` with a host, no user name or password (refused without being
+    /// quoted: it may be a secret), no query or fragment, without its trailing slashes; `nil` when absent.
+    /// `expected` says what belongs there ("your Jira site, such as https://…").
+    public func serverURL(_ table: TOMLTable, _ name: String, _ key: String, expected: String) throws(ConfigError) -> String? {
+        guard var url = try string(table, name, key) else { return nil }
+        guard !ServerURL.hasUserInfo(url) else {
+            throw error(
+                table[key], "\(name).\(key)",
+                "must not contain a user name or password (the part before @, not shown here); put the token in "
+                    + "token_file")
+        }
+        let lower = url.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), ServerURL.host(of: url) != nil,
+            !url.contains("?"), !url.contains("#")
+        else {
+            throw error(table[key], "\(name).\(key)", "expected \(expected), found \"\(url.prefix(80))\"")
+        }
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
     /// The secret's source among `keys` of `table` (at most one may be set): `password_file`, `token_file`,
     /// `password_command` or `token_command`, `credential` (systemd), `keyring = true` (looked up under
     /// `keyringAttributes`); `nil` when none is set.
