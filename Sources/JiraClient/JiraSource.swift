@@ -80,7 +80,7 @@ public final class JiraSource: Source {
             failure = read.unavailable.map { JiraError.projectUnavailable(key: $0) }
             let rules = ActivityRules(
                 me: me.id ?? "", ignoreApps: jira.ignoreApps, ignoredPeople: jira.ignoreUsers,
-                comparedFields: JiraFields.compared)
+                comparedFields: JiraFields.compared, assignmentFields: [JiraFields.assignee])
             let outcome = ActivityDiff.compare(
                 previous: previous, seen: try state.seenHistoryKeys(watch: Self.watch), observation: read.observation,
                 rules: rules, seenUpTo: read.seenUpTo, checkpoint: Timestamp(secondsSinceEpoch: Int(started)))

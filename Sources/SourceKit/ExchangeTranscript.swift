@@ -22,7 +22,7 @@ public final class ExchangeTranscript: Sendable {
         let error: String?
     }
 
-    /// The key the entries are written under (`qase`, `jira`).
+    /// The key the entries are written under: the kind of source.
     private let label: String
     private let recording: Bool
     private let shape: @Sendable (String) -> String

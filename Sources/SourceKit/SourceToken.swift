@@ -4,7 +4,7 @@ import TrackwatchCore
 extension CredentialSource {
     /// The token `secret` reads from here, checked: it goes into an HTTP header, so it must be one line of visible
     /// ASCII (a password may hold spaces: `visibleASCII` false checks only that there is one). `what` names it in the
-    /// error ("the GitHub token"), `place` where it is read from, `advice` where the tracker makes one.
+    /// error ("the API token"), `place` where it is read from, `advice` where the tracker makes one.
     public func headerToken(
         _ secret: (CredentialSource) throws -> Secret, what: String, place: String? = nil, advice: String? = nil,
         visibleASCII: Bool = true

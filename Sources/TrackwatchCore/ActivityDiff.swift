@@ -1,8 +1,8 @@
-/// Who acted in a tracker's activity log (Jira's changelog, GitHub's timeline, GitLab's notes).
+/// Who acted in a tracker's activity log (a changelog, a timeline, notes).
 public struct Actor: Equatable, Sendable {
     /// The tracker's stable id for the person or app (an account id, a user key): what "me" is compared with.
     public var id: String
-    /// How people see them (`Alice Example`, `Automation for Jira`).
+    /// How people see them (`Alice Example`, an automation rule's name).
     public var name: String
     /// A login that people may also write in `ignore_users` (a user name), where the tracker has one.
     public var login: String?
@@ -46,7 +46,7 @@ public struct ActivityEvent: Equatable, Sendable {
 
 /// One of my items as a read saw it.
 public struct ActivityItem: Equatable, Sendable {
-    /// The tracker's stable id: the same when the item is moved or renamed (Jira's numeric id).
+    /// The tracker's stable id: the same when the item is moved or renamed (a numeric id, not the key).
     public var id: String
     /// Keyed by the item's key as people see it (`WEB-42`); holds the compared fields.
     public var record: Record
@@ -70,8 +70,8 @@ public struct ActivityObservation: Equatable, Sendable {
     /// Events of the items read; events seen before are skipped by their key, so an overlapping window is harmless.
     public var events: [ActivityEvent]
     /// Stable ids of stored items the tracker confirmed are gone (deleted, or no longer visible to me): dropped
-    /// silently. An item merely missing from a read is kept: a search may lag (Jira Cloud's is eventually
-    /// consistent), and a partial answer is never "gone".
+    /// silently. An item merely missing from a read is kept: an eventually consistent search may lag, and a
+    /// partial answer is never "gone".
     public var gone: Set<String>
     /// Stable ids of the items whose log was read in this poll, besides those with events: their differences are
     /// explained by it.
@@ -100,7 +100,7 @@ public struct ActivityRules: Equatable, Sendable {
 
     public init(
         me: String, ignoreApps: Bool = false, ignoredPeople: [String] = [], comparedFields: [String],
-        assignmentFields: Set<String> = ["Assignee"]
+        assignmentFields: Set<String>
     ) {
         self.me = me
         self.ignoreApps = ignoreApps
@@ -118,7 +118,7 @@ public struct ActivityRules: Equatable, Sendable {
 }
 
 /// Compares my items with their stored snapshot, event by event: the one mechanism behind every tracker that keeps
-/// an activity log (Jira, GitHub, GitLab), as `ListDiff` is for lists. Each tracker module only reads its API and
+/// an activity log, as `ListDiff` is for lists. Each tracker module only reads its API and
 /// maps items and events onto this shape.
 ///
 /// Rules: each event counts once (seen keys, and everything up to the item's `seenUpTo`, what its stored state

@@ -6,7 +6,7 @@ final class ActivityDiffTests: XCTestCase {
     let me = Actor(id: "acc-me", name: "Eve Engineer")
     let alice = Actor(id: "acc-alice", name: "Alice Example")
     let robot = Actor(id: "acc-bot", name: "Automation for Jira", isApp: true)
-    let rules = ActivityRules(me: "acc-me", comparedFields: ["Status", "Summary"])
+    let rules = ActivityRules(me: "acc-me", comparedFields: ["Status", "Summary"], assignmentFields: ["Assignee"])
     let t0 = Timestamp("2026-11-27 10:00:00")
 
     func item(_ key: String, id: String = "1", assigned: Bool = true, mine: Bool = true, status: String = "To Do")
@@ -139,7 +139,8 @@ final class ActivityDiffTests: XCTestCase {
         let before = baseline([item("WEB-1")])
         let items = [item("WEB-1", status: "In Progress")]
         XCTAssertEqual(diff(before, items, [event("h1", by: robot, start)]).changes.first?.by, "Automation for Jira")
-        let quiet = ActivityRules(me: "acc-me", ignoreApps: true, ignoredPeople: ["ALICE EXAMPLE"], comparedFields: [])
+        let quiet = ActivityRules(
+            me: "acc-me", ignoreApps: true, ignoredPeople: ["ALICE EXAMPLE"], comparedFields: [], assignmentFields: [])
         XCTAssertTrue(diff(before, items, [event("h1", by: robot, start)], rules: quiet).changes.isEmpty)
         XCTAssertTrue(diff(before, items, [event("h1", by: alice, start)], rules: quiet).changes.isEmpty)
     }
