@@ -26,7 +26,7 @@ public enum CredentialsSent: Equatable, Sendable {
     case sent
     /// The configuration has none.
     case notConfigured
-    /// A redirect led to another host or down to http, where they are never sent.
+    /// A redirect led to another origin (host, port, or down to http), where they and `headers` are never sent.
     case withheldAfterRedirect
 }
 
@@ -85,8 +85,8 @@ extension JSONListError: SourceFailure {
             case .sent: break
             }
             return "\(list) refused the credentials (HTTP \(status)\(Self.quote(message))). Check username and the "
-                + "password or token source (password_file, token_file, header) in [[json]] \(list); trackwatch "
-                + "does not retry until the next poll."
+                + "password or token source (password_file, token_file, header, headers) in [[json]] \(list); "
+                + "trackwatch does not retry until the next poll."
         case .status(let status, let message, let list, let retryAfter):
             let wait = retryAfter.map { "; it asked to wait \(Self.wholeSeconds($0)) s, and trackwatch does" } ?? ""
             return

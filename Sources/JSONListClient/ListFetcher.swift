@@ -2,9 +2,9 @@ import TrackerHTTP
 import TrackwatchCore
 
 /// One GET of a list's page, as the server is allowed to answer it: redirects followed (a few at most, never in
-/// a loop), credentials sent only to the configured URL's origin (never to another host, never from https down
-/// to http), the validators of the last answer sent when asked, and every refusal turned into a
-/// `JSONListError` that says what to do.
+/// a loop), credentials and the configured `headers` sent only to the configured URL's origin (never to another
+/// host or port, never from https down to http), the validators of the last answer sent when asked, and every
+/// refusal turned into a `JSONListError` that says what to do.
 struct ListFetcher {
     static let maximumRedirects = 5
 
@@ -87,8 +87,11 @@ struct ListFetcher {
         var headers: [(name: String, value: String)] = [
             ("User-Agent", "trackwatch"), ("Accept", "application/json"), ("Accept-Encoding", "gzip"),
         ]
-        headers += config.headers.map { ($0.name, $0.value) }
-        if credentials, let authorization = authorization() { headers.append(authorization) }
+        // Every configured header may carry a token (GitLab's docs put PRIVATE-TOKEN there): a credential.
+        if credentials {
+            headers += config.headers.map { ($0.name, $0.value) }
+            if let authorization = authorization() { headers.append(authorization) }
+        }
         if let validators { headers += validators.requestHeaders }
         do {
             return try transport.send(
@@ -120,7 +123,8 @@ struct ListFetcher {
         case 401, 403:
             throw JSONListError.credentialsRefused(
                 status: answer.status, message: Self.message(answer.body), list: config.name,
-                sent: config.credentials == .none ? .notConfigured : trusted ? .sent : .withheldAfterRedirect)
+                sent: config.credentials == .none && config.headers.isEmpty
+                    ? .notConfigured : trusted ? .sent : .withheldAfterRedirect)
         case 404, 410:
             throw JSONListError.notFound(
                 status: answer.status, url: SafeText.oneLine(answer.url.description, limit: 200))

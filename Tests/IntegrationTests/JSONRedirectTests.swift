@@ -83,6 +83,33 @@ final class JSONRedirectTests: JSONSimTestCase {
             "never in clear text")
     }
 
+    /// A token in `headers` (GitLab's `PRIVATE-TOKEN`, as its docs show) is a credential like `token_file`: every
+    /// configured header goes to the list's own origin only, never to a redirect target on another one.
+    func test_configuredHeaders_goToTheListsOwnOriginOnly() throws {
+        let otherURL = try XCTUnwrap(sim.otherURL, "json-sim could not bind 127.0.0.2")
+        let workspace = try Workspace(serverURL: sim.url)
+        let header = "headers = { PRIVATE-TOKEN = \"glpat-list-token\" }"
+        try workspace.useList(url: sim.url + "/redirect/same-host", header)
+        XCTAssertEqual(try workspace.trackwatch(["check"]).status, 0)
+        XCTAssertEqual(
+            try credentialsSent(), ["http GET /redirect/same-host private-token", "http GET /list/bare private-token"],
+            "the list's own origin gets them, after a redirect too")
+
+        try sim.reset()
+        try workspace.useList(url: sim.url + "/redirect/other-host", name: "other", header)
+        let other = try workspace.trackwatch(["check"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertEqual(
+            try credentialsSent(), ["http GET /redirect/other-host private-token", "other GET /list/bare none"],
+            "\(otherURL) was asked without them")
+
+        try sim.reset()
+        try workspace.useList(url: sim.url + "/redirect/other-host?to=/auth/bearer", name: "refused", header)
+        let refused = try workspace.trackwatch(["check"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("after a redirect to another host"), refused.stderr)
+    }
+
     /// `listener route credentials` of each request but the control routes, from json-sim's request log.
     private func credentialsSent() throws -> [String] {
         (try sim.control(.get, "requests")["requests"] as? [[String: Any]] ?? []).compactMap { request in
