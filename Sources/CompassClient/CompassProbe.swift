@@ -138,26 +138,51 @@ public struct ServerProbe {
 
     private func queries(_ report: inout ProbeReport) throws {
         // Paging first, on tiny pages, so that even a few records span pages on whichever path is in use.
-        var pagingError: (any Error)?
-        var pagedRows = 0
-        do {
-            pagedRows = try client.run(
-                WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
-                pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows
-            ).count
-        } catch let error as CompassError {
-            if case .unreachable = error { throw error }
-            if case .loginRejected = error { throw error }
-            pagingError = error
-        }
+        var paging = try pagingCheck(pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows)
+        // That read is cut at our own maxResultSetRows; a server whose resultSetIsLimited is a 0/1 flag calls the
+        // cut "1". Only the whole query, uncut by us, can tell the server's own limit.
+        let limitAtOwnCut = client.resultTraits.rowLimit
+        client.resultTraits.rowLimit = nil
+        client.resultTraits.limitedRecordCount = nil
         // The query as the daemon runs it: whole, at the configured page size, by whatever route works.
         let rows = try client.run(
             WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
             pageSize: poll.pageSize)
         queryPath(&report)  // known once a query ran whole
-        let traits = client.resultTraits
-        let route = traits.lastRoute.map(Self.describe) ?? "page by page"
+        let route = client.resultTraits.lastRoute.map(Self.describe) ?? "page by page"
         report.add(.pass, "query \"assigned to me\": \(rows.count) records, read \(route)")
+        if let flag = limitAtOwnCut, client.resultTraits.rowLimit == nil {
+            report.add(
+                .warn,
+                "resultSetIsLimited is a flag here: \(flag) for the probe's own cut at \(Self.pagingCheckRows) rows, "
+                    + "while no limit cut the whole query",
+                then: "nothing to do while no administrator limits results; under a limit trackwatch would take it "
+                    + "for \(flag) rows and read in batches of \(flag) (slow, nothing cut)")
+            if rows.count > Self.tinyPageSize {
+                // Paging again without a cut of ours: about three pages of the whole result.
+                paging = try pagingCheck(pageSize: max(Self.tinyPageSize, (rows.count + 2) / 3), maxRows: nil)
+            }
+        }
+        pagingVerdict(paging, &report)
+        rowLimitVerdict(&report)
+    }
+
+    /// The assigned-to-me query read on pages of `pageSize`, at most `maxRows`: how many rows arrived, or why not.
+    private func pagingCheck(pageSize: Int, maxRows: Int?) throws -> (pageSize: Int, rows: Int, error: (any Error)?) {
+        do {
+            let rows = try client.run(
+                WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
+                pageSize: pageSize, maxRows: maxRows)
+            return (pageSize, rows.count, nil)
+        } catch let error as CompassError {
+            if case .unreachable = error { throw error }
+            if case .loginRejected = error { throw error }
+            return (pageSize, 0, error)
+        }
+    }
+
+    private func pagingVerdict(_ paging: (pageSize: Int, rows: Int, error: (any Error)?), _ report: inout ProbeReport) {
+        let traits = client.resultTraits
         let path = client.queryPath ?? .adHoc
         if traits.pagingIgnored.contains(path) {
             report.add(
@@ -167,17 +192,21 @@ public struct ServerProbe {
                         + "which works here"
                     : "trackwatch reads results of more than one page on one large page or in id-ordered batches "
                         + "(the CSV file route does not work here)")
-        } else if let pagingError, traits.rowLimit == nil {
+        } else if let error = paging.error, traits.rowLimit == nil {
             report.add(
-                .fail, "paging on pages of \(Self.tinyPageSize): \(pagingError)",
+                .fail, "paging on pages of \(paging.pageSize): \(error)",
                 then: "send the transcript (probe --save) to the trackwatch developers")
-        } else if pagedRows > Self.tinyPageSize {
-            report.add(.pass, "paging: \(pagedRows) records on pages of \(Self.tinyPageSize), no page repeated")
+        } else if paging.rows > paging.pageSize {
+            report.add(.pass, "paging: \(paging.rows) records on pages of \(paging.pageSize), no page repeated")
         } else if traits.rowLimit == nil {
             report.add(
                 .unknown,
-                "paging not checked: only \(pagedRows) records assigned to you (it takes \(Self.tinyPageSize + 1))")
+                "paging not checked: only \(paging.rows) records assigned to you (it takes \(paging.pageSize + 1))")
         }
+    }
+
+    private func rowLimitVerdict(_ report: inout ProbeReport) {
+        let traits = client.resultTraits
         if let limit = traits.rowLimit {
             let count =
                 traits.limitedRecordCount.map {

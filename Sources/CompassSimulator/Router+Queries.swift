@@ -89,7 +89,7 @@ extension Router {
         return encoded(201, ResultSetCreated(
             result_set_id: id,
             columns: query.queryFieldDefs.map { ResultColumn(name: $0.fieldPathName, sortType: $0.sortType ?? "NO_SORT", sortOrder: $0.sortOrder ?? 0) },
-            recordCount: recordCount, resultSetIsLimited: limited))
+            recordCount: recordCount, resultSetIsLimited: limited > 0 && state.options.limitedAsFlag ? 1 : limited))
     }
 
     /// A page of a result set; `honouringPageNumber: false` answers page 1 whatever was asked.

@@ -27,6 +27,9 @@ public struct SimulatorOptions: Sendable {
     public var rowLimit: Int?
     /// Whether a limited result's `recordCount` counts the rows before the cut (else after it).
     public var limitedCountBeforeCut = false
+    /// `--limited-flag`: `resultSetIsLimited` is 1 for any cut result, the client's own `maxResultSetRows` cut
+    /// too (the 0/1 flag of the documented example), instead of the limit that cut.
+    public var limitedAsFlag = false
     /// Stored-query result pages answer page 1 whatever `pageNumber` says.
     public var ignoreStoredPageNumber = false
     /// The CSV route `…/resultsets/{id}/file?fileType=csv` answers 404.

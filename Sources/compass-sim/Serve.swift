@@ -64,6 +64,8 @@ struct Serve: ParsableCommand {
     @Option(help: "An administrator's query limit: results are cut to N rows (resultSetIsLimited = N).") var rowLimit: Int?
     @Option(help: "recordCount of a limited result counts the rows before or after the cut: before|after.")
     var limitedCount = "after"
+    @Flag(help: "resultSetIsLimited is 1 for a cut result (a 0/1 flag, as the documented example shows), not the limit.")
+    var limitedFlag = false
     @Flag(help: "Stored-query result pages answer page 1 whatever pageNumber asks for.") var ignoreStoredPageNumber = false
     @Flag(help: "A filter on history.action_timestamp matches every entry (the whole history comes back).")
     var ignoreHistoryFilter = false
@@ -117,6 +119,7 @@ struct Serve: ParsableCommand {
         options.history.format = HistoryClock.Format(rawValue: timestampFormat) ?? .sql
         options.rowLimit = rowLimit
         options.limitedCountBeforeCut = limitedCount == "before"
+        options.limitedAsFlag = limitedFlag
         options.ignoreStoredPageNumber = ignoreStoredPageNumber
         options.history.ignoresFilter = ignoreHistoryFilter
         options.csvRoute = !noCsv

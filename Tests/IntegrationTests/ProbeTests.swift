@@ -125,6 +125,23 @@ final class ProbeTests: XCTestCase {
         }
     }
 
+    /// A server whose `resultSetIsLimited` is the documented example's 0/1 flag answers the probe's own capped
+    /// reads (six rows in the paging check, one history row) with 1, and may count `recordCount` before the cut.
+    /// Those cuts are the probe's: no "limits query results to 1 rows", and paging still checked (issue 27, item 9).
+    func test_limitedAsFlag_probesOwnCut_isNotAServerLimit() throws {
+        for variant in [["--limited-flag"], ["--limited-flag", "--limited-count", "before"],
+                        ["--limited-flag", "--limited-count", "before", "--no-adhoc-query"]] {
+            let (result, _) = try probe(variant)
+            XCTAssertEqual(result.status, 0, "\(variant): \(result.stdout)\(result.stderr)")
+            XCTAssertFalse(result.stdout.contains("limits query results"), "\(variant): \(result.stdout)")
+            XCTAssertFalse(result.stdout.contains("✘"), "\(variant): \(result.stdout)")
+            assertLine(result, "✔", "no row limit reported (resultSetIsLimited)")
+            assertLine(result, "⚠", "resultSetIsLimited is a flag here: 1 for the probe's own cut at 6 rows")
+            assertLine(result, "✔", "paging: 8 records on pages of 3, no page repeated")
+            assertLine(result, "✔", "history timestamps: sql (")
+        }
+    }
+
     func test_severalServers_eachProbed_orTheOneNamed() throws {
         let prod = try Simulator(), test = try Simulator(["--refused-token-status", "500"])
         let workspace = try Workspace(serverURL: prod.url)
