@@ -17,6 +17,9 @@ public enum JSONListError: Error, Equatable {
     case badAnswer(String, list: String)
     /// Paging that repeats itself or never ends.
     case paging(String)
+    /// A list, or one answer, past what it may cost (`max_size` for a list's pages together): `reason` for the
+    /// outage bubble, `detail` with the key that raises the limit.
+    case tooLarge(reason: String, detail: String)
     /// The configuration does not fit the answer (the items pointer, the key).
     case configuration(String)
 }
@@ -37,7 +40,7 @@ extension JSONListError: SourceFailure {
         case .credentialsRefused: .credentials
         case .status(let status, _, _, _): .server(status: status)
         case .notFound, .configuration: .configuration
-        case .badAnswer, .paging: .badAnswer
+        case .badAnswer, .paging, .tooLarge: .badAnswer
         }
     }
 
@@ -64,6 +67,7 @@ extension JSONListError: SourceFailure {
         case .notFound(let status, _): "HTTP \(status): no list at the url"
         case .badAnswer(let detail, _): "an answer that is not a JSON list (\(SafeText.bounded(detail, 100)))"
         case .paging: "paging that repeats itself or never ends"
+        case .tooLarge(let reason, _): reason
         case .configuration(let detail): SafeText.bounded(detail, 160)
         }
     }
@@ -95,7 +99,7 @@ extension JSONListError: SourceFailure {
             return "\(url) answered HTTP \(status): there is no list there. Check url in [[json]]."
         case .badAnswer(let detail, let list):
             return "\(list) sent an answer that is not a JSON list: \(detail). Nothing changed; the next poll retries."
-        case .paging(let detail), .configuration(let detail):
+        case .paging(let detail), .configuration(let detail), .tooLarge(_, let detail):
             return detail
         }
     }

@@ -42,6 +42,8 @@ struct ListReader {
                 throw JSONListError.badAnswer("HTTP 304 to a request that was not conditional", list: config.name)
             }
             read.pages += 1
+            read.bytes += answer.body.count
+            guard read.bytes <= config.maxSize else { throw tooLarge(read) }
             if read.pages == 1 { read.first = FirstAnswer(answer) }
             let (document, traits) = try AnswerBody.decode(
                 answer.body, contentType: answer.header("Content-Type"),
@@ -85,6 +87,17 @@ struct ListReader {
         }
         try checkKey(read.collector)
         return .list(read)
+    }
+
+    /// The pages read so far are together larger than `max_size`: every item is held until the poll compares.
+    private func tooLarge(_ read: ListRead) -> JSONListError {
+        let limit = JSONListError.size(config.maxSize)
+        return .tooLarge(
+            reason: "a list larger than max_size (\(limit))",
+            detail: "\(config.name): the list's pages together are larger than max_size (\(limit)): its first "
+                + "\(read.pages) pages held \(JSONListError.size(read.bytes)). trackwatch holds a whole list to "
+                + "compare it; if the list is really that large, raise max_size in [[json]] \(config.name). Nothing "
+                + "was compared or stored.")
     }
 
     private func repeated(page: Int) -> JSONListError {
@@ -169,6 +182,8 @@ struct PagingState {
 struct ListRead {
     var collector = ItemCollector()
     var pages = 0
+    /// The bytes of every page so far (inflated), held to `max_size`.
+    var bytes = 0
     var first: FirstAnswer?
     var traits = AnswerBody.Traits()
     /// How the pages were found (`Link headers`, `the next pointer`, …), once there was a second page.

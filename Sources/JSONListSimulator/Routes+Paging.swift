@@ -12,6 +12,19 @@ enum PagingRoutes {
         "ignore-page", "endless", "endless-body", "endless-fresh",
     ]
     static let largestPage = 100
+    /// `endless-fresh`'s `pad`: at most 64 MB an item.
+    static let largestPadding = 64 * 1_048_576
+
+    /// `item` with members `pad1`, `pad2`, … of 100 characters each, about `bytes` more in all: an item as large
+    /// as asked, every member of it a field to compare and to store.
+    static func padded(_ item: JSONValue, bytes: Int) -> JSONValue {
+        guard bytes > 0, var object = item.object else { return item }
+        let value = JSONValue.string(String(repeating: "x", count: 100))
+        let count = max(1, bytes / 114)  // `"pad12345":"x…x",`
+        object.members.reserveCapacity(object.members.count + count)
+        for number in 1...count { object.members.append(.init("pad\(number)", value)) }
+        return .object(object)
+    }
 
     /// An opaque cursor: base64url of `offset:N`, unpadded.
     static func cursor(_ offset: Int) -> String {
@@ -102,7 +115,7 @@ extension ServerState {
     }
 
     /// Servers whose `next` never ends: page 1 again and again (`endless`, `endless-body`), or ever new items
-    /// (`endless-fresh`, ids counting up without end).
+    /// (`endless-fresh`, ids counting up without end, or up to `pages` pages; each item `pad` bytes larger).
     private func endlessPage(_ style: String, _ call: Call, page: Int, perPage: Int) -> SimResponse {
         let path = "/paging/" + style
         let next = call.link(path, replacing: ["page": String(page + 1)])
@@ -111,8 +124,13 @@ extension ServerState {
             return Reply.json(
                 200, ["items": .array(slice(offset: 0, limit: perPage)), "links": ["next": .string(next)]])
         case "endless-fresh":
-            let fresh = (0..<perPage).map { ItemFixtures.item((page - 1) * perPage + $0 + 1) }
-            return Reply.json(200, .array(fresh), headers: [("Link", "<\(call.origin)\(next)>; rel=\"next\"")])
+            let padding = min(call.int("pad", 0), PagingRoutes.largestPadding)
+            let fresh = (0..<perPage).map {
+                PagingRoutes.padded(ItemFixtures.item((page - 1) * perPage + $0 + 1), bytes: padding)
+            }
+            let last = call.query("pages").flatMap(Int.init).map { page >= $0 } ?? false
+            return Reply.json(
+                200, .array(fresh), headers: last ? [] : [("Link", "<\(call.origin)\(next)>; rel=\"next\"")])
         default:
             return Reply.json(
                 200, .array(slice(offset: 0, limit: perPage)),
