@@ -41,8 +41,8 @@ public struct QaseObservation: Sendable {
 
 /// How a watch's differences are reported.
 public enum QaseRule: Sendable {
-    /// Items assigned to me: `assigned` when one becomes mine, `unassigned` when it stops, `modified` (by whom
-    /// Qase does not say) when a compared field changes.
+    /// Items assigned to me: `assigned` when one becomes mine (a plan also when another of its cases does),
+    /// `unassigned` when it stops, `modified` (by whom Qase does not say) when a compared field changes.
     case assigned
     /// Items I created, changed by someone else: a case by its last editor (my own edits are silent), a defect
     /// by nobody named, a review by the reviewers whose verdict changed. `excluded`: items the assigned watch
@@ -135,6 +135,8 @@ public enum QaseDiff {
             if !was && isNow { return change(record, .assigned) }
             if was && !isNow { return change(record, .unassigned) }
             guard was, !fields.isEmpty else { return nil }
+            // A case newly mine in a plan that held one of mine already: assigned again, its cases shown.
+            if item == .plan, gainsCases(before, record) { return change(record, .assigned, fields: fields) }
             return change(record, .modified, fields: fields, action: action(item, fields))
         case .mine(let me, let excluded, let names):
             guard !excluded.contains(record.id) else { return nil }
@@ -149,6 +151,14 @@ public enum QaseDiff {
                 record, .modified, fields: fields, action: action(item, fields),
                 by: editor.flatMap { names[String($0)] })
         }
+    }
+
+    /// Whether a plan's cases assigned to me include one they did not before.
+    static func gainsCases(_ before: Record, _ record: Record) -> Bool {
+        func cases(_ plan: Record) -> Set<Substring> {
+            Set((plan[QaseFields.yourCases] ?? "").split(separator: ", "))
+        }
+        return !cases(record).isSubset(of: cases(before))
     }
 
     /// A review I wrote: reviewers' verdicts by name, then its own fields.

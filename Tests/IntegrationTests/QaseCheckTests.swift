@@ -43,7 +43,7 @@ final class QaseCheckTests: XCTestCase {
         XCTAssertEqual(
             Set(changeSummaries(changes)),
             [
-                "DEMO-4 modified", "DEMO/defect/3 assigned", "DEMO/defect/2 modified", "DEMO/plan/2 modified",
+                "DEMO-4 modified", "DEMO/defect/3 assigned", "DEMO/defect/2 modified", "DEMO/plan/2 assigned",
                 "DEMO/review/2 modified", "DEMO/review/1 unassigned",
             ])
         XCTAssertEqual(changes.count, 6, "\(changes)")
@@ -60,6 +60,28 @@ final class QaseCheckTests: XCTestCase {
         XCTAssertEqual(plan.first?["field"] as? String, "Your cases")
         XCTAssertEqual(plan.first?["new"] as? String, "DEMO-2, DEMO-5")
         XCTAssertEqual(try workspace.checkChanges().count, 0, "each reported once")
+    }
+
+    /// A plan that holds one of my cases already, and a colleague assigns me another of its cases: the case
+    /// became mine, so the plan is assigned to me, named by its title, its cases shown, by nobody (Qase does not
+    /// say who assigns) — never "changed" (issue 27, item 10). Losing one of two is a change.
+    func test_aCaseNewlyMineInAPlanHoldingOneOfMine_isAnAssignment() throws {
+        _ = try workspace.checkChanges()
+        try sim.act("lead", "assign-plan-case", "DEMO", "1", "7", "engineer")
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.lines, ["DEMO/plan/1 assigned to you: Release 2.0 regression (Your cases: DEMO-1 → DEMO-1, DEMO-7)"])
+        // A minute on, so that the plan's `updated_at` (whole seconds) moves past the last read.
+        try sim.control(.post, "clock", #"{"advance": 60}"#)
+        try sim.act("lead", "assign-plan-case", "DEMO", "1", "4", "engineer")
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["DEMO/plan/1 assigned"])
+        XCTAssertTrue(changes.first?["by"] is NSNull, "Qase does not say who assigned a case of a plan")
+        XCTAssertEqual(changes.first?["headline"] as? String, "Release 2.0 regression")
+        try sim.control(.post, "clock", #"{"advance": 60}"#)
+        try sim.act("lead", "assign-plan-case", "DEMO", "1", "7", "none")
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO/plan/1 modified"])
     }
 
     /// The terminal's sentences read as English, and the severity carries the level the rules judge by.

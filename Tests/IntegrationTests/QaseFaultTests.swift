@@ -49,7 +49,7 @@ final class QaseFaultTests: XCTestCase {
         }
         XCTAssertEqual(
             Set(changeSummaries(try workspace.checkChanges())),
-            ["DEMO-4 modified", "DEMO/defect/3 assigned", "WEB/plan/1 modified"])
+            ["DEMO-4 modified", "DEMO/defect/3 assigned", "WEB/plan/1 assigned"])
         XCTAssertEqual(try workspace.checkChanges().count, 0, "once")
     }
 

@@ -49,7 +49,7 @@ final class QaseProbeTests: XCTestCase {
         try workspace.useQase(sim)
         XCTAssertEqual(try workspace.checkChanges().count, 0)
         try sim.act("lead", "assign-plan-case", "DEMO", "1", "4", "engineer")
-        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO/plan/1 modified"])
+        XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["DEMO/plan/1 assigned"])
     }
 
     /// A recognisable token goes in; it comes out nowhere: output, verbose logs, the probe's transcript, the

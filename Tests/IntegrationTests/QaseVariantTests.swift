@@ -31,7 +31,7 @@ final class QaseVariantTests: XCTestCase {
             XCTAssertEqual(without.status, 0, without.stderr)
             XCTAssertEqual(
                 Set(changeSummaries(without.objects)),
-                ["DEMO/plan/1 modified", "DEMO/defect/2 modified", "DEMO/review/2 modified"], "\(status)")
+                ["DEMO/plan/1 assigned", "DEMO/defect/2 modified", "DEMO/review/2 modified"], "\(status)")
             XCTAssertTrue(without.stderr.contains("Qase refuses QQL search"), without.stderr)
             XCTAssertEqual(try workspace.checkChanges().count, 0, "\(status): steady without QQL")
             let probe = try workspace.trackwatch(["probe"])
@@ -56,7 +56,7 @@ final class QaseVariantTests: XCTestCase {
         try sim.act("lead", "assign-defect", "DEMO", "1", "alice")
         let result = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(Set(changeSummaries(result.objects)), ["DEMO-4 modified", "WEB/plan/2 modified"])
+        XCTAssertEqual(Set(changeSummaries(result.objects)), ["DEMO-4 modified", "WEB/plan/2 assigned"])
         XCTAssertEqual(
             result.stderr.components(separatedBy: "does not accept assignee on defects").count - 1, 1,
             "said once: \(result.stderr)")

@@ -87,16 +87,28 @@ final class QaseDiffTests: XCTestCase {
         XCTAssertEqual(outcome.delta.removals, [QaseKey.defect("DEMO", 2)])
     }
 
-    func test_aPlanGainingACase_isAFieldChange_andAnUnrelatedPlanIsSilent() {
+    /// A case of a plan that holds one of mine already, newly assigned to me, is an assignment: the plan is
+    /// assigned to me again, its cases shown (issue 27, item 10), never "changed" by nobody.
+    func test_aPlanGainingACase_isAnAssignment_andAnUnrelatedPlanIsSilent() {
         let before = [marker(), plan(1, cases: "DEMO-1"), plan(2, cases: "")]
         var quiet = plan(2, cases: "")
         quiet.fields["updated_at"] = "later"
         let outcome = assigned(before, observe([marker(), plan(1, cases: "DEMO-1, DEMO-4"), quiet]))
-        XCTAssertEqual(summaries(outcome), ["DEMO/plan/1 changed"])
+        XCTAssertEqual(summaries(outcome), ["DEMO/plan/1 assigned to you"])
+        XCTAssertEqual(outcome.changes[0].kind, .assigned)
+        XCTAssertEqual(outcome.changes[0].headline, "Plan 1")
         XCTAssertEqual(
             outcome.changes[0].changes,
             [FieldChange(field: "Your cases", old: "DEMO-1", new: "DEMO-1, DEMO-4")])
         XCTAssertEqual(outcome.silentUpdates, 1)
+    }
+
+    /// Losing one of my cases while others stay, or one case swapped for another, are told as what they are.
+    func test_aPlanLosingACase_isAChange_aSwapAnAssignment() {
+        let before = [marker(), plan(1, cases: "DEMO-1, DEMO-4"), plan(2, cases: "DEMO-2")]
+        let outcome = assigned(before, observe([marker(), plan(1, cases: "DEMO-1"), plan(2, cases: "DEMO-5")]))
+        XCTAssertEqual(summaries(outcome), ["DEMO/plan/1 changed", "DEMO/plan/2 assigned to you"])
+        XCTAssertEqual(outcome.changes.map(\.kind), [.modified, .assigned])
     }
 
     /// A part the server could not answer (QQL refused, reviews off) keeps its items: never a false "no longer
