@@ -2,7 +2,9 @@ import TrackwatchCore
 
 /// How an item of the list becomes a `Record`: its key, its compared fields and the fields that describe it, each
 /// as one text (`JSONValue.fieldText`), long values cut so that the store and the page stay small: a changed
-/// 1.5 MB picture is still a change, but it is never stored, compared twice or shown whole.
+/// 1.5 MB picture is still a change, but it is never stored, compared twice or shown whole. Compared without a
+/// `fields` list, an item's members are bounded as they arrive too (`Record.bounded(fields:)`): long names cut,
+/// and past `Record.fieldLimit` members the rest one field with their count and fingerprint.
 struct ItemShape {
     /// A longer key identifies nothing a person could read; such an item counts as one without a key.
     static let longestKey = 256
@@ -40,14 +42,21 @@ struct ItemShape {
         if let compared {
             for field in compared { fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded) }
         } else if case .object(let members) = item {
-            for member in members where !(self.key.isMemberName && member.name == self.key.name) {
-                fields[member.name] = member.value.fieldText.map(Self.bounded)
+            // Members that describe the item (its title's) are added whole below, never folded away.
+            for member in members
+            where !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name) {
+                fields[member.name] = member.value.fieldText
             }
+            fields = Record.bounded(fields: fields)
         }
         for field in describing where fields[field.name] == nil {
             fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded)
         }
         return Record(id: RecordID(key), fields: fields)
+    }
+
+    private func isDescribingMember(_ name: String) -> Bool {
+        describing.contains { $0.isMemberName && $0.name == name }
     }
 
     /// The fields compared between polls, for a record: the configured ones, or every field it has but those only

@@ -8,8 +8,12 @@ import SimulatorKit
 /// - timestamp: every answer's items carry `updated_at`, a different time each answer (milliseconds count the
 ///   answers), which is what `ignore` is for
 /// - mix: all three at once
+/// - wide, long-name: hostile, a real change every answer: item 1 gains `wideMembers` members (`f000001`, …) or
+///   one member whose name is `longName` bytes, each valued with the answer's number
 enum MessRoutes {
-    static let variants = ["spelling", "order", "timestamp", "mix"]
+    static let variants = ["spelling", "order", "timestamp", "mix", "wide", "long-name"]
+    static let wideMembers = 100_000
+    static let longName = 5_000_000
 
     static func render(_ variant: String, _ items: [JSONValue], answer: Int, now: Int) -> [JSONValue] {
         let altered = answer % 2 == 1
@@ -24,7 +28,18 @@ enum MessRoutes {
             }
         }
         if altered && (variant == "order" || variant == "mix") { result = result.reversed().map(reordered) }
+        if variant == "wide" || variant == "long-name", case .object(var first)? = result.first {
+            let value = JSONValue.int(answer)
+            first.members += variant == "wide"
+                ? (1...wideMembers).map { JSONObject.Member("f" + sixDigits($0), value) }
+                : [JSONObject.Member(String(repeating: "n", count: longName), value)]
+            result[0] = .object(first)
+        }
         return result
+    }
+
+    private static func sixDigits(_ value: Int) -> String {
+        String(repeating: "0", count: max(0, 6 - String(value).count)) + String(value)
     }
 
     /// The same value spelled otherwise: a numeric `id` as a string, every other number with (more of) a fraction.

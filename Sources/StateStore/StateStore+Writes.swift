@@ -185,6 +185,8 @@ extension StateStore {
         )
         return try poll.changes.map { change in
             defer { insert.reset() }
+            // Whatever a source found, one change stores a bounded number of field changes.
+            let change = change.withBoundedFields()
             let json = try encoder.encode(change)
             try insert.bind([
                 .text(poll.watch), .integer(pollID), .real(poll.log.startedAt), .text(change.record.rawValue),

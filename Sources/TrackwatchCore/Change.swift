@@ -40,7 +40,8 @@ public struct Change: Equatable, Codable, Sendable {
     public let by: String?
     /// The latest action by `by` in the tracker's words (`Resolve`, `Modify`, `Assign`, …).
     public let action: String?
-    public let changes: [FieldChange]
+    /// At most `Change.fieldLimit`, the rest counted (`Change.bounded(_:)`).
+    public internal(set) var changes: [FieldChange]
     /// Server timestamp of that action, when known.
     public let at: Timestamp?
     /// Current Priority, Severity and State, kept for urgency and display (`nil` where the query does not

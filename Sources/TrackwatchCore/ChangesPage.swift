@@ -33,6 +33,9 @@ public enum ChangesPage {
     public static let defaultLimit = 200
     static let textLimit = 500
     static let valueLimit = 200
+    /// The most field changes one row shows, and about the most bytes of them.
+    static let fieldsShown = 10
+    static let fieldsBytes = 12_000
 
     /// - Parameters:
     ///   - entries: newest first.
@@ -87,25 +90,41 @@ public enum ChangesPage {
         }
         html += "</td><td class=\"changes\">"
         if !change.changes.isEmpty {
-            html += "<ul>"
-            for field in change.changes {
-                // The new headline is the row's headline: once is enough.
-                if field.field == "Headline" {
-                    html += "<li>Headline was: <del>\(value(field.old))</del></li>"
-                } else if field.old == nil, [.modified, .changed].contains(change.kind) {
-                    // Something added (a note), or a change whose values the source did not keep.
-                    html += field.new.map { "<li>\(isolated(field.field, 80)): <ins>\(value($0))</ins></li>" }
-                        ?? "<li>\(isolated(field.field, 80)) changed</li>"
-                } else {
-                    html += "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
-                        + "<ins>\(value(field.new))</ins></li>"
-                }
-            }
-            html += "</ul>"
+            html += fieldList(change)
         } else if change.kind == .modified, change.by != nil {
             html += "<span class=\"facts\">\(NotificationPlan.unknownFields)</span>"
         }
         return html + "</td></tr>\n"
+    }
+
+    /// The first `fieldsShown` field changes (fewer past `fieldsBytes` of HTML), then `and N more fields`: one
+    /// change of 100,000 fields is one row of a few kilobytes.
+    static func fieldList(_ change: Change) -> String {
+        var html = "<ul>", shown = 0, bytes = 0, more = 0
+        for field in change.changes {
+            guard !field.isMore, shown < fieldsShown, bytes <= fieldsBytes else {
+                more += field.count
+                continue
+            }
+            let item = fieldItem(field, change.kind)
+            html += item
+            bytes += item.utf8.count
+            shown += 1
+        }
+        if more > 0 { html += "<li>and \(more) more fields</li>" }
+        return html + "</ul>"
+    }
+
+    static func fieldItem(_ field: FieldChange, _ kind: ChangeKind) -> String {
+        // The new headline is the row's headline: once is enough.
+        if field.field == "Headline" { return "<li>Headline was: <del>\(value(field.old))</del></li>" }
+        if field.old == nil, [.modified, .changed].contains(kind) {
+            // Something added (a note), or a change whose values the source did not keep.
+            return field.new.map { "<li>\(isolated(field.field, 80)): <ins>\(value($0))</ins></li>" }
+                ?? "<li>\(isolated(field.field, 80)) changed</li>"
+        }
+        return "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
+            + "<ins>\(value(field.new))</ins></li>"
     }
 
     static func value(_ value: String?) -> String { value.map { isolated($0, valueLimit) } ?? "∅" }

@@ -70,8 +70,8 @@ public enum ListDiff {
         func change(_ record: Record, _ kind: ChangeKind, fields: [FieldChange] = []) -> Change {
             let facts = facts(record)
             return Change(record: record.id, kind: kind, headline: facts.headline, by: kind == .left ? nil : facts.by,
-                          changes: fields, priority: facts.priority, severity: facts.severity, state: facts.state,
-                          watch: watch, link: facts.link)
+                          changes: Change.bounded(fields), priority: facts.priority, severity: facts.severity,
+                          state: facts.state, watch: watch, link: facts.link)
         }
         // Both sides are in id order: one merge walk.
         let old = previous.sortedRecords

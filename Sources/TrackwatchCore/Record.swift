@@ -172,12 +172,15 @@ extension Record {
     /// `value`, or its start and `… (N characters, #fingerprint)`, `valueLimit` characters in all. Idempotent: a
     /// stored value is stored as it is, so that what a snapshot holds compares equal to the same value arriving
     /// again (a cut longer than the limit was cut anew, with another fingerprint, and was a change every poll).
-    public static func stored(_ value: String) -> String {
-        if value.utf8.count <= valueLimit { return value }
-        let characters = value.count
-        if characters <= valueLimit, value.unicodeScalars.count <= valueLimit * 4 { return value }
-        let suffix = " (\(characters) characters, #\(fingerprint(value)))"
-        return SafeText.bounded(value, valueLimit - suffix.count) + suffix
+    public static func stored(_ value: String) -> String { cut(value, to: valueLimit) }
+
+    /// `text`, or its start and `… (N characters, #fingerprint)`, `limit` characters in all; idempotent.
+    static func cut(_ text: String, to limit: Int) -> String {
+        if text.utf8.count <= limit { return text }
+        let characters = text.count
+        if characters <= limit, text.unicodeScalars.count <= limit * 4 { return text }
+        let suffix = " (\(characters) characters, #\(fingerprint(text)))"
+        return SafeText.bounded(text, limit - suffix.count) + suffix
     }
 
     /// FNV-1a over the UTF-8 bytes, as 16 hexadecimal digits: enough to tell two long values apart.

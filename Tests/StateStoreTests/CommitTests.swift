@@ -170,4 +170,18 @@ final class CommitTests: StoreTestCase {
             changes: try store.changes(since: nil, record: nil, limit: nil), polls: try store.recentPolls(limit: 100)
         )
     }
+
+    /// Issue 27, item 2: whatever a source found, one stored change keeps `Change.fieldLimit` field changes, the
+    /// last counting the rest.
+    func test_aChangeOfManyFields_isStoredBounded() throws {
+        let store = try makeStore()
+        _ = try store.commit(baseline([record(1)]))
+        let fields = (1...10_000).map { FieldChange(field: "f\($0)", old: "0", new: "1") }
+        let many = Change(record: recordID(1), kind: .modified, headline: "Defect number 1", changes: fields)
+        let committed = try store.commit(poll(changes: [many]))
+        XCTAssertEqual(committed.first?.change.changes.count, Change.fieldLimit)
+        let stored = try XCTUnwrap(try store.undeliveredChanges().first?.change)
+        XCTAssertEqual(stored.changes.count, Change.fieldLimit)
+        XCTAssertEqual(stored.changes.last, .more(10_000 - Change.fieldLimit + 1))
+    }
 }

@@ -115,4 +115,30 @@ final class ChangesPageTests: XCTestCase {
         }
         XCTAssertEqual(open, 0, "balanced")
     }
+
+    /// Issue 27, item 2: one change of many fields is one short row: its first fields, then how many more, counting
+    /// those the stored change already counted (`FieldChange.more`).
+    func test_aChangeOfManyFields_showsTheFirst_andHowManyMore() {
+        let fields = (1...49).map { FieldChange(field: "f\($0)", old: "0", new: "1") } + [.more(951)]
+        let change = Change(record: RecordID("1"), kind: .changed, headline: "Item 1", changes: fields, watch: "items")
+        let page = ChangesPage.render(Array(repeating: entry(change), count: 200), updated: "10:06", limited: true)
+        let row = self.row(change)
+        XCTAssertTrue(row.contains("<li>\(iso("f10")): <del>"), row)
+        XCTAssertFalse(row.contains(iso("f11")), row)
+        XCTAssertTrue(row.hasSuffix("<li>and 990 more fields</li></ul></td></tr>"), row)
+        XCTAssertLessThan(page.utf8.count, 1_000_000)
+
+        let long = String(repeating: "\u{1F600}", count: 1_000)
+        let wide = Change(record: RecordID("1"), kind: .changed, headline: "Item 1",
+                          changes: (1...10).map { FieldChange(field: long + "\($0)", old: long, new: long) })
+        XCTAssertLessThan(self.row(wide).utf8.count, 25_000, "bounded in bytes too")
+        XCTAssertTrue(self.row(wide).contains("more fields</li>"))
+    }
+
+    /// The one row of a page of `change`.
+    private func row(_ change: Change) -> String {
+        let page = ChangesPage.render([entry(change)], updated: "10:06", limited: false)
+        let start = page.range(of: "<tbody>\n")!.upperBound, end = page.range(of: "\n</tbody>")!.lowerBound
+        return String(page[start..<end])
+    }
 }
