@@ -107,38 +107,47 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         }
     }
 
-    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once. A summary still open
-    /// takes a later burst in (its count is what it stands for); on a server that holds banners back behind a
-    /// critical one, an open critical bubble takes in every later change.
+    /// Shows one bubble per change, or a summary ("4 `tracker` changes"); returns at once.
     public func announce(_ changes: [Change], summaryThreshold: Int, tracker: String? = nil) {
-        guard !changes.isEmpty else { return }
+        announce([SourceChanges(tracker: tracker, changes: changes)], summaryThreshold: summaryThreshold)
+    }
+
+    /// Shows one bubble per change, or, when all the sources together bring more than `summaryThreshold`, one
+    /// summary ("7 changes: 5 in devices, 2 in Qase"); returns at once. A summary still open takes a later burst in
+    /// (its count is what it stands for); on a server that holds banners back behind a critical one, an open
+    /// critical bubble takes in every later change.
+    public func announce(_ sources: [SourceChanges], summaryThreshold: Int) {
+        let sources = sources.filter { !$0.changes.isEmpty }
+        guard !sources.isEmpty else { return }
         queue.async { [self] in
             guard let capabilities = serverCapabilities(), let style = serverStyle() else { return }
             let markup = capabilities.contains("body-markup"), buttons = capabilities.contains("actions")
-            let how = (markup: markup, buttons: buttons, style: style, tracker: tracker)
+            let how = (markup: markup, buttons: buttons, style: style)
             if style.queuesBehindCritical, let critical = kept.last(where: { $0.critical && $0.digest != nil }) {
-                showSummary(adding: changes, to: critical.bubble, how)
-            } else if changes.count > summaryThreshold {
+                showSummary(adding: sources, to: critical.bubble, how)
+            } else if sources.reduce(0, { $0 + $1.changes.count }) > summaryThreshold {
                 let open = kept.last { $0.slot == NotificationPlan.summarySlot && $0.digest != nil }
-                showSummary(adding: changes, to: open?.bubble, how)
+                showSummary(adding: sources, to: open?.bubble, how)
             } else {
-                for change in changes {
-                    let bubble = NotificationPlan.single(change, bodyMarkup: markup)
-                    let waits = style.queuesBehindCritical && bubble.urgency == .critical
-                    let digest = waits ? BubbleDigest([change], tracker: tracker) : nil
-                    show(bubble, buttons: buttons, style: style, digest: digest)
+                for source in sources {
+                    for change in source.changes {
+                        let bubble = NotificationPlan.single(change, bodyMarkup: markup)
+                        let waits = style.queuesBehindCritical && bubble.urgency == .critical
+                        let digest = waits ? BubbleDigest([change], tracker: source.tracker) : nil
+                        show(bubble, buttons: buttons, style: style, digest: digest)
+                    }
                 }
             }
         }
     }
 
-    /// The summary of `changes` and of what the bubble `open` already stands for, in its place.
+    /// The summary of `sources` and of what the bubble `open` already stands for, in its place.
     private func showSummary(
-        adding changes: [Change], to open: UnsafeMutablePointer<NotifyNotification>?,
-        _ how: (markup: Bool, buttons: Bool, style: NotificationServerStyle, tracker: String?)
+        adding sources: [SourceChanges], to open: UnsafeMutablePointer<NotifyNotification>?,
+        _ how: (markup: Bool, buttons: Bool, style: NotificationServerStyle)
     ) {
         var digest = kept.first { $0.bubble == open }?.digest ?? BubbleDigest()
-        digest.add(changes, tracker: how.tracker)
+        digest.add(sources)
         show(NotificationPlan.summary(digest, bodyMarkup: how.markup), buttons: how.buttons, style: how.style,
              digest: digest, replacing: open)
     }

@@ -87,7 +87,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 "interval_s": "\(session.config.poll.interval)",
                 "sources": "\(session.config.sources.map(\.label).joined(separator: ", "))",
             ])
-            for source in session.sources { deliverOutbox(source, consultJournal: true) }
+            deliver(session.sources, consultJournal: true)
             wake()
         }
         dispatchMain()
@@ -108,21 +108,20 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     }
 
     /// Polls the sources that are due (and those whose regular poll is almost due: `SourceSchedules.joins`), in
-    /// configuration order. Each is asked just before its turn, so that one that fell due while another was polled
-    /// is polled in the same wake-up.
+    /// configuration order, then delivers what they all found at once: one burst is one summary, whatever the
+    /// sources. Each is asked just before its turn, so that one that fell due while another was polled is polled in
+    /// the same wake-up.
     private func wake() {
         guard !stopping else { return }
         let started = SystemClocks.wallTime()
-        var polled: [SourceSession] = []
-        var pageWritten = false
+        var polled: [(server: SourceSession, outcome: PollOutcome)] = []
         let names = session.sources.map(\.settings.sourceName)
         if names.contains(where: { schedules.isDue($0, at: SystemClocks.bootTime()) }) {
             for server in session.sources where schedules.joins(server.settings.sourceName, at: SystemClocks.bootTime()) {
-                pageWritten = poll(server) || pageWritten
-                polled.append(server)
+                polled.append((server, poll(server)))
             }
         }
-        if !polled.isEmpty { pollsEnded(polled, started: started, pageWritten: pageWritten) }
+        if !polled.isEmpty { pollsEnded(polled, started: started) }
         showQuietHoursSummaryIfOver()
         rearmTimers()
     }
@@ -137,13 +136,21 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     // MARK: - Polling and delivery
 
-    /// Polls one source on its own schedule; whether it wrote the page of recent changes.
-    private func poll(_ server: SourceSession) -> Bool {
+    /// What one source's poll left for the end of the wake-up.
+    private struct PollOutcome {
+        var foundChanges = false
+        /// Told after delivery: what a poll found is delivered even when a watch failed (it is committed), and the
+        /// outage bubble says when the next try is.
+        var failure: (any Error)?
+    }
+
+    /// Polls one source on its own schedule; its changes wait in the outbox for the wake-up's one delivery.
+    private func poll(_ server: SourceSession) -> PollOutcome {
         let name = server.settings.sourceName
         let startedOnBootClock = SystemClocks.bootTime()
         schedules[name].pollStarted(at: startedOnBootClock, random: Double.random(in: 0..<1))
         heartbeat.beat()
-        var pageWritten = false
+        var outcome = PollOutcome()
         do {
             let report = try server.poll(dryRun: false)
             if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
@@ -156,22 +163,14 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 pollSucceeded(server)  // "Connected again" before the changes of the meantime
                 outcomes[name] = report.summary
             }
-            // The page first, so that a click on the bubbles finds what they announce.
-            if !report.changes.isEmpty {
-                refreshChangesPage()
-                pageWritten = true
-            }
-            // What a poll found is delivered even when a watch failed: it is committed.
-            deliverOutbox(server)
-            prune(server)
-            // After the schedule: the outage bubble says when the next try is.
-            if let failure = report.failure { pollFailed(server, failure) }
+            outcome.foundChanges = !report.changes.isEmpty
+            outcome.failure = report.failure
         } catch {
             reschedule(server, after: error, startedAt: startedOnBootClock)
             outcomes[name] = "failed: \(error)"
-            pollFailed(server, error)
+            outcome.failure = error
         }
-        return pageWritten
+        return outcome
     }
 
     /// A failed poll of `server` is retried on its own schedule. A rejected login or a broken config does not heal
@@ -188,10 +187,19 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    /// After a wake-up's polls: the page's "Updated" line, each source's next poll for `status`, systemd's status
-    /// line; then idle connections closed and memory handed back.
-    private func pollsEnded(_ polled: [SourceSession], started: Double, pageWritten: Bool) {
-        if !pageWritten { refreshChangesPage() }  // its "Updated" line
+    /// After a wake-up's polls: their changes delivered together, failures told, the page of recent changes, each
+    /// source's next poll for `status`, systemd's status line; then idle connections closed and memory handed back.
+    private func pollsEnded(_ polled: [(server: SourceSession, outcome: PollOutcome)], started: Double) {
+        // The page first, so that a click on the bubbles finds what they announce; again after delivery, which
+        // decides what a mute kept off the desktop (its badge), and for the "Updated" line.
+        if polled.contains(where: \.outcome.foundChanges) { refreshChangesPage() }
+        deliver(polled.map(\.server))
+        refreshChangesPage()
+        for (server, outcome) in polled {
+            prune(server)
+            if let failure = outcome.failure { pollFailed(server, failure) }
+        }
+        let polled = polled.map(\.server)
         for server in polled { recordNextPoll(server) }
         edges.service.status(statusLine(started: started))
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
@@ -283,9 +291,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    /// Delivers the outbox: first the desktop, then the journal (the durable record, and the proof of
-    /// delivery after a crash), then the store marks the changes delivered. Marking can fail (disk full): the
-    /// ids wait in memory and are marked with the next batch, so this process never delivers them twice.
+    /// Delivers the outboxes of `servers` together: first the desktop (more than `summary_threshold` changes of
+    /// them all are one summary), then the journal (the durable record, and the proof of delivery after a crash),
+    /// then each store marks its changes delivered. Marking can fail (disk full): the ids wait in memory and are
+    /// marked with the next batch, so this process never delivers them twice.
     ///
     /// The order is what the crash test measured: journaling first lost about one bubble in a hundred kills
     /// (a kill during the D-Bus hand-over left a journal entry that vouched for a bubble never shown). Now a
@@ -294,7 +303,23 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     ///
     /// - Parameter consultJournal: after a restart, changes whose journal entry exists were delivered by the
     ///   previous process, which died before it could mark them; they are marked, not delivered again.
-    private func deliverOutbox(_ server: SourceSession, consultJournal: Bool = false) {
+    private func deliver(_ servers: [SourceSession], consultJournal: Bool = false) {
+        let outboxes = servers.compactMap { server in
+            pending(server, consultJournal: consultJournal).map { (server: server, pending: $0) }
+        }
+        let bubbles = outboxes.map { SourceChanges(tracker: $0.server.settings.trackerName, changes: decide($0)) }
+        if bubbles.contains(where: { !$0.changes.isEmpty }) {
+            edges.announcer.announce(bubbles, settings: session.config.notify)
+            // Journal only once the bubbles left the process, but never wait long for a hung server.
+            if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
+                logger.warning("the notification server is slow; journaling the changes without waiting for it")
+            }
+        }
+        for (server, pending) in outboxes { journalAndMark(pending, of: server) }
+    }
+
+    /// The changes of `server`'s outbox this process has not delivered; `nil` when the store cannot say.
+    private func pending(_ server: SourceSession, consultJournal: Bool) -> [StoredChange]? {
         let health = health(of: server)
         let store = server.store
         let outbox: [StoredChange]
@@ -302,26 +327,30 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             outbox = try store.undeliveredChanges().filter { !health.awaitingMark.contains($0.id) }
         } catch {
             logger.error("could not read the changes to deliver", metadata: ["error": "\(error)"])
-            return
+            return nil
         }
-        var pending = outbox
-        if consultJournal, !outbox.isEmpty {
-            let recorded = edges.recorder.recordedChangeIDs(among: outbox.map(store.globalID))
-            pending = outbox.filter { !recorded.contains(store.globalID(of: $0)) }
-            health.awaitingMark.formUnion(outbox.filter { recorded.contains(store.globalID(of: $0)) }.map(\.id))
-            logger.notice("changes from before the restart", metadata: [
-                "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
-            ])
-        }
-        // Every change is journaled; which become bubbles now, after quiet hours, or never (muted, below
-        // min_priority) is the rules' decision. A change that lifts a record's mute is decided as unmuted.
-        let muted = (try? store.mutedRecords()) ?? [:]
+        guard consultJournal, !outbox.isEmpty else { return outbox }
+        let recorded = edges.recorder.recordedChangeIDs(among: outbox.map(store.globalID))
+        health.awaitingMark.formUnion(outbox.filter { recorded.contains(store.globalID(of: $0)) }.map(\.id))
+        let pending = outbox.filter { !recorded.contains(store.globalID(of: $0)) }
+        logger.notice("changes from before the restart", metadata: [
+            "delivered_before": "\(outbox.count - pending.count)", "delivering_now": "\(pending.count)",
+        ])
+        return pending
+    }
+
+    /// Which of a source's pending changes become bubbles now; the others are held for after quiet hours or kept
+    /// off the desktop (muted, below min_priority), as the rules decide. Every change is journaled all the same. A
+    /// change that lifts a record's mute is decided as unmuted.
+    private func decide(_ outbox: (server: SourceSession, pending: [StoredChange])) -> [Change] {
+        let health = health(of: outbox.server)
+        let muted = (try? outbox.server.store.mutedRecords()) ?? [:]
         let minute = SystemClocks.localMinuteOfDay(SystemClocks.wallTime())
         var bubbles: [Change] = []
-        for stored in pending {
+        for stored in outbox.pending {
             let (verdict, liftsMute) = session.config.notify.rules.verdict(
                 for: stored.change, muted: muted[stored.change.record] != nil, minuteOfDay: minute,
-                ownerAndState: server.settings.ownerAndStateFields)
+                ownerAndState: outbox.server.settings.ownerAndStateFields)
             if liftsMute { health.awaitingUnmute.insert(stored.change.record) }
             switch verdict {
             case .show: bubbles.append(stored.change)
@@ -329,13 +358,13 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             case .journalOnly: if muted[stored.change.record] != nil, !liftsMute { health.awaitingMuted.insert(stored.id) }
             }
         }
-        if !bubbles.isEmpty {
-            edges.announcer.announce(bubbles, tracker: server.settings.trackerName, settings: session.config.notify)
-            // Journal only once the bubbles left the process, but never wait long for a hung server.
-            if !edges.announcer.flush(timeout: Self.bubbleHandOverTimeout) {
-                logger.warning("the notification server is slow; journaling the changes without waiting for it")
-            }
-        }
+        return bubbles
+    }
+
+    /// Journals `pending` and marks it delivered in `server`'s store, with the decisions that go along.
+    private func journalAndMark(_ pending: [StoredChange], of server: SourceSession) {
+        let health = health(of: server)
+        let store = server.store
         for stored in pending {
             edges.recorder.record(stored.change, id: store.globalID(of: stored), server: server.settings.url)
         }

@@ -3,8 +3,8 @@ import TrackwatchCore
 /// Shows changes and service problems on the desktop. Must return at once: a hung notification server
 /// must never stall polling or the watchdog.
 public protocol ChangeAnnouncer: AnyObject {
-    /// One source's changes; `tracker` is what its tracker is called (a summary's "4 … changes").
-    func announce(_ changes: [Change], tracker: String?, settings: NotifyConfig)
+    /// One wake-up's changes, by source: more than `summary_threshold` of them together are one summary.
+    func announce(_ sources: [SourceChanges], settings: NotifyConfig)
     /// One bubble for the changes held back during quiet hours (`tracker`: `nil` when of several trackers).
     func announceQuietHoursSummary(_ changes: [Change], tracker: String?, settings: NotifyConfig)
     /// A message about trackwatch and one source ("Cannot reach …"; "Connected to … again", which replaces

@@ -89,10 +89,19 @@ public enum NotificationPlan {
     /// (critical ones first, newest first), and `and 5 more`.
     public static func summary(_ digest: BubbleDigest, bodyMarkup: Bool) -> DesktopNotification {
         DesktopNotification(
-            summary: "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))",
-            body: body(summaryLines(digest), markup: bodyMarkup),
+            summary: summaryTitle(digest), body: body(summaryLines(digest), markup: bodyMarkup),
             urgency: digest.isCritical ? .critical : .normal, category: changeCategory, slot: summarySlot,
             buttons: BubbleButton.showAll)
+    }
+
+    /// `8 Compass changes`; of several trackers, each counted: `7 changes: 5 in devices, 2 in Qase`.
+    static func summaryTitle(_ digest: BubbleDigest) -> String {
+        let trackers = digest.shares.compactMap(\.tracker)
+        guard trackers.count > 1, trackers.count == digest.shares.count else {
+            return "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))"
+        }
+        let shares = digest.shares.map { "\($0.count) in \(Markup.plain($0.tracker ?? ""))" }
+        return line("\(digest.count) changes: \(shares.joined(separator: ", "))")
     }
 
     /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.

@@ -65,9 +65,9 @@ final class DesktopAnnouncer: ChangeAnnouncer {
 
     init(notifier: DesktopNotifier) { self.notifier = notifier }
 
-    func announce(_ changes: [Change], tracker: String?, settings: NotifyConfig) {
+    func announce(_ sources: [SourceChanges], settings: NotifyConfig) {
         guard settings.desktop else { return }
-        notifier.announce(changes, summaryThreshold: settings.summaryThreshold, tracker: tracker)
+        notifier.announce(sources, summaryThreshold: settings.summaryThreshold)
     }
 
     func announceQuietHoursSummary(_ changes: [Change], tracker: String?, settings: NotifyConfig) {

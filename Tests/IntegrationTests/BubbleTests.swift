@@ -95,6 +95,28 @@ final class BubbleTests: XCTestCase {
         XCTAssertEqual(log.objects.map { $0["muted"] as? Bool ?? false }, [false, true], log.stdout)
     }
 
+    /// Issue 27, item 8: the page as the poll that found a muted record's change leaves it marks that change muted
+    /// (before: the page was written before delivery decided, and not again after).
+    func test_thePageAfterAPoll_marksTheChangeAMuteKeptOffTheDesktop() throws {
+        let sim = try Simulator()
+        let workspace = try Workspace(serverURL: sim.url)
+        let notify = try NotifySocket()
+        let daemon = try startDaemon(workspace, notify: notify, stderr: FileHandle.nullDevice)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000001"]).status, 0)
+        try bus.clearCalls()
+
+        try sim.act("alice", "SAMPL00000001", "Modify", set: ["Priority=3-Normal Queue", "Keywords=muted"])
+        notify.poll(daemon, expecting: "1 change;")
+        XCTAssertEqual(try bus.notifyCalls().count, 0, "muted: journaled only")
+        let page = try String(contentsOf: workspace.directory.appendingPathComponent("xdg-state/trackwatch/changes.html"),
+                              encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr").filter { $0.contains("SAMPL00000001") }
+        XCTAssertEqual(rows.count, 1, page)
+        XCTAssertTrue(rows.first?.contains("<span class=\"badge muted\">muted</span>") == true, "\(rows)")
+    }
+
     func test_quietHours_holdBubbles_thenOneSummary_andMinPriorityKeepsLowOnesInTheJournal() throws {
         let sim = try Simulator()
         let workspace = try Workspace(serverURL: sim.url)

@@ -252,8 +252,11 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(summary.urgency, .critical)
         XCTAssertEqual(summary.body.split(separator: "\n").last, "and 5 more")
         digest.add([change(9)], tracker: "Qase")
-        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes",
-                       "changes of several trackers: no tracker named")
+        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes: 8 in Compass, 1 in Qase",
+                       "changes of several trackers: each counted (issue 27, item 13)")
+        digest.add([change(10)])
+        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "10 changes",
+                       "changes of a tracker not named: none counted by name")
     }
 
     /// Issue 21, item 2: exactly one visible way to open on each server — a button where the server only runs the
