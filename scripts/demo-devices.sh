@@ -60,4 +60,4 @@ tw check | tee "$work/changes"
 title "trackwatch check --json   # again: nothing new"
 tw check --json
 echo "(no output)"
-grep -q '^1 changed in devices: Pixel 8 (Android 14)' "$work/changes" || { echo "demo: the check-out was not reported" >&2; exit 1; }
+grep -q '^Pixel 8 (Android 14) changed by Sam Carter in devices' "$work/changes" || { echo "demo: the check-out was not reported" >&2; exit 1; }

@@ -61,7 +61,7 @@ fi
 step "make demo"
 DEMO_PACE=0 BIN=$bin TMPDIR=$scratch scripts/demo.sh > "$logs/demo.out" 2>&1 || { cat "$logs/demo.out"; echo "make demo failed"; exit 1; }
 grep -q '^== What next' "$logs/demo.out" || { cat "$logs/demo.out"; echo "make demo did not end with what to do next"; exit 1; }
-grep -q '^1 changed in devices: Pixel 8 (Android 14)' "$logs/demo.out" ||
+grep -q '^Pixel 8 (Android 14) changed by Sam Carter in devices' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the device checked out by a colleague"; exit 1; }
 grep -q '^WEB-2 assigned to you by Alice Example' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the Jira issue a colleague assigned"; exit 1; }

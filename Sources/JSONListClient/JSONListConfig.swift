@@ -20,6 +20,9 @@ public struct JSONListConfig: Equatable, Sendable {
     public var by: FieldPath?
     /// What "Open" opens.
     public var link: Template?
+    /// What changes call a field (`field_names`), and its values (`value_names`): `Checked out: no → yes`.
+    public var fieldNames: [String: String] = [:]
+    public var valueNames: [String: [String: String]] = [:]
     public var rule = WatchRule.changes
     public var credentials = ListCredentials.none
     /// Sent with every request (`headers = { Accept = "…" }`).
@@ -35,11 +38,23 @@ public struct JSONListConfig: Equatable, Sendable {
     public var proxy = ProxySetting.environment
 
     public static let defaultMaxSize = 16 * 1_048_576
+    /// Entries of `field_names`, of `value_names` and of each field's names in it.
+    public static let readableNamesLimit = 200
+    /// Characters of one readable name.
+    public static let readableNameLimit = 80
     public static let defaultMaxPages = 1_000
 
     public init(name: String, url: String) {
         self.name = name
         self.url = url
+    }
+
+    /// `field` as changes say it: the field's readable name and its values' (`field_names`, `value_names`).
+    func readable(_ field: FieldChange) -> FieldChange {
+        let values = valueNames[field.field] ?? [:]
+        return FieldChange(
+            field: fieldNames[field.field] ?? field.field, old: field.old.map { values[$0] ?? $0 },
+            new: field.new.map { values[$0] ?? $0 })
     }
 
     /// How the source reaches the server.

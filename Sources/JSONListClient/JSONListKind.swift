@@ -6,7 +6,7 @@ public struct JSONListKind: SourceKind {
     public init() {}
 
     static let keys = [
-        "name", "url", "items", "key", "title", "fields", "ignore", "by", "link", "notify",
+        "name", "url", "items", "key", "title", "fields", "ignore", "by", "link", "notify", "field_names", "value_names",
         "username", "password_file", "token_file", "header", "keyring", "password_command", "credential", "headers",
         "next", "cursor", "cursor_param", "page_param", "per_page_param", "per_page", "offset_param", "limit_param",
         "limit", "total", "max_pages", "max_size", "ca_file", "insecure", "timeout", "proxy",
@@ -48,6 +48,8 @@ extension ConfigReader {
             throw error(
                 table["ignore"], "json.ignore", "\(both) is in fields too; a field is either compared or ignored")
         }
+        config.fieldNames = try readableNames(table, "field_names")
+        config.valueNames = try readableValues(table)
         if let rule = try string(table, "json", "notify") {
             guard let parsed = WatchRule(rawValue: rule) else {
                 throw error(
@@ -68,6 +70,52 @@ extension ConfigReader {
         config.requestTimeout = try duration(table, "json", "timeout", range: 1...600) ?? config.requestTimeout
         config.proxy = try proxy(table, "json")
         return config
+    }
+
+    /// `field_names = { isCheckedOut = "Checked out" }`: each a name of one line, at most `nameLimit` characters.
+    private func readableNames(
+        _ table: TOMLTable, _ key: String, in parent: String = "json",
+        example: String = "{ isCheckedOut = \"Checked out\" }"
+    ) throws(ConfigError) -> [String: String] {
+        let path = "\(parent).\(key)"
+        guard let value = table[key] else { return [:] }
+        guard case .table(let names) = value.kind else {
+            throw error(value, path, "expected an inline table such as \(example), found \(value.typeName)")
+        }
+        guard names.keys.count <= JSONListConfig.readableNamesLimit else {
+            throw error(value, path, "expected at most \(JSONListConfig.readableNamesLimit) names, found "
+                + "\(names.keys.count)")
+        }
+        var readable: [String: String] = [:]
+        for name in names.keys {
+            guard case .string(let text) = names[name]?.kind, !text.isEmpty,
+                text.count <= JSONListConfig.readableNameLimit, SafeText.oneLine(text) == text
+            else {
+                throw error(names[name], "\(path).\(name.prefix(40))",
+                            "expected a name of at most \(JSONListConfig.readableNameLimit) characters on one line")
+            }
+            readable[name] = text
+        }
+        return readable
+    }
+
+    /// `value_names = { isCheckedOut = { true = "yes", false = "no" } }`: per field, a name for each value.
+    private func readableValues(_ table: TOMLTable) throws(ConfigError) -> [String: [String: String]] {
+        guard let value = table["value_names"] else { return [:] }
+        guard case .table(let fields) = value.kind else {
+            throw error(value, "json.value_names", "expected an inline table such as { isCheckedOut = { true = "
+                + "\"yes\", false = \"no\" } }, found \(value.typeName)")
+        }
+        guard fields.keys.count <= JSONListConfig.readableNamesLimit else {
+            throw error(value, "json.value_names", "expected at most \(JSONListConfig.readableNamesLimit) fields, "
+                + "found \(fields.keys.count)")
+        }
+        var readable: [String: [String: String]] = [:]
+        for field in fields.keys {
+            readable[field] = try readableNames(
+                fields, field, in: "json.value_names", example: "{ true = \"yes\", false = \"no\" }")
+        }
+        return readable
     }
 
     private func checkURL(_ url: String, _ table: TOMLTable) throws(ConfigError) {

@@ -95,9 +95,10 @@ public final class JSONListSource: Source {
             records += collector.firstOfConflicting.values
         }
         let describer = ItemDescriber(config: config)
-        let outcome = ListDiff.compare(
+        var outcome = ListDiff.compare(
             previous: previous, records: records, rule: config.rule, isCompared: reader.shape.isCompared,
             watch: config.name, facts: describer.facts)
+        outcome.changes = outcome.changes.map(describer.worded)
         return WatchResult(outcome: outcome, recordCount: records.count)
     }
 
@@ -133,6 +134,18 @@ struct ItemDescriber {
         return ItemFacts(
             headline: headline, by: config.by.flatMap(value).flatMap { $0.isEmpty ? nil : $0 },
             link: config.link.flatMap { link(from: $0, value) })
+    }
+
+    /// `change` in the list's words: its item named by its title (or as `Item <key>`, never a bare number first),
+    /// its fields and values by their readable names.
+    func worded(_ change: Change) -> Change {
+        var worded = Change(
+            record: change.record, kind: change.kind, headline: change.headline, by: change.by, action: change.action,
+            changes: change.changes.map(config.readable), at: change.at, priority: change.priority,
+            severity: change.severity, state: change.state, watch: change.watch, source: change.source,
+            link: change.link)
+        worded.naming = change.headline == change.record.rawValue ? .key : .title
+        return worded
     }
 
     /// `{html_url}` alone is the server's link as it is; in a longer template each value is percent-encoded. Only

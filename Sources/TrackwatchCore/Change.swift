@@ -15,6 +15,13 @@ public enum ChangeKind: String, Codable, Sendable, CaseIterable {
 
 }
 
+/// How a list's item is named: by its title (`Pixel 8 (Android 14)`, the change's headline), or, without one, as
+/// `Item 3`.
+public enum ItemNaming: String, Codable, Sendable {
+    case title
+    case key
+}
+
 /// One field's value before and after; `nil` where the record was not in that snapshot. In a change of a record that
 /// stayed, `old == nil` is something added (a note: only its text is told), and both `nil` a change whose values
 /// the source did not keep.
@@ -58,6 +65,9 @@ public struct Change: Equatable, Codable, Sendable {
     /// The record's web page as the source knew it when it saw the change (`nil`: the source makes the link
     /// from its configuration when asked, `SourceSettings.link(for:)`).
     public var link: String?
+    /// How words name a list's item, whose key may be a bare number that reads as a count; `nil`: by its id, as a
+    /// tracker's records are (`A-42`).
+    public var naming: ItemNaming?
 
     public init(
         record: RecordID, kind: ChangeKind, headline: String, by: String? = nil, action: String? = nil,

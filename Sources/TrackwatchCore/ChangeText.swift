@@ -7,8 +7,17 @@ extension Change {
     static let fieldsInASentence = 6
 
     /// `A-42 assigned to you`, `A-17 resolved by lead`, `A-3 no longer assigned to you`, `A-8 now in Team P1s`
-    /// (a watched query or list).
-    public var summary: String { "\(SafeText.bounded(record.rawValue, Self.idLimit)) \(event)" }
+    /// (a watched query or list), `Pixel 8 (Android 14) changed by Sam Carter in devices` (a list's item).
+    public var summary: String { "\(name(isolating: { $0 })) \(event)" }
+
+    /// What the words call the item: its id, or a list item's title or `Item <key>` (`naming`).
+    func name(isolating isolate: (String) -> String) -> String {
+        switch naming {
+        case .title?: isolate(SafeText.bounded(headline, Self.headlineLimit))
+        case .key?: "Item \(isolate(SafeText.bounded(record.rawValue, Self.idLimit)))"
+        case nil: SafeText.bounded(record.rawValue, Self.idLimit)
+        }
+    }
 
     /// What happened, without the record: `assigned to you`, `resolved by lead`, `now in Team P1s`.
     public var event: String { event(isolating: { $0 }) }
@@ -26,21 +35,25 @@ extension Change {
         case .modified:
             let verb = action.map { Self.pastTense(ofAction: SafeText.bounded($0, Self.nameLimit)) } ?? "changed"
             return by.map { "\(verb) by \($0)" } ?? verb
+        // A list's item says who whenever it names someone (`by`); a tracker's watched records stay as they were.
         case .entered:
-            return "now in \(watch)"
+            guard naming != nil, let by else { return "now in \(watch)" }
+            return "now in \(watch), by \(by)"
         case .left:
             return "no longer in \(watch)"
         case .changed:
-            return "changed in \(watch)"
+            guard naming != nil, let by else { return "changed in \(watch)" }
+            return "changed by \(by) in \(watch)"
         }
     }
 
-    /// `A-42 assigned to you by lead: Crash on save [2-Give High Attention]` — one line for the
-    /// terminal and the journal.
+    /// `A-42 assigned to you by lead: Crash on save [2-Give High Attention]`, `Pixel 8 (Android 14) changed by Sam
+    /// Carter in devices (Checked out: no → yes)` — one line for the terminal and the journal.
     public var sentence: String {
         var text = summary
         if kind == .assigned, let by { text += " by \(SafeText.bounded(by, Self.nameLimit))" }
-        text += ": \(SafeText.bounded(headline, Self.headlineLimit))"
+        // A list's item is named by its title already (or has none): the headline is not said again.
+        if naming == nil { text += ": \(SafeText.bounded(headline, Self.headlineLimit))" }
         if let priority, !priority.isEmpty { text += " [\(SafeText.bounded(priority, Self.nameLimit))]" }
         let fields = fieldSummary
         if !fields.isEmpty { text += " (\(fields))" }

@@ -172,8 +172,12 @@ public enum NotificationPlan {
     // MARK: - Text
 
     /// `A-6: ⁨Dark mode contrast too low⁩` — the record first, because GNOME's message list keeps only
-    /// about 22 characters of a title; the headline follows as far as the banner's width allows.
-    static func title(_ change: Change) -> String { "\(change.record): \(Markup.isolated(change.headline))" }
+    /// about 22 characters of a title; the headline follows as far as the banner's width allows. A list's item:
+    /// its title alone (`⁨Pixel 8 (Android 14)⁩`), or `Item ⁨3⁩`.
+    static func title(_ change: Change) -> String {
+        guard change.naming == nil else { return change.name(isolating: Markup.isolated) }
+        return "\(change.record): \(Markup.isolated(change.headline))"
+    }
 
     /// `assigned to you by ⁨lead⁩`, `resolved by ⁨lead⁩`: what happened and who did it, names isolated.
     static func event(_ change: Change) -> String {
@@ -239,9 +243,12 @@ public enum NotificationPlan {
     }
 
     /// `A-17 resolved by ⁨lead⁩: ⁨Printing cuts the…⁩`, at most `itemLimit` characters; the headline
-    /// only where a few words of it fit.
+    /// only where a few words of it fit. A list's item: `⁨Pixel 8 (Android 14)⁩ changed by ⁨Sam Carter⁩ in …`.
     static func item(_ change: Change) -> String {
         let reason = shortCriticalReason(change).map { " (\($0))" } ?? ""
+        guard change.naming == nil else {
+            return bounded("\(change.name(isolating: Markup.isolated)) \(event(change))\(reason)", itemLimit)
+        }
         let what = "\(Markup.plain(change.record.rawValue)) \(event(change))\(reason)"
         guard what.count + 12 <= itemLimit else { return bounded(what, itemLimit) }
         return bounded("\(what): \(Markup.isolated(change.headline))", itemLimit)

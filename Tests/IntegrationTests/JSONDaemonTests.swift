@@ -42,9 +42,10 @@ final class JSONDaemonTests: JSONSimTestCase {
         try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
         notify.poll(daemon, expecting: "1 change;")
         let calls = try bus.notifyCalls()
-        XCTAssertEqual(calls.map { plain($0.summary) }, ["1: Pixel 8 (Android 14)"])
+        // Issue 27, item 11: named by its title, and who did it (before: `1: Pixel 8 (Android 14)`, `Changed in devices`).
+        XCTAssertEqual(calls.map { plain($0.summary) }, ["Pixel 8 (Android 14)"])
         XCTAssertTrue(
-            plain(calls.first?.body ?? "").contains("Changed in devices · isCheckedOut: false → true"),
+            plain(calls.first?.body ?? "").hasPrefix("Changed by Sam Carter in devices · isCheckedOut: false → true"),
             calls.first?.body ?? "")
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
@@ -56,8 +57,41 @@ final class JSONDaemonTests: JSONSimTestCase {
         daemon.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(
-            log.components(separatedBy: "1 changed in devices: Pixel 8 (Android 14)").count - 1, 1,
+            log.components(separatedBy: "Pixel 8 (Android 14) changed by Sam Carter in devices (").count - 1, 1,
             "journaled once: \(log)")
+    }
+
+    /// Issue 27, item 13: five device check-outs and two Qase changes found in one wake-up are one summary that
+    /// counts them by source, each line naming its item (before: two Qase bubbles and `5 devices changes`).
+    func test_oneWakeUpsChangesFromTwoSources_areOneSummary() throws {
+        let qase = try QaseSim()
+        let workspace = try Workspace(serverURL: qase.apiURL)
+        workspace.trailer = """
+            [[json]]
+            name = "devices"
+            url = "\(sim.url)/devices"
+            title = "{device} ({os})"
+            by = "lastCheckedOutBy"
+            """
+        try workspace.useQase(qase)
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify, stderr: FileHandle.nullDevice, bus: bus)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(
+            notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("6 in devices") }, "\(notify.messages)")
+        try bus.clearCalls()
+
+        for device in 1...5 { try sim.act("checkout", "--device", "\(device)", "--as", "Sam Carter") }
+        try qase.act("lead", "resolve-defect", "DEMO", "1")
+        try qase.act("alice", "edit-case", "DEMO", "4", "title=Checkout totals")
+        notify.poll(daemon, expecting: "6 in devices, 5 changes")
+        let calls = try bus.notifyCalls()
+        XCTAssertEqual(calls.map { plain($0.summary) }, ["7 changes: 2 in Qase, 5 in devices"], "\(calls)")
+        let lines = plain(calls.first?.body ?? "").split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.last, "and 4 more", "\(lines)")
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("iPhone SE (iOS 16.7) changed by Sam Carter") || $0.hasPrefix("Moto G") },
+            "a device is named by its title: \(lines)")
     }
 
     /// 429 with `Retry-After` in seconds, then 503 with it as a date: the daemon waits at least that long before
@@ -88,7 +122,7 @@ final class JSONDaemonTests: JSONSimTestCase {
             XCTAssertEqual(
                 try sim.requests(to: "GET /list/bare"), 1 + (status == 429 ? 2 : 4), "no request while told to wait")
         }
-        XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["5: Item 5", "5: Item 5"], "no outage bubble")
+        XCTAssertEqual(try bus.notifyCalls().map { plain($0.summary) }, ["Item 5", "Item 5"], "no outage bubble")
 
         try sim.fault("status", on: "GET /list/bare", ["status": 500])
         notify.poll(daemon, expecting: "HTTP 500")

@@ -42,9 +42,10 @@ final class JSONListTests: JSONSimTestCase {
         XCTAssertEqual(
             next.lines,
             [
-                "1 changed in devices: Pixel 8 (Android 14) (isCheckedOut: true → false)",
-                "7 now in devices: Pixel 9 (Android 15)",
-                "5 no longer in devices: Moto G Power (Android 13)",
+                // Issue 27, item 11: each item named by its title, with who (before: `1 changed in devices: …`).
+                "Pixel 8 (Android 14) changed by Sam Carter in devices (isCheckedOut: true → false)",
+                "Pixel 9 (Android 15) now in devices",
+                "Moto G Power (Android 13) no longer in devices",
             ])
     }
 
@@ -152,7 +153,7 @@ final class JSONListTests: JSONSimTestCase {
 
         let log = try workspace.trackwatch(["log"])
         XCTAssertEqual(log.status, 0, log.stderr)
-        XCTAssertTrue(log.stdout.contains("[devices] 3 changed in devices: Galaxy S23 (Android 14)"), log.stdout)
+        XCTAssertTrue(log.stdout.contains("[devices] Galaxy S23 (Android 14) changed"), log.stdout)
         XCTAssertEqual(try workspace.trackwatch(["log", "--json"]).objects.first?["source"] as? String, "devices")
         let page = try workspace.trackwatch(["log", "--html"])
         XCTAssertTrue(page.stdout.contains(#"href="https://devices.example.com/#/device/3""#), "linked: \(page.stdout)")

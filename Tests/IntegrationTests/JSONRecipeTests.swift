@@ -59,8 +59,16 @@ final class JSONRecipeTests: JSONSimTestCase {
         try sim.act("checkout", "--device", "2", "--as", "Dana Lee")
         let changes = try workspace.checkChanges()
         XCTAssertEqual(changeSummaries(changes), ["2 changed"])
-        XCTAssertEqual(fieldChanges(changes.first), ["lastCheckedOutBy: Chris Evans → Dana Lee"])
+        XCTAssertEqual(fieldChanges(changes.first), ["Last checked out by: Chris Evans → Dana Lee"])
         XCTAssertEqual(changes.first?["by"] as? String, "Dana Lee")
+        // Issue 27, item 11: the sentence names the device by its title and says who, in the recipe's words
+        // (before: `1 changed in devices: Pixel 8 (Android 14) (isCheckedOut: false → true, …)`).
+        try sim.act("checkout", "--device", "1", "--as", "Sam Carter")
+        let check = try workspace.trackwatch(["check"])
+        XCTAssertEqual(
+            check.stdout.split(separator: "\n").first.map(String.init),
+            "Pixel 8 (Android 14) changed by Sam Carter in devices (Checked out: no → yes, Last checked out by: "
+                + "Sam Carter)", check.stdout)
     }
 
     func test_classDirectory() throws {

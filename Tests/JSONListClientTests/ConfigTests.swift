@@ -13,6 +13,28 @@ final class ConfigTests: XCTestCase {
         return try XCTUnwrap(config.sources.first as? JSONListConfig)
     }
 
+    /// Issue 27, item 11: readable names for fields and values, applied to what a change says; each bounded.
+    func test_fieldAndValueNames_areRead_andWordTheChange() throws {
+        let config = try list(
+            """
+            field_names = { isCheckedOut = "Checked out", lastCheckedOutBy = "Checked out by" }
+            value_names = { isCheckedOut = { true = "yes", false = "no" } }
+            """)
+        XCTAssertEqual(
+            config.readable(FieldChange(field: "isCheckedOut", old: "false", new: "true")),
+            FieldChange(field: "Checked out", old: "no", new: "yes"))
+        XCTAssertEqual(
+            config.readable(FieldChange(field: "lastCheckedOutBy", old: nil, new: "Sam")),
+            FieldChange(field: "Checked out by", old: nil, new: "Sam"))
+        XCTAssertThrowsError(try list("field_names = { a = \"\(String(repeating: "x", count: 81))\" }")) {
+            XCTAssertTrue("\($0)".contains("json.field_names.a: expected a name of at most 80 characters"), "\($0)")
+        }
+        XCTAssertThrowsError(try list("value_names = { a = \"yes\" }")) {
+            XCTAssertTrue(
+                "\($0)".contains("json.value_names.a: expected an inline table such as { true = \"yes\""), "\($0)")
+        }
+    }
+
     func test_everyKey_isRead() throws {
         let config = try list(
             """

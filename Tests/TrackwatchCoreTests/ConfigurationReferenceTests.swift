@@ -38,7 +38,11 @@ final class ConfigurationReferenceTests: XCTestCase {
     private static func value(_ text: String) -> String {
         if text.hasPrefix("\""), let end = text.dropFirst().firstIndex(of: "\"") { return String(text[...end]) }
         if text.hasPrefix("["), let end = text.firstIndex(of: "]") { return String(text[...end]) }
-        if text.hasPrefix("{"), let end = text.firstIndex(of: "}") { return String(text[...end]) }
+        if text.hasPrefix("{") {  // to its own closing brace: an inline table may hold inline tables
+            var depth = 0
+            let end = text.firstIndex { depth += $0 == "{" ? 1 : $0 == "}" ? -1 : 0; return depth == 0 }
+            if let end { return String(text[...end]) }
+        }
         return String(text.prefix { $0 != " " })
     }
 
