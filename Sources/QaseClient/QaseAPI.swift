@@ -16,6 +16,8 @@ final class QaseAPI {
     static let largestPage = 100
     /// The largest offset Qase accepts: a list longer than that cannot be read whole.
     static let largestOffset = 100_000
+    /// The most bytes the pages of one read may come to together (each page is held to the transport's 16 MB).
+    static let largestRead = 64 * 1024 * 1024
 
     /// How list filters are named: `status=` (the spec) or `filters[status]=` (older servers, Qase's MCP server).
     enum FilterStyle: Sendable { case flat, bracketed }
@@ -30,13 +32,17 @@ final class QaseAPI {
     var filterStyle = FilterStyle.flat
     /// Requests sent (for `probe` and the logs).
     private(set) var requestCount = 0
+    /// Bytes of answers received (for the budget of one read).
+    private var bytesReceived = 0
     private var pacer: RequestPacer
+    let readBudget: Int
 
     init(
         base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger,
-        pacer: RequestPacer = RequestPacer()
+        pacer: RequestPacer = RequestPacer(), readBudget: Int = QaseAPI.largestRead
     ) {
         self.pacer = pacer
+        self.readBudget = readBudget
         self.base = base
         self.token = token
         self.transport = transport
@@ -76,25 +82,33 @@ final class QaseAPI {
         }
     }
 
+    /// The most pages one read takes: what Qase's largest offset needs at the page size asked, and one more.
+    var largestPageCount: Int { Self.largestOffset / pageSize + 1 }
+
     /// Pages until the count the server announced has arrived and a page came back short, or a page is empty. A
     /// server may clamp `limit` (a page shorter than asked is not the last one then) or count wrongly (a full
-    /// page is followed by one more request); one that repeats a page, or would need an offset beyond Qase's
-    /// limit, makes the read fail rather than be diffed incomplete.
+    /// page is followed by one more request). A read that repeats any page seen before in it, would need an offset
+    /// beyond Qase's limit, takes more than `largestPageCount` pages or more than `readBudget` bytes fails rather
+    /// than be diffed incomplete (the time it may take is `[poll] deadline`'s, held in the transport).
     func pages<Entity: Decodable>(
         endpoint: String, _ page: (_ limit: Int, _ offset: Int) throws -> EntityPage<Entity>
     ) throws -> [Entity] {
-        var items: [Entity] = [], offset = 0, previousFirst: String?
+        var items: [Entity] = [], offset = 0, pages = 0
+        // Each page's digest and offset: as many as pages, so bounded with them.
+        var seen: [Int: Int] = [:]
+        let bytesBefore = bytesReceived
         while true {
             let answer = try page(pageSize, offset)
+            pages += 1
             if answer.entities.isEmpty { return items }
-            let first = String(describing: answer.entities[0])
-            if first == previousFirst {
+            let digest = String(describing: answer.entities).hashValue
+            if let earlier = seen[digest] {
                 throw QaseError.invalidResponse(
                     endpoint: endpoint,
-                    detail: "the page at offset \(offset) repeats the "
-                        + "previous one (the server ignores offset)")
+                    detail: "the page at offset \(offset) repeats the one at offset \(earlier) (the server ignores "
+                        + "offset, or its paging never ends)")
             }
-            previousFirst = first
+            seen[digest] = offset
             items += answer.entities
             offset += answer.entities.count
             let announced = (answer.filtered ?? answer.total)?.value ?? 0
@@ -105,6 +119,23 @@ final class QaseAPI {
                     detail: "more than \(Self.largestOffset) items, "
                         + "beyond what Qase's paging can read")
             }
+            try checkBounds(pages: pages, bytes: bytesReceived - bytesBefore, announced: announced, endpoint: endpoint)
+        }
+    }
+
+    /// Fails a read past its page count or its byte budget, saying which limit and what the server claimed.
+    private func checkBounds(pages: Int, bytes: Int, announced: Int, endpoint: String) throws {
+        if pages >= largestPageCount {
+            throw QaseError.invalidResponse(
+                endpoint: endpoint,
+                detail: "the list did not end after \(pages) pages (its total says \(announced); a read takes at most "
+                    + "the \(largestPageCount) pages of Qase's \(Self.largestOffset) items): its paging may never end")
+        }
+        if bytes > readBudget {
+            throw QaseError.invalidResponse(
+                endpoint: endpoint,
+                detail: "the list's pages came to more than \(readBudget / 1_000_000) MB in all after \(pages) "
+                    + "pages (its total says \(announced)): the most one read of Qase may hold")
         }
     }
 
@@ -119,6 +150,7 @@ final class QaseAPI {
         let response: HTTPResponse
         do {
             response = try transport.send(request)
+            bytesReceived += response.body.count
         } catch let error as TransportError {
             throw QaseError.unreachable(error)
         }
@@ -154,7 +186,7 @@ final class QaseAPI {
         else {
             return ""
         }
-        return SafeText.oneLine(String(text.prefix(200)))
+        return SafeText.oneLine(text, limit: 200)
     }
 
     /// What a 2xx answer that does not decode is: an HTML page, a cut body, or JSON of another shape.

@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// Who people are in Qase: "me" from the configured e-mail (there is no current-user endpoint, qase-api.md §2),
 /// and colleagues' names by author id or UUID, each looked up once per process.
 final class QasePeople {
@@ -59,7 +61,7 @@ final class QasePeople {
 
     private func remember(_ name: String, for keys: [String]) {
         guard names.count < Self.nameLimit else { return }
-        for key in keys { names[key] = String(name.prefix(100)) }
+        for key in keys { names[key] = SafeText.bounded(name, 100) }
     }
 
     /// `8-4-4-4-12` hexadecimal digits: safe in a path and a filter.

@@ -2,6 +2,8 @@
 // enums as integers or as strings (qase-api.md §8: a generated client once broke on that), `null` wherever a
 // value may be missing. Every number is bounded here, before anything uses it.
 
+import TrackwatchCore
+
 /// An integer sent as a number or as a string of digits (`7`, `"7"`), within 0…`maximum`.
 struct LenientInt: Decodable, Hashable, Sendable {
     static let maximum = 999_999_999_999
@@ -41,7 +43,7 @@ struct LenientEnum: Decodable, Hashable, Sendable {
             raw = String(number.value)
         } else {
             let text = try container.decode(String.self)
-            raw = String(text.prefix(64)).lowercased()
+            raw = String(String.UnicodeScalarView(text.unicodeScalars.prefix(64))).lowercased()
         }
     }
 }
@@ -54,7 +56,8 @@ struct LenientText: Decodable, Hashable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            self.text = String(text.prefix(Self.limit))
+            // By scalars too: one character may carry any number of combining marks.
+            self.text = SafeText.bounded(text, Self.limit)
         } else if let number = try? container.decode(Double.self) {
             text = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
         } else if let flag = try? container.decode(Bool.self) {

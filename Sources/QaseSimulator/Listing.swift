@@ -51,12 +51,32 @@ extension QaseState {
     /// One page of a list: `{total, filtered, count, entities}`, `items` already filtered and ordered by id.
     func list<Item>(_ call: Call, _ items: [Item], total: Int, render: (Item) -> JSONValue) throws -> JSONValue {
         let (limit, offset) = try paging(call)
-        let page = items.dropFirst(offset).prefix(limit)
+        var entities: [JSONValue]
+        var (total, filtered) = (total, items.count)
+        switch switches.endlessLists {
+        case .off:
+            entities = items.dropFirst(offset).prefix(limit).map(render)
+        case .lyingTotal:
+            (total, filtered) = (Self.endlessTotal, Self.endlessTotal)
+            // One item a page, under an id no page had before.
+            entities = items.isEmpty ? [] : [render(items[offset % items.count]).with("id", .int(offset + 1))]
+        case .alternating:
+            (total, filtered) = (Self.endlessTotal, Self.endlessTotal)
+            // Page A is the first page; page B the same items under ids a million higher: never the page before.
+            let size = min(limit, items.count)
+            entities = items.prefix(size).map(render)
+            if size > 0, (offset / size) % 2 == 1 {
+                entities = entities.map { $0.with("id", .int(($0["id"]?.int ?? 0) + 1_000_000)) }
+            }
+        }
         return ok([
-            "total": .int(total), "filtered": .int(items.count), "count": .int(page.count),
-            "entities": .array(page.map(render)),
+            "total": .int(total), "filtered": .int(filtered), "count": .int(entities.count),
+            "entities": .array(entities),
         ])
     }
+
+    /// What an endless list's `total` says (`endlessLists`).
+    static let endlessTotal = 2_000_000
 
     /// A path id that must be an integer.
     func pathID(_ text: String) throws -> Int {

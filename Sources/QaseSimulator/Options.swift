@@ -48,6 +48,17 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
         case name
     }
 
+    public enum EndlessLists: String, Codable, Sendable, CaseIterable {
+        /// Lists end where their items do.
+        case off
+        /// Every list's `total` and `filtered` say 2,000,000 and each page holds one item, the list's items over
+        /// and over under new ids: a list that never ends.
+        case lyingTotal = "lying-total"
+        /// Every list's `total` and `filtered` say 2,000,000 and its pages alternate A, B, A, B: its first page, then
+        /// the same items under ids a million higher, then the first again… — never the same as the page before.
+        case alternating
+    }
+
     /// 402 or 403: `/search` refused, as on plans without QQL; 0: QQL available.
     public var searchRefusal = 0
     /// false: QQL answers `assignee` on defects with 400 "Query is invalid".
@@ -69,6 +80,8 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
     public var authorSearch = AuthorSearch.nameOrEmail
     /// true: a defect's `severity` and `status` arrive as integer codes, where the spec has strings.
     public var defectEnumsAsInts = false
+    /// Lists that never end: a lying `total`, or alternating pages.
+    public var endlessLists = EndlessLists.off
 
     public init() {}
 
@@ -86,6 +99,7 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
         rateLimitTimeout = patch.rateLimitTimeout ?? rateLimitTimeout
         authorSearch = patch.authorSearch ?? authorSearch
         defectEnumsAsInts = patch.defectEnumsAsInts ?? defectEnumsAsInts
+        endlessLists = patch.endlessLists ?? endlessLists
     }
 
     /// The same keys, each optional.
@@ -102,6 +116,7 @@ public struct QaseSwitches: Codable, Sendable, Equatable {
         var rateLimitTimeout: Int?
         var authorSearch: AuthorSearch?
         var defectEnumsAsInts: Bool?
+        var endlessLists: EndlessLists?
     }
 
     /// A sentence naming what is wrong, or nil.

@@ -49,6 +49,8 @@ struct Serve: ParsableCommand {
     var authorSearch = QaseSwitches.AuthorSearch.nameOrEmail
     @Flag(help: "A defect's severity and status arrive as integer codes, where the spec has strings.")
     var defectEnumsAsInts = false
+    @Option(help: "Lists that never end: off, lying-total (total 2000000, one item a page) or alternating (pages A, B, A, B).")
+    var endlessLists = QaseSwitches.EndlessLists.off
     @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key.") var tlsCertificate: String?
     @Option(help: "The PEM private key for --tls-certificate.") var tlsKey: String?
 
@@ -90,6 +92,7 @@ struct Serve: ParsableCommand {
         switches.rateLimitTimeout = rateLimitTimeout
         switches.authorSearch = authorSearch
         switches.defectEnumsAsInts = defectEnumsAsInts
+        switches.endlessLists = endlessLists
         options.switches = switches
         return options
     }
@@ -117,5 +120,6 @@ struct Serve: ParsableCommand {
 extension QaseSwitches.Numbers: ExpressibleByArgument {}
 extension QaseSwitches.FilterNames: ExpressibleByArgument {}
 extension QaseSwitches.AuthorSearch: ExpressibleByArgument {}
+extension QaseSwitches.EndlessLists: ExpressibleByArgument {}
 
 nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []

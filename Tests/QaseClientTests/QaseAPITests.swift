@@ -1,4 +1,5 @@
 @testable import QaseClient
+import Foundation
 import Logging
 import Synchronization
 import TrackerHTTP
@@ -18,13 +19,19 @@ private final class ScriptedServer: HTTPTransport {
     }
 
     /// A list of items 1…`count`, cut to `clamp` items per page, announcing `announced` (default `count`).
-    static func list(count: Int, clamp: Int = 100, announced: Int? = nil, ignoreOffset: Bool = false) -> ScriptedServer
-    {
+    /// `alternate`: pages at offsets 0, 1, 2, 3 … × limit are the first, second, first, second page (A, B, A, B).
+    /// `padding`: characters added to every title (fat items).
+    static func list(
+        count: Int, clamp: Int = 100, announced: Int? = nil, ignoreOffset: Bool = false, alternate: Bool = false,
+        padding: Int = 0
+    ) -> ScriptedServer {
         ScriptedServer { request in
             let limit = min(Int(parameter("limit", request.url) ?? "10") ?? 10, clamp)
-            let offset = ignoreOffset ? 0 : Int(parameter("offset", request.url) ?? "0") ?? 0
+            var offset = ignoreOffset ? 0 : Int(parameter("offset", request.url) ?? "0") ?? 0
+            if alternate { offset = (offset / limit) % 2 * limit }
             let ids = offset < count ? Array((offset + 1)...min(count, offset + limit)) : []
-            let entities = ids.map { #"{"id": \#($0), "title": "Defect \#($0)"}"# }.joined(separator: ",")
+            let pad = String(repeating: "x", count: padding)
+            let entities = ids.map { #"{"id": \#($0), "title": "Defect \#($0)\#(pad)"}"# }.joined(separator: ",")
             let counts = #""total": \#(count), "filtered": \#(announced ?? count), "count": \#(ids.count)"#
             let body = #"{"status": true, "result": {\#(counts), "entities": [\#(entities)]}}"#
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
@@ -38,11 +45,11 @@ private final class ScriptedServer: HTTPTransport {
 }
 
 final class QaseAPITests: XCTestCase {
-    private func api(_ server: ScriptedServer, pageSize: Int = 1000) -> QaseAPI {
+    private func api(_ server: ScriptedServer, pageSize: Int = 1000, readBudget: Int = QaseAPI.largestRead) -> QaseAPI {
         QaseAPI(
             base: "https://api.qase.io/v1", token: Secret("tok-123"), transport: server, timeout: 5,
             pageSize: pageSize, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-            pacer: RequestPacer(now: { 0 }, sleep: { _ in }))
+            pacer: RequestPacer(now: { 0 }, sleep: { _ in }), readBudget: readBudget)
     }
 
     private func ids(_ api: QaseAPI) throws -> [Int] {
@@ -73,8 +80,47 @@ final class QaseAPITests: XCTestCase {
 
     func test_paging_aServerIgnoringOffset_failsTheRead() {
         XCTAssertThrowsError(try ids(api(ScriptedServer.list(count: 250, ignoreOffset: true)))) { error in
-            XCTAssertTrue("\(error)".contains("repeats the previous one"), "\(error)")
+            XCTAssertTrue("\(error)".contains("repeats the one at offset 0"), "\(error)")
         }
+    }
+
+    /// Pages A, B, A, B pass a check against the previous page only: any page seen before in the read ends it
+    /// (issue 27, item 3), after the third request.
+    func test_paging_alternatingPages_failTheReadAtTheFirstRepeat() {
+        let server = ScriptedServer.list(count: 2_000_000, alternate: true)
+        XCTAssertThrowsError(try ids(api(server))) { error in
+            XCTAssertTrue("\(error)".contains("repeats the one at offset 0"), "\(error)")
+        }
+        XCTAssertEqual(server.requests.withLock { $0.count }, 3)
+    }
+
+    /// A `total` of 2,000,000 with one item a page was 100,000 requests (hours at the pacer's 2 a second): a
+    /// read stops after the pages that Qase's largest offset needs at the size asked, saying so.
+    func test_paging_aLyingTotalWithOneItemAPage_endsAtThePageLimit() {
+        let server = ScriptedServer.list(count: 2_000_000, clamp: 1)
+        XCTAssertThrowsError(try ids(api(server))) { error in
+            XCTAssertTrue("\(error)".contains("did not end after 1001 pages"), "\(error)")
+            XCTAssertTrue("\(error)".contains("total says 2000000"), "\(error)")
+        }
+        XCTAssertEqual(server.requests.withLock { $0.count }, 1001)
+    }
+
+    /// The pages of one read together are held to the read's budget, whatever each page's own size.
+    func test_paging_fatPages_endAtTheReadsByteBudget() {
+        let server = ScriptedServer.list(count: 2_000_000, clamp: 1, padding: 100_000)
+        XCTAssertThrowsError(try ids(api(server, readBudget: 1_000_000))) { error in
+            XCTAssertTrue("\(error)".contains("more than 1 MB in all"), "\(error)")
+        }
+        XCTAssertEqual(server.requests.withLock { $0.count }, 10)
+    }
+
+    /// Text is cut by Unicode scalars too: one character with 200,000 combining marks is no longer kept whole.
+    func test_text_isCutByScalars_notOnlyByCharacters() throws {
+        let title = "Z" + String(repeating: "\u{301}", count: 200_000)
+        let json = try JSONEncoder().encode(["title": title])
+        let tag = try JSONDecoder().decode(WireTag.self, from: json)
+        XCTAssertLessThanOrEqual(tag.title?.text.unicodeScalars.count ?? .max, 4 * LenientText.limit)
+        XCTAssertTrue(tag.title?.text.unicodeScalars.starts(with: "Z\u{301}".unicodeScalars) ?? false)
     }
 
     func test_paging_stopsAtQasesLargestOffset() {
