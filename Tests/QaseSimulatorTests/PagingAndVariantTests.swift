@@ -45,6 +45,23 @@ final class PagingAndVariantTests: XCTestCase {
         XCTAssertEqual(sim.get("/case/DEMO?offset=100001").status, 400, "offset is still checked")
     }
 
+    /// `endlessLists`: a lying total with one new item a page, or pages A, B, A, B, never the page before.
+    func test_endlessLists_lyingTotalAndAlternatingPages() {
+        let lying = SimHarness { $0.switches.endlessLists = .lyingTotal }
+        let first = lying.get("/case/DEMO?limit=100&offset=0"), far = lying.get("/case/DEMO?limit=100&offset=5000")
+        XCTAssertEqual(first.result["total"] as? Int, 2_000_000)
+        XCTAssertEqual(first.result["filtered"] as? Int, 2_000_000)
+        XCTAssertEqual(first.ids, [1])
+        XCTAssertEqual(far.ids, [5001], "a new id on every page")
+        let alternating = SimHarness { $0.switches.endlessLists = .alternating }
+        let pages = [0, 10, 20, 30].map { alternating.get("/case/DEMO?limit=10&offset=\($0)").ids }
+        XCTAssertEqual(pages[0], Array(1...10))
+        XCTAssertEqual(pages[1], Array(1_000_001...1_000_010))
+        XCTAssertEqual(pages[2], pages[0])
+        XCTAssertEqual(pages[3], pages[1])
+        XCTAssertEqual(alternating.get("/case/DEMO?limit=10").result["total"] as? Int, 2_000_000)
+    }
+
     func test_filterNames_flatBracketedAndEither() {
         let both = SimHarness()
         XCTAssertEqual(both.get("/defect/DEMO?status=resolved&limit=100").ids, [9, 10, 11, 12])
