@@ -91,6 +91,9 @@ final class GitHubAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
+        if let excess = JSONBudget.excess(in: answer.response.body) {
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: excess)
+        }
         do { return try JSONDecoder().decode(Value.self, from: Data(answer.response.body)) } catch {
             throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: Self.describe(answer.response))
         }

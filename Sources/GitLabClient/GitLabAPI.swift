@@ -124,6 +124,9 @@ final class GitLabAPI {
     }
 
     private func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, _ endpoint: GitLabEndpoint) throws -> Value {
+        if let excess = JSONBudget.excess(in: response.body) {
+            throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: excess)
+        }
         do { return try JSONDecoder().decode(Value.self, from: Data(response.body)) } catch {
             let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
             let html = response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<")

@@ -1,3 +1,5 @@
+import TrackerHTTP
+
 /// An answer's body as JSON: a UTF-8 byte order mark dropped, a `charset` other than UTF-8 converted where it
 /// is Latin-1, NDJSON read as a list, and everything that is not JSON (an HTML sign-in page with status 200, an
 /// empty or cut body) refused with what it was.
@@ -34,6 +36,12 @@ enum AnswerBody {
         }
         if mediaType == "text/html" || mediaType == "application/xhtml+xml" || first == UInt8(ascii: "<") {
             throw JSONListError.badAnswer("an HTML page (a sign-in page or an error page?) instead of JSON", list: list)
+        }
+        if let excess = JSONBudget.excess(in: bytes, maximumDepth: JSONParser.maximumDepth) {
+            throw JSONListError.tooLarge(
+                reason: "an answer with more values than its size allows",
+                detail: "\(list) sent an answer that is not a JSON list trackwatch reads: \(excess). Nothing changed; "
+                    + "the next poll retries.")
         }
         do {
             let parsed = try JSONParser.parseDocumentOrLines(bytes)

@@ -1,7 +1,8 @@
 /// A JSON value as a list's server sent it, parsed by `JSONParser` within its limits. Numbers keep their
 /// canonical spelling (`JSONNumber`), so that `1.0` and `1` are one value; objects keep their members in the
-/// server's order (a later member of the same name wins, as in most parsers).
-public indirect enum JSONValue: Equatable, Sendable {
+/// server's order (a later member of the same name wins, as in most parsers). Not `indirect`: arrays and objects
+/// are already behind a pointer, and boxing every number and string too cost 54 bytes a value (`JSONBudget`).
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's canonical spelling (`JSONNumber.canonical`).

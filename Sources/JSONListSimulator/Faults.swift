@@ -29,6 +29,10 @@ struct Fault: Sendable {
         case gzipBomb = "gzip-bomb"
         /// `[[[…]]]` nested `depth` deep (default 100,000).
         case deep
+        /// `[0,0,…]` of `size` bytes (default 16,000,000): the most values an answer of its size can hold.
+        case zeros
+        /// `[[[0]],[[0]],…]` of `size` bytes (default 16,000,000): the most arrays.
+        case nestedZeros = "nested-zeros"
         /// The answer with a byte sequence that is never UTF-8 inside its first string value.
         case badUTF8 = "bad-utf8"
         /// The ordinary answer, `delay` milliseconds late (default 1,000): a slow server.
@@ -46,6 +50,8 @@ struct Fault: Sendable {
     var retryAfterDate: Int?
     var size: Int?
     var depth: Int?
+    /// `zeros`' and `nested-zeros`' elements before one string fills the rest of `size`.
+    var values: Int?
     /// Milliseconds a `slow` answer waits.
     var delay: Int?
     var message: String?
@@ -129,6 +135,11 @@ extension ServerState {
             answer.headers = [("Content-Type", "application/json"), ("Content-Encoding", "gzip")]
         case .deep:
             answer = SimResponse(status: 200, body: HostilePayloads.deep(fault.depth ?? HostilePayloads.defaultDepth))
+            answer.headers = [("Content-Type", "application/json")]
+        case .zeros, .nestedZeros:
+            let size = fault.size ?? HostilePayloads.defaultDenseSize
+            let element = fault.kind == .zeros ? "0" : "[[0]]"
+            answer = SimResponse(status: 200, body: HostilePayloads.dense(element, size, count: fault.values))
             answer.headers = [("Content-Type", "application/json")]
         case .badUTF8: answer.body = HostilePayloads.breakingUTF8(answer.body)
         case .slow: answer.delay = Double(fault.delay ?? 1_000) / 1_000

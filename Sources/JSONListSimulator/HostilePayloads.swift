@@ -38,6 +38,28 @@ struct HostilePayloads {
         return bytes
     }
 
+    static let defaultDenseSize = 16_000_000
+
+    /// A list of `element` again and again, `size` bytes at most: `[0,0,…]` or `[[[0]],[[0]],…]`, values as
+    /// densely as JSON allows. With `count`, that many elements and then one string of `x`s up to `size`.
+    static func dense(_ element: String, _ size: Int, count: Int? = nil) -> [UInt8] {
+        let element = Array(element.utf8), size = min(size, 1 << 30)
+        let fitting = max(1, (size - 1) / (element.count + 1))
+        let count = min(count ?? fitting, fitting)
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(size + 4)
+        for index in 0..<count {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += element
+        }
+        if count < fitting, bytes.count + 4 < size {
+            bytes += Array(",\"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size - bytes.count - 4)
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
+    }
+
     /// `depth` nested arrays: `[[[…]]]`.
     static func deep(_ depth: Int) -> [UInt8] {
         let depth = min(max(1, depth), 100_000_000)

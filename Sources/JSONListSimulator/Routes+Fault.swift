@@ -4,7 +4,7 @@ extension ServerState {
     /// `GET /fault/{kind}`: the generic list (a bare array) spoilt by that fault on every answer. `{kind}` is a
     /// `Fault.Kind` or a status code (`/fault/503` = `/fault/status?status=503`); parameters `status`,
     /// `retry_after` (seconds), `retry_after_date` (seconds from now, sent as an HTTP date), `size`, `depth`, `delay`
-    /// (milliseconds).
+    /// (milliseconds), `values` (`zeros`, `nested-zeros`).
     mutating func fault(_ call: Call) -> Routed {
         guard call.segments.count == 2 else { return Routed(name: "unknown", response: Reply.notFound(call)) }
         let name = "\(call.method) /fault/\(call.segments[1])"
@@ -23,6 +23,7 @@ extension ServerState {
         fault.retryAfterDate = call.query("retry_after_date").flatMap(Int.init)
         fault.size = call.query("size").flatMap(Int.init).map { min(max(0, $0), HostilePayloads.largest) }
         fault.depth = call.query("depth").flatMap(Int.init)
+        fault.values = call.query("values").flatMap(Int.init).map { max(0, $0) }
         fault.delay = call.query("delay").flatMap(Int.init).map { min(max(0, $0), Fault.longestDelay) }
         return Routed(name: name, response: answer(fault, insteadOf: Reply.json(200, .array(items)), now: call.now))
     }

@@ -117,6 +117,9 @@ final class JiraAPI {
     }
 
     private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
+        if let excess = JSONBudget.excess(in: response.body) {
+            throw JiraError.invalidResponse(endpoint: endpoint.name, detail: excess)
+        }
         do {
             return try JSONDecoder().decode(Answer.self, from: Data(response.body))
         } catch {

@@ -56,6 +56,9 @@ final class QaseAPI {
     /// `GET base/path?query`, decoded from the envelope's `result`.
     func get<Result: Decodable>(_ path: [String], _ query: [(String, String)] = [], endpoint: String) throws -> Result {
         let response = try send(path, query, endpoint: endpoint)
+        if let excess = JSONBudget.excess(in: response.body) {
+            throw QaseError.invalidResponse(endpoint: endpoint, detail: excess)
+        }
         do {
             return try JSONDecoder().decode(Envelope<Result>.self, from: Data(response.body)).result
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerHTTP
 import XCTest
 
 /// What one poll of a `[[json]]` list may cost, whatever its server sends (issue 27, items 1 and 6): the pages of
@@ -35,6 +36,41 @@ final class AnswerBoundsTests: JSONSimTestCase {
         let raised = try workspace.trackwatch(["check"])
         XCTAssertEqual(raised.status, 0, "max_size raises the limit: \(raised.stderr)")
         XCTAssertTrue(raised.stdout.contains("watching 30 items"), raised.stdout)
+    }
+
+    /// 16 MB answers as dense as JSON allows became a tree before any limit was checked: `[0,0,…]` peaked at
+    /// 469 MB, `[[[0]],[[0]],…]` at 592 MB. Now they are counted before they are parsed and refused, naming the
+    /// count; no answer costs more than eight times its size (or 4 MB) above an ordinary check, the densest answer
+    /// the count lets through included. (Four times, as asked, would refuse json-sim's own generic list: its tree
+    /// costs about six times its answer.)
+    func test_anAnswer_costsAtMostEightTimesItsSize_beforeItIsATree() throws {
+        let quiet = try listWorkspace("/list/bare").checkPeakMemory()
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        let size = 16_000_000, bound = 8 * size / 1_048_576
+        for kind in ["zeros", "nested-zeros"] {
+            let hostile = try listWorkspace("/fault/\(kind)?size=\(size)").checkPeakMemory()
+            XCTAssertEqual(hostile.status, 76, "\(kind): \(hostile.stderr)")
+            XCTAssertTrue(hostile.stderr.contains("values for its size"), "\(kind): \(hostile.stderr)")
+            XCTAssertLessThan(
+                hostile.megabytes - quiet.megabytes, bound, "\(kind): \(hostile.megabytes) MB, idle \(quiet.megabytes)")
+            print("a 16 MB answer of \(kind): peak \(hostile.megabytes) MB (ordinary check \(quiet.megabytes) MB)")
+        }
+        // Just inside the count (the outer array counts 3, the string that fills the rest of the 16 MB 1): every
+        // value it allows as `0,` or `[[0]],` (7). They fail as items only after the whole tree was built.
+        let allowed = JSONBudget.values(allowedFor: size) - JSONBudget.containerWeight - 1
+        for (kind, count) in [("zeros", allowed), ("nested-zeros", allowed / (2 * JSONBudget.containerWeight + 1))] {
+            let densest = try listWorkspace("/fault/\(kind)?size=\(size)&values=\(count)").checkPeakMemory()
+            XCTAssertFalse(densest.stderr.contains("values for its size"), "\(kind): \(densest.stderr)")
+            XCTAssertLessThan(
+                densest.megabytes - quiet.megabytes, bound, "\(kind): \(densest.megabytes) MB, idle \(quiet.megabytes)")
+            print("\(count) \(kind) in 16 MB: peak \(densest.megabytes) MB (ordinary check \(quiet.megabytes) MB)")
+        }
+        // A small answer may hold the count's floor, held to 4 MB.
+        let floor = JSONBudget.baseValues - JSONBudget.containerWeight
+        let small = try listWorkspace("/fault/zeros?size=\(2 * floor)").checkPeakMemory()
+        XCTAssertEqual(small.status, 78, "not objects, but read: \(small.stderr)")
+        XCTAssertLessThan(small.megabytes - quiet.megabytes, 4, "peak \(small.megabytes), idle \(quiet.megabytes)")
+        print("\(floor) zeros: peak \(small.megabytes) MB (ordinary: \(quiet.megabytes) MB)")
     }
 
     /// The bytes of every file under `path` (none when it does not exist).

@@ -1,0 +1,83 @@
+/// How many values a JSON answer may hold for its size. A decoder builds every value (a tree, or Foundation's
+/// map and then the payload) before any limit on items is checked, and a value costs tens of bytes however few it
+/// is written in: `0,` is two bytes, so a 16 MB answer of `[0,0,…]` became 469 MB. An answer is therefore counted
+/// first, without allocating, and refused when it holds more than `baseValues + size / bytesPerValue` values (an
+/// array or an object counting as `containerWeight`: it costs about three numbers). Ordinary lists hold one value
+/// per 6 to 12 bytes; what is let through costs at most eight times its size (4 MB for answers under 1 MB) in the
+/// JSON list's tree (`AnswerBoundsTests`).
+public enum JSONBudget {
+    /// Values any answer may hold: a small answer is never refused for being dense.
+    public static let baseValues = 50_000
+    /// One value more per this many bytes of answer: json-sim's generic list holds one per 5.8.
+    public static let bytesPerValue = 4
+    /// What an array or an object counts: its storage and its slot in the one that holds it.
+    public static let containerWeight = 3
+
+    /// The values an answer of `size` bytes may hold.
+    public static func values(allowedFor size: Int) -> Int { baseValues + max(0, size) / bytesPerValue }
+
+    /// `nil` when `body` holds no more values than its size allows, or nests deeper than `maximumDepth` first (the
+    /// decoder's own limit then names it); otherwise why it is refused, in words for the error that names the answer.
+    public static func excess(in body: [UInt8], maximumDepth: Int = .max) -> String? {
+        let allowed = values(allowedFor: body.count)
+        let counted = body.withUnsafeBufferPointer { count($0, upTo: allowed, deepest: maximumDepth) }
+        guard counted.values > allowed, counted.depth <= maximumDepth else { return nil }
+        return "the answer has more than \(allowed) values for its size (\(body.count) bytes; an array or object "
+            + "counts \(containerWeight)): decoded, it would take more than eight times its size in memory, so it was "
+            + "not read. A server that sends this is broken or hostile: tell its owner"
+    }
+
+    /// The values in `bytes` — strings and member names, numbers, literals, arrays and objects (`containerWeight`
+    /// each) — counted, without checking the grammar, until there are more than `limit` or the nesting is deeper
+    /// than `deepest`; and the nesting's depth at that point.
+    public static func count(
+        _ bytes: UnsafeBufferPointer<UInt8>, upTo limit: Int, deepest: Int = .max
+    ) -> (values: Int, depth: Int) {
+        var counted = 0
+        var depth = 0
+        var index = 0
+        while index < bytes.count, counted <= limit, depth <= deepest {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"):
+                index += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                index += 1
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                counted += containerWeight
+                depth += 1
+                index += 1
+            case UInt8(ascii: "\""):
+                counted += 1
+                index = endOfString(bytes, from: index + 1)
+            default:
+                counted += 1
+                index += 1
+                while index < bytes.count, !isDelimiter(bytes[index]) { index += 1 }
+            }
+        }
+        return (counted, depth)
+    }
+
+    /// The index after the quote that closes the string whose first byte is at `index`.
+    private static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        var index = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return index
+    }
+
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+            UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "\""):
+            true
+        default: false
+        }
+    }
+}
