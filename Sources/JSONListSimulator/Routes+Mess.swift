@@ -9,7 +9,8 @@ import SimulatorKit
 ///   answers), which is what `ignore` is for
 /// - mix: all three at once
 /// - wide, long-name: hostile, a real change every answer: item 1 gains `wideMembers` members (`f000001`, …) or
-///   one member whose name is `longName` bytes, each valued with the answer's number
+///   one member whose name is `longName` bytes, each valued `answer N, one of 100,000 members` (~50 bytes a
+///   member: not so dense that the answer is refused before it is read, as bare numbers are)
 enum MessRoutes {
     static let variants = ["spelling", "order", "timestamp", "mix", "wide", "long-name"]
     static let wideMembers = 100_000
@@ -29,7 +30,7 @@ enum MessRoutes {
         }
         if altered && (variant == "order" || variant == "mix") { result = result.reversed().map(reordered) }
         if variant == "wide" || variant == "long-name", case .object(var first)? = result.first {
-            let value = JSONValue.int(answer)
+            let value = JSONValue.string("answer \(answer), one of 100,000 members")
             first.members += variant == "wide"
                 ? (1...wideMembers).map { JSONObject.Member("f" + sixDigits($0), value) }
                 : [JSONObject.Member(String(repeating: "n", count: longName), value)]
