@@ -13,4 +13,19 @@ final class CrashReportTests: XCTestCase {
         XCTAssertNil(CrashReports.setting("enable=no"), "no report at all")
         XCTAssertNil(CrashReports.setting("enable=off,interactive=no"))
     }
+
+    func test_restart_onlyWhereTheRuntimeCouldReport() {
+        let installed: Set = ["/opt/swift/usr/bin/../libexec/swift/linux/swift-backtrace-static",
+                              "/root/libexec/swift/linux/swift-backtrace-static"]
+        func mayRun(_ executable: String, root: String? = nil, shared: Bool = false) -> Bool {
+            CrashReports.reporterMayRun(executable: executable, swiftRoot: root, sharedRuntime: shared,
+                                        exists: { installed.contains($0) })
+        }
+        XCTAssertFalse(mayRun("/usr/bin/trackwatch"), "the package: a static runtime and no reporter to find")
+        XCTAssertTrue(mayRun("/usr/bin/trackwatch", shared: true), "the shared runtime finds its reporter")
+        XCTAssertTrue(mayRun("/opt/swift/usr/bin/trackwatch"), "beside a toolchain's static reporter")
+        XCTAssertTrue(mayRun("/usr/bin/trackwatch", root: "/root"), "SWIFT_ROOT names a root with one")
+        XCTAssertTrue(CrashReports.reporterMayRun(executable: nil, swiftRoot: nil, sharedRuntime: false,
+                                                  exists: { _ in false }), "unknown: restart to be safe")
+    }
 }
