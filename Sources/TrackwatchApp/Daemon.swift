@@ -193,11 +193,21 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func pollsEnded(_ polled: [SourceSession], started: Double, pageWritten: Bool) {
         if !pageWritten { refreshChangesPage() }  // its "Updated" line
         for server in polled { recordNextPoll(server) }
-        edges.service.status(statusLine(started: started))
-        if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
-        // Connections first: their idle timer would otherwise wake the loop to run code paged out below.
+        // Connections first: their idle timer would otherwise wake the loop after the poll.
         for server in polled { server.source.closeIdleConnections() }
         IdleMemory.release()
+        // Then the status line, with what the daemon holds while it waits (`systemctl --user status`).
+        edges.service.status(statusLine(started: started) + (IdleMemory.usage().map(Self.memoryNote) ?? ""))
+        if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
+    }
+
+    /// `; idle 3.1 MB private, 9.8 MB PSS`: what the waiting daemon costs (docs/performance.md).
+    static func memoryNote(_ usage: (privateKiB: Int, proportionalKiB: Int)) -> String {
+        func megabytes(_ kib: Int) -> String {
+            let tenths = (kib * 10 + 512) / 1024
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        return "; idle \(megabytes(usage.privateKiB)) private, \(megabytes(usage.proportionalKiB)) PSS"
     }
 
     private func pollSucceeded(_ server: SourceSession) {
