@@ -26,19 +26,18 @@ public enum CoreDumps {
 /// Swift's crash report prints every register with the 16 bytes of memory behind it, which may be a piece of the
 /// password. The unit sets `SWIFT_BACKTRACE=registers=none`; a command started from a shell has to see to it
 /// itself. The runtime reads the variable once, before `main`, so the command sets it and starts itself again —
-/// only when the runtime would report at all: a binary with the Swift runtime linked statically (the release build,
-/// the package) has no crash reporter unless `swift-backtrace-static` lies where the runtime looks for it or
-/// `SWIFT_BACKTRACE` names one, and then the restart (a second start-up: ~6 ms of CPU and ~650 page faults per
-/// command, and a process named `exe`) would hide nothing.
+/// only when the runtime did install its crash handler: a binary with the Swift runtime linked statically (the
+/// release build, the package) finds no `swift-backtrace-static` to run unless a toolchain lies where it looks,
+/// and then it installs none and reports nothing, and the restart (a second start-up: ~650 page faults and a
+/// third of a `check`'s CPU, and a process named `exe`) would hide nothing.
 public enum CrashReports {
     /// Sets `registers=none` and execs this program again with the same arguments, unless `SWIFT_BACKTRACE`
-    /// already says how to show registers (a person debugging may ask for them) or turns reports off, or no crash
-    /// reporter would run. If the exec fails the command goes on as it is: a report with registers is better than
-    /// no command.
+    /// already says how to show registers (a person debugging may ask for them) or turns reports off, or the
+    /// runtime installed no crash handler. If the exec fails the command goes on as it is: a report with registers
+    /// is better than no command.
     public static func withoutRegisters() {
         let current = getenv("SWIFT_BACKTRACE").map { String(cString: $0) }
-        guard current != nil || reporterMayRun(),
-            let wanted = setting(current), setenv("SWIFT_BACKTRACE", wanted, 1) == 0,
+        guard crashHandlerInstalled(), let wanted = setting(current), setenv("SWIFT_BACKTRACE", wanted, 1) == 0,
             getenv("SWIFT_BACKTRACE").map({ String(cString: $0) }) == wanted  // else this would exec for ever
         else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)
@@ -52,32 +51,12 @@ public enum CrashReports {
         return settings.isEmpty ? "registers=none" : current! + ",registers=none"
     }
 
-    /// Whether, with `SWIFT_BACKTRACE` unset, the runtime could start a crash reporter: always with the shared
-    /// runtime (it finds `swift-backtrace` beside itself, in the toolchain); with the static one only when
-    /// `swift-backtrace-static` is where the runtime's root path may be (`SWIFT_ROOT`, the executable's folder or
-    /// the one above it). Erring towards true costs a restart, never a report with registers.
-    static func reporterMayRun(executable: String? = executablePath(), swiftRoot: String? = environment("SWIFT_ROOT"),
-                               sharedRuntime: Bool = sharedRuntimeLoaded(),
-                               exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> Bool {
-        if sharedRuntime { return true }
-        guard let executable, let slash = executable.lastIndex(of: "/") else { return true }
-        let folder = String(executable[..<slash])
-        let roots = [swiftRoot, folder, folder + "/.."].compactMap { $0 }
-        return roots.contains { exists($0 + "/libexec/swift/linux/swift-backtrace-static") }
+    /// Whether something catches SIGSEGV: the runtime's crash handler, installed before `main` when it found its
+    /// reporter (`SIG_DFL` and `SIG_IGN` are 0 and 1). Unknown counts as installed: a restart too many costs a
+    /// few milliseconds, a report with registers could cost a secret.
+    static func crashHandlerInstalled() -> Bool {
+        var current = sigaction()
+        guard sigaction(SIGSEGV, nil, &current) == 0 else { return true }
+        return unsafeBitCast(current.__sigaction_handler, to: UInt.self) > 1
     }
-
-    private static func sharedRuntimeLoaded() -> Bool {
-        guard let handle = dlopen("libswiftCore.so", RTLD_NOW | RTLD_NOLOAD) else { return false }
-        dlclose(handle)
-        return true
-    }
-
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
