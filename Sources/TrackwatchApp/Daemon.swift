@@ -113,6 +113,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func wake() {
         guard !stopping else { return }
         let started = SystemClocks.wallTime()
+        let waited = IdleMemory.usage()  // what the daemon held while it waited, for the status line
         var polled: [SourceSession] = []
         var pageWritten = false
         let names = session.sources.map(\.settings.sourceName)
@@ -125,6 +126,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         if !polled.isEmpty { pollsEnded(polled, started: started, pageWritten: pageWritten) }
         showQuietHoursSummaryIfOver()
         rearmTimers()
+        if !polled.isEmpty { rest(afterPollsStartedAt: started, waitedWith: waited) }
     }
 
     private func rearmTimers() {
@@ -188,16 +190,22 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    /// After a wake-up's polls: the page's "Updated" line, each source's next poll for `status`, systemd's status
-    /// line; then idle connections closed and memory handed back.
+    /// After a wake-up's polls: the page's "Updated" line, each source's next poll for `status`, idle connections
+    /// closed.
     private func pollsEnded(_ polled: [SourceSession], started: Double, pageWritten: Bool) {
         if !pageWritten { refreshChangesPage() }  // its "Updated" line
         for server in polled { recordNextPoll(server) }
-        // Connections first: their idle timer would otherwise wake the loop after the poll.
+        // Connections closed: their idle timer would otherwise wake the loop after the poll.
         for server in polled { server.source.closeIdleConnections() }
+    }
+
+    /// The last thing a wake-up that polled does, when the timers are set: systemd's status line, with what the
+    /// daemon held while it waited before this wake-up (`systemctl --user status`; none before the first poll),
+    /// then memory handed back. Nothing but the way back to the idle wait runs after that, so that little of the
+    /// code is mapped again (reading /proc and formatting the figures here mapped ~2 MB of it again).
+    private func rest(afterPollsStartedAt started: Double, waitedWith usage: (privateKiB: Int, proportionalKiB: Int)?) {
+        edges.service.status(statusLine(started: started) + (usage.map(Self.memoryNote) ?? ""))
         IdleMemory.release()
-        // Then the status line, with what the daemon holds while it waits (`systemctl --user status`).
-        edges.service.status(statusLine(started: started) + (IdleMemory.usage().map(Self.memoryNote) ?? ""))
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
     }
 
