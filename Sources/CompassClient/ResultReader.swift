@@ -428,14 +428,17 @@ struct PageCheck {
         if let column = shape.idColumn { lastID = rows[rows.count - 1][column] }
     }
 
-    /// FNV-1a over every value, with separators: equal pages, equal hashes.
+    /// FNV-1a over the page's row count and its first, middle and last rows, with separators: equal pages, equal
+    /// hashes. A repeated page is equal byte for byte, so these rows tell it; pages of one result that share all
+    /// three are no paging either. Hashing every byte of every page was 3 % of a steady poll's CPU.
     static func hash(_ rows: [[String]]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
-        for row in rows {
+        for byte in String(rows.count).utf8 { mix(byte) }
+        for row in rows.isEmpty ? [] : [rows[0], rows[rows.count / 2], rows[rows.count - 1]] {
             for value in row {
                 for byte in value.utf8 { mix(byte) }
                 mix(0x1F)

@@ -33,6 +33,8 @@ extension Timestamp {
     /// including impossible dates and times (`2023-02-29`, hour 25) and years outside 1…9999: every number is
     /// bounded before it is used, so no answer can make the arithmetic trap.
     public static func parse(_ text: String) -> (timestamp: Timestamp, format: TimestampFormat)? {
+        // Most timestamps are already in normal form (Compass's history, our own store): checked, not rebuilt.
+        if let normal = normalSQL(text) { return (normal, TimestampFormat(.sql, hasFraction: false)) }
         // A CHAR column or a sloppy formatter may pad with spaces.
         var scanner = TimestampScanner(text, trimmingSpaces: true)
         if scanner.looksLikeUSDate { return parseUS(&scanner) }
@@ -52,6 +54,32 @@ extension Timestamp {
         let whole = Timestamp(secondsSinceEpoch: seconds).rawValue
         return (Timestamp(fraction.isEmpty ? whole : whole + "." + fraction),
                 TimestampFormat(form, hasFraction: scanner.sawFraction))
+    }
+
+    /// `text` itself when it is a valid timestamp in normal form, `yyyy-MM-dd HH:mm:ss` (which the general path
+    /// would take apart and print again, identical): a fifth of the CPU a history row cost.
+    static func normalSQL(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { bytes -> Timestamp? in
+            guard bytes.count == 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A,
+                bytes[16] == 0x3A
+            else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                TimestampScanner.Date(year: year, month: month, day: day).isValid,
+                TimestampScanner.Time(hour: hour, minute: minute, second: second).isValid
+            else { return nil }
+            return Timestamp(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     /// `M/d/yyyy h:mm:ss AM` (1 or 2 digits for month, day and hour), or without AM/PM in 24-hour time.

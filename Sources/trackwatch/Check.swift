@@ -10,6 +10,7 @@ import TrackwatchCore
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Poll every source once now and print each change.",
         discussion: """
             Prints one line per change, e.g. "SAMPL00000042 assigned to you by lead: Crash on save \

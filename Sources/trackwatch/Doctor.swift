@@ -12,6 +12,7 @@ import Glibc
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the whole setup and say how to fix what is wrong.",
         discussion: """
             Checks, in order: the configuration file, each source's password or token and server (reachable, \

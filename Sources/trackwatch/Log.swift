@@ -5,6 +5,7 @@ import TrackwatchCore
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "log",
         abstract: "Show past changes from the state store, newest first.",
         discussion: """
             Examples: `trackwatch log --since 1d`, `trackwatch log --record SAMPL00000042 --json`, \

@@ -6,6 +6,7 @@ import TrackwatchCore
 
 struct Mute: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "mute",
         abstract: "Stop bubbles for a record until it changes owner or state.",
         discussion: """
             Changes of a muted record are still journaled. The mute ends by itself when a change touches a \
@@ -94,7 +95,7 @@ struct Mute: ParsableCommand {
 }
 
 struct Unmute: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show bubbles for a muted record again.")
+    static let configuration = CommandConfiguration(commandName: "unmute", abstract: "Show bubbles for a muted record again.")
 
     @OptionGroup var options: ConfigOptions
 

@@ -10,6 +10,7 @@ import TrackwatchCore
 
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "probe",
         abstract: "Ask each tracker's server what trackwatch needs of it: is it supported?",
         discussion: """
             Asks each configured source's server, read-only, what the daemon will ask — for Compass: logs in \

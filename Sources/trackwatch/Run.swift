@@ -6,6 +6,7 @@ import TrackwatchCore
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run as a daemon: poll every interval and report changes to the desktop and the journal.",
         discussion: """
             Meant to run as the systemd user unit trackwatch.service (Type=notify). Signals: SIGTERM or \

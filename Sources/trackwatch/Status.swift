@@ -10,6 +10,7 @@ import TrackwatchCore
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show the last poll, the record count and the last error from the state store.")
 
     @OptionGroup var options: ConfigOptions

@@ -13,4 +13,16 @@ final class CrashReportTests: XCTestCase {
         XCTAssertNil(CrashReports.setting("enable=no"), "no report at all")
         XCTAssertNil(CrashReports.setting("enable=off,interactive=no"))
     }
+
+    /// This test bundle links the runtime as a shared library, which finds its reporter in the toolchain and
+    /// catches crashes; the static release binary's handler is checked end to end by `CoreDumpTests`.
+    func test_crashHandler_isSeenWhereTheRuntimeInstalledOne() {
+        XCTAssertTrue(CrashReports.crashHandlerInstalled(), "the shared runtime's crash handler")
+        var saved = sigaction()
+        var none = sigaction()
+        XCTAssertEqual(sigaction(SIGSEGV, &none, &saved), 0)  // SIG_DFL, as the static runtime leaves it
+        XCTAssertFalse(CrashReports.crashHandlerInstalled(), "nothing catches a crash: no report, no restart")
+        XCTAssertEqual(sigaction(SIGSEGV, &saved, nil), 0)
+        XCTAssertTrue(CrashReports.crashHandlerInstalled())
+    }
 }

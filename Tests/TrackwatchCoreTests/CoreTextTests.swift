@@ -1,5 +1,5 @@
 @testable import CompassClient
-import TrackwatchCore
+@testable import TrackwatchCore
 import XCTest
 
 final class TimestampTests: XCTestCase {
@@ -77,6 +77,20 @@ final class TimestampTests: XCTestCase {
         ] {
             XCTAssertNil(Timestamp.parse(text), text)
         }
+    }
+
+    /// Normal form is checked, not rebuilt; what it accepts and refuses is what the general path does.
+    func test_parse_normalFormIsTakenAsItIs_onlyWhenValid() throws {
+        for text in ["2024-02-29 23:59:59", "0001-01-01 00:00:00", "9999-12-31 23:59:59", "2026-11-27 07:05:00"] {
+            XCTAssertEqual(Timestamp.normalSQL(text)?.rawValue, text)
+            XCTAssertEqual(Timestamp.parse(text)?.timestamp.rawValue, text)
+            XCTAssertEqual(Timestamp.parse(text)?.format, TimestampFormat(.sql, hasFraction: false))
+        }
+        for text in ["2023-02-29 10:00:00", "2024-13-01 10:00:00", "2024-01-01 24:00:00", "0000-01-01 00:00:00",
+                     "2024-01-01T10:00:00", "2024-01-0a 10:00:00", "+024-01-01 10:00:00", "2024-01-01 10:00:60"] {
+            XCTAssertNil(Timestamp.normalSQL(text), text)
+        }
+        XCTAssertNil(Timestamp.parse("2023-02-29 10:00:00"), "no such day, whichever path")
     }
 
     func test_normalForm_ordersAsTheMomentsDo() throws {
