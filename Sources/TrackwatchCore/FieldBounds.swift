@@ -39,9 +39,11 @@ extension Change {
     /// About the most bytes of field names and values one change keeps (the first field change is always kept).
     public static let fieldBytesLimit = 32_000
 
-    /// `changes`, or when they are more than `fieldLimit` or take more than `fieldBytesLimit`: the first that fit
-    /// and `FieldChange.more(n)` counting the others. Idempotent.
+    /// `changes`, each name and value as a record stores them (so even the first is small), or when they are more
+    /// than `fieldLimit` or take more than `fieldBytesLimit`: the first that fit and `FieldChange.more(n)` counting
+    /// the others. Idempotent.
     public static func bounded(_ changes: [FieldChange]) -> [FieldChange] {
+        let changes = changes.map(\.stored)
         let total = changes.reduce(0) { $0 + $1.size }
         guard changes.count > fieldLimit || total > fieldBytesLimit else { return changes }
         var kept: [FieldChange] = [], bytes = 0
@@ -79,6 +81,12 @@ extension FieldChange {
             let count = Int(field.dropFirst(4).dropLast(12)), count > 0
         else { return nil }
         return count
+    }
+
+    /// Its name and values as a record keeps them (`Record.storedName`, `Record.stored`): a tracker's changelog
+    /// names its fields, and a 5 MB name is stored as 200 characters.
+    var stored: FieldChange {
+        FieldChange(field: Record.storedName(field), old: old.map(Record.stored), new: new.map(Record.stored))
     }
 
     /// Bytes of name and values.

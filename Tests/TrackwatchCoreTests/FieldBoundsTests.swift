@@ -66,7 +66,12 @@ final class FieldBoundsTests: XCTestCase {
         XCTAssertEqual(bounded.count, 16)
         XCTAssertEqual(bounded.last?.count, 25)
         let huge = String(repeating: "y", count: 40_000)
-        XCTAssertEqual(Change.bounded([FieldChange(field: "a", old: huge, new: huge)]).count, 1, "the first is kept")
+        let one = Change.bounded([FieldChange(field: huge, old: huge, new: huge + "!")])
+        XCTAssertEqual(one.count, 1, "the first is kept")
+        XCTAssertEqual(one.first?.field, Record.storedName(huge), "its name cut as a record cuts it")
+        XCTAssertEqual(one.first?.old, Record.stored(huge))
+        XCTAssertEqual(one.first?.new, Record.stored(huge + "!"))
+        XCTAssertNotEqual(one.first?.old, one.first?.new, "still a change")
     }
 
     /// `ListDiff` reports a change of 100,000 fields as `Change.fieldLimit` field changes, the last counting the rest.
