@@ -19,6 +19,9 @@ public struct QaseFault: Codable, Sendable {
         case drop
         /// The real answer preceded by `size` bytes (default 2 MB) of JSON whitespace.
         case oversize
+        /// The real answer with a member `"padding": [0,0,…]` of about `size` bytes (default 2 MB): as many values
+        /// as an answer of that size can hold, which a client parses before it can ignore them.
+        case dense
     }
 
     public var route: String
@@ -69,6 +72,14 @@ extension QaseState {
         case .oversize:
             let padding = max(0, (fault.size ?? 2_000_000) - response.body.count)
             response.body = [UInt8](repeating: UInt8(ascii: " "), count: padding) + response.body
+        case .dense:
+            guard response.body.last == UInt8(ascii: "}") else { break }
+            let zeros = max(1, (min(fault.size ?? 2_000_000, 1 << 30) - response.body.count) / 2)
+            response.body.removeLast()
+            response.body += Array(#","padding":[0"#.utf8)
+            response.body.reserveCapacity(response.body.count + 2 * zeros + 2)
+            for _ in 1..<zeros { response.body += [UInt8(ascii: ","), UInt8(ascii: "0")] }
+            response.body += Array("]}".utf8)
         }
         for (name, value) in (fault.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             response.headers.append((name, value))

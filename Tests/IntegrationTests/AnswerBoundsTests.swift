@@ -89,3 +89,30 @@ extension Workspace {
     /// `XDG_STATE_HOME` of the commands run here: the state folder is under it.
     var stateHome: String { environment["XDG_STATE_HOME"] ?? stateDirectory }
 }
+
+/// The same count for Qase's answers, which Foundation's `JSONDecoder` reads (issue 27, item 6): a page with 16 MB
+/// of `[0,0,…]` in a member the client ignores is refused before it is decoded; 16 MB of whitespace, no values,
+/// is read as before.
+final class QaseAnswerBoundsTests: XCTestCase {
+    func test_aDenseQasePage_isRefusedBeforeItIsDecoded() throws {
+        let sim = try QaseSim()
+        let workspace = try Workspace(serverURL: sim.root)
+        workspace.timeout = "60s"
+        try workspace.useQase(sim)
+        let quiet = try workspace.checkPeakMemory()
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        let size = 16_000_000, bound = 4 * size / 1_048_576
+        for kind in ["dense", "oversize"] {
+            try sim.fault(kind, on: "GET /search", size: size)
+            let large = try workspace.checkPeakMemory()
+            if kind == "dense" {
+                XCTAssertEqual(large.status, 76, large.stderr)
+                XCTAssertTrue(large.stderr.contains("values for its size"), large.stderr)
+            } else {
+                XCTAssertEqual(large.status, 0, large.stderr)
+            }
+            XCTAssertLessThan(large.megabytes - quiet.megabytes, bound, "\(kind): \(large.megabytes) MB")
+            print("a 16 MB Qase page (\(kind)): peak \(large.megabytes) MB (ordinary check \(quiet.megabytes) MB)")
+        }
+    }
+}
