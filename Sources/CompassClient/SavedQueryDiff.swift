@@ -8,6 +8,7 @@ public enum SavedQueryRows {
     /// Records from rows whose values follow `columns`. Every column but `id` is kept, so that a later
     /// `fields` list can compare any of them; `dbid` is kept but never compared.
     public static func records(columns: [String], rows: [[String]], query: WorkspacePath) throws -> [Record] {
+        let columns = columns.map(Record.storedName)  // the server names them: cut as any field name is
         guard let idColumn = columns.firstIndex(of: "id") else {
             throw WatchQueries.RowError(
                 message: "the query \(query) has no id column (it shows \(columns.joined(separator: ", "))); add the field id to its display fields")
@@ -27,6 +28,7 @@ public enum SavedQueryRows {
     /// The columns a watch compares: its `fields`, or every column but `id` and `dbid`. A field the query does
     /// not show could never change: that is a mistake to report, not to watch silently.
     public static func comparedFields(_ watch: WatchConfig, columns: [String]) throws -> [String] {
+        let columns = columns.map(Record.storedName)
         guard let fields = watch.fields else { return columns.filter { !identityColumns.contains($0) } }
         let missing = fields.filter { !columns.contains($0) }
         guard missing.isEmpty else {
