@@ -10,7 +10,7 @@ import Glibc
 ///   in its arenas unless asked (without this, RSS climbs over polls of 100,000 records).
 /// - Our own code: a poll touches code scattered over the executable (the HTTP client, TLS, JSON, SQLite
 ///   glue), and the kernel maps it in 64 KB chunks, so ~14 MB of the binary stay mapped although idle waiting
-///   needs almost none of it. `MADV_DONTNEED` on the executable's code mapping (`r-xp`: never written, so
+///   needs almost none of it. `MADV_DONTNEED` on the code mappings of the executable and its libraries (`r-xp`: never written, so
 ///   nothing of it is lost) unmaps those pages but leaves them in the page cache, where the kernel keeps them
 ///   while it has memory to spare and drops them (clean, no writing back) when it needs it: the next poll maps
 ///   them again with minor faults. `MADV_PAGEOUT`, used before, dropped them from the page cache as well, and
@@ -47,19 +47,19 @@ enum IdleMemory {
         return nil
     }
 
-    /// The code mappings of our own executable (`r-xp`), from /proc/self/maps.
+    /// The code mappings (`r-xp`) of files, ours and the shared libraries', from /proc/self/maps. Libraries' code
+    /// is shared with other processes only on a busy desktop; on a quiet machine sqlite's, glib's and systemd's
+    /// count whole in the daemon's PSS (~2.5 MB).
     private static func executableMappings() -> [Range<UInt>] {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0, let maps = fopen("/proc/self/maps", "r") else { return [] }
+        guard let maps = fopen("/proc/self/maps", "r") else { return [] }
         defer { fclose(maps) }
-        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ranges: [Range<UInt>] = []
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), maps) != nil {
             let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[5] == executable, fields[1] == "r-xp" else { continue }
+            // A file's path, not [vdso] or [vsyscall]: those are the kernel's.
+            guard fields.count >= 6, fields[5].hasPrefix("/"), fields[1] == "r-xp" else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
             if bounds.count == 2, bounds[0] < bounds[1] { ranges.append(bounds[0]..<bounds[1]) }
         }
