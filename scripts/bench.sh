@@ -22,8 +22,8 @@ swift build -c release --static-swift-stdlib --product jira-sim > /dev/null
 swift build -c release --static-swift-stdlib --product github-sim > /dev/null
 swift build -c release --static-swift-stdlib --product gitlab-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
-# A freshly linked binary's pages are dirty in the page cache for ~30 s, and MADV_PAGEOUT cannot drop dirty
-# pages: written back, the binary behaves as an installed one does (its code read back from disk after each poll).
+# A freshly linked binary's pages are dirty in the page cache for ~30 s: written back first, the binary behaves as
+# an installed one does.
 sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
 if [ -n "${BENCH_URLWATCH_ONLY:-}" ]; then

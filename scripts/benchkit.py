@@ -101,7 +101,7 @@ def cpu_seconds(pid):
 
 def major_faults(pid):
     """Major page faults of the whole process, ended threads included: each one a wait for a page read from disk,
-    e.g. code that MADV_PAGEOUT handed back after the previous poll."""
+    e.g. code dropped from the page cache since the previous poll (MADV_PAGEOUT did that until issue 28)."""
     return int(proc_stat(pid)[9])
 
 
@@ -126,8 +126,8 @@ def reset_peak(pid):
 
 
 def steady_polls(bench, daemon, polls, per_poll=None):
-    """Mean CPU seconds of `polls` polls by SIGUSR1, each with its memory release (malloc_trim, MADV_PAGEOUT: they
-    run after the poll's STATUS line, so each poll is followed by 0.3 s of rest); `per_poll()` runs after each."""
+    """Mean CPU seconds of `polls` polls by SIGUSR1, each with its memory release (malloc_trim, MADV_DONTNEED: they
+    run right after the poll's STATUS line, and each poll is followed by 0.3 s of rest); `per_poll()` runs after each."""
     time.sleep(0.3)  # the previous poll's memory release has finished
     start = cpu_seconds(daemon.pid)
     for _ in range(polls):

@@ -115,7 +115,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// request starts them again (a new connection, which a poll minutes later needs anyway).
     ///
     /// Waiting for the 3-second idle timeout instead costs a wake-up of the event loop after every poll, which
-    /// then runs code that the daemon has handed back to the kernel (`MADV_PAGEOUT`): the benchmark counted it
+    /// then ran code that the daemon had handed back to the kernel (then `MADV_PAGEOUT`): the benchmark counted it
     /// as 139–160 context switches after 1,000 back-to-back polls, nearly all of them major page faults (3, one
     /// of them a fault, after a single poll). Closing only the connections would not do either: SwiftNIO
     /// leaves its timerfd armed when a scheduled task is cancelled (strace showed the event loop woken for the
