@@ -34,6 +34,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// Per source (by name), kept across reloads: outages and marks still owed to its store.
     private var health: [String: ServerHealth] = [:]
     private var stopping = false
+    /// Whether a wake-up has handed memory back: from then on the daemon waits, and its memory while waiting is news.
+    private var hasRested = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
     /// test uses it to hit that instant deterministically. `crash-after-poll` crashes (a Swift trap, SIGILL)
     /// after the first poll, while the password and the session token are in memory: the core dump test.
@@ -114,7 +116,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func wake() {
         guard !stopping else { return }
         let started = SystemClocks.wallTime()
-        let waited = IdleMemory.usage()  // what the daemon held while it waited, for the status line
+        let waited = hasRested ? IdleMemory.usage() : nil  // what the daemon held while it waited, for the status line
         var polled: [(server: SourceSession, outcome: PollOutcome)] = []
         let names = session.sources.map(\.settings.sourceName)
         if names.contains(where: { schedules.isDue($0, at: SystemClocks.bootTime()) }) {
@@ -214,6 +216,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func rest(afterPollsStartedAt started: Double, waitedWith usage: (privateKiB: Int, proportionalKiB: Int)?) {
         edges.service.status(statusLine(started: started) + (usage.map(Self.memoryNote) ?? ""))
         IdleMemory.release()
+        hasRested = true
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
     }
 

@@ -27,7 +27,12 @@ final class DaemonTests: XCTestCase {
 
         notify.skipReceived()
         kill(daemon.processIdentifier, SIGUSR1)
-        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("0 changes") }, "reported once")
+        let again = notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("0 changes") }
+        XCTAssertNotNil(again, "reported once")
+        XCTAssertFalse(baseline?.contains(" idle ") == true, "nothing waited before the first poll: \(baseline ?? "")")
+        // What the daemon held while it waited before this poll, read from its own /proc.
+        let idle = #"; idle [0-9]+\.[0-9] MB private, [0-9]+\.[0-9] MB PSS$"#
+        XCTAssertNotNil(again?.range(of: idle, options: .regularExpression), again ?? "")
         XCTAssertNotNil(notify.waitFor { $0 == "WATCHDOG=1" }, "watchdog fed while idle")
 
         // A second daemon on the same state refuses to start.
