@@ -64,6 +64,16 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Frees what the connection's page cache holds (`sqlite3_db_release_memory`); the next read fills it again.
+    func releaseMemory() { _ = sqlite3_db_release_memory(handle) }
+
+    /// Bytes the connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    var cacheBytes: Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
     func setBusyTimeout(milliseconds: Int32) throws {
         try check(sqlite3_busy_timeout(handle, milliseconds), "busy_timeout")

@@ -89,6 +89,15 @@ public final class StateStore: Sendable {
         try database.exec("PRAGMA foreign_keys = ON")
     }
 
+    /// Hands back the memory of the connection's page cache (up to 2 MB of the heap after a poll of many records),
+    /// for the idle daemon; the next poll reads the pages again, from the operating system's cache.
+    public func releaseMemory() {
+        database.withLock { $0.releaseMemory() }
+    }
+
+    /// Bytes the connection's page cache holds now.
+    var cacheBytes: Int { database.withLock { $0.cacheBytes } }
+
     /// Runs `body` on the connection under the lock, turning SQLite failures into `StoreError`s that name
     /// `operation`.
     func withDatabase<T: Sendable>(

@@ -215,6 +215,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     /// code is mapped again (reading /proc and formatting the figures here mapped ~2 MB of it again).
     private func rest(afterPollsStartedAt started: Double, waitedWith usage: (privateKiB: Int, proportionalKiB: Int)?) {
         edges.service.status(statusLine(started: started) + (usage.map(Self.memoryNote) ?? ""))
+        for server in session.sources { server.store.releaseMemory() }
         IdleMemory.release()
         hasRested = true
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }

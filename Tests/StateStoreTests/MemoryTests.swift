@@ -1,0 +1,19 @@
+@testable import StateStore
+import TrackwatchCore
+import XCTest
+
+/// The idle daemon hands back what SQLite's page cache holds after a poll (`StateStore.releaseMemory`).
+final class MemoryTests: StoreTestCase {
+    func test_releaseMemory_emptiesThePageCache_andTheNextReadFillsItAgain() throws {
+        let store = try makeStore()
+        let records = (1...5_000).map { record($0, extra: ["Description": String(repeating: "text ", count: 40)]) }
+        try store.commit(baseline(records))
+        XCTAssertEqual(try store.snapshot(watch: "assigned")?.count, 5_000)
+        let filled = store.cacheBytes
+        XCTAssertGreaterThan(filled, 500_000, "a snapshot of 5,000 records read through the cache")
+        store.releaseMemory()
+        XCTAssertLessThan(store.cacheBytes, filled / 10, "released: \(store.cacheBytes) of \(filled) bytes left")
+        XCTAssertEqual(try store.snapshot(watch: "assigned"), Snapshot(records), "nothing lost")
+        XCTAssertGreaterThan(store.cacheBytes, 500_000)
+    }
+}
