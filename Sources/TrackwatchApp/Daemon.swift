@@ -116,10 +116,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func wake() {
         guard !stopping else { return }
         let started = SystemClocks.wallTime()
-        let waited = hasRested ? IdleMemory.usage() : nil  // what the daemon held while it waited, for the status line
+        var waited: (privateKiB: Int, proportionalKiB: Int)?
         var polled: [(server: SourceSession, outcome: PollOutcome)] = []
         let names = session.sources.map(\.settings.sourceName)
         if names.contains(where: { schedules.isDue($0, at: SystemClocks.bootTime()) }) {
+            // What the daemon held while it waited, for the status line; only a wake-up that polls reports it.
+            waited = hasRested ? IdleMemory.usage() : nil
             for server in session.sources where schedules.joins(server.settings.sourceName, at: SystemClocks.bootTime()) {
                 polled.append((server, poll(server)))
             }
