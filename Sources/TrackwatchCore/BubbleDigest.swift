@@ -1,5 +1,5 @@
 /// One source's changes on their way to the desktop, with what its tracker is called (`SourceSettings.trackerName`):
-/// a summary of several sources counts each under that name ("7 changes: 5 in devices, 2 in Qase").
+/// a summary of several sources counts each under that name ("7 changes: 5 in one, 2 in another").
 public struct SourceChanges: Equatable, Sendable {
     public var tracker: String?
     public var changes: [Change]

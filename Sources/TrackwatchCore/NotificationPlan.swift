@@ -94,7 +94,7 @@ public enum NotificationPlan {
             buttons: BubbleButton.showAll)
     }
 
-    /// `8 Compass changes`; of several trackers, each counted: `7 changes: 5 in devices, 2 in Qase`.
+    /// `8 <tracker> changes`; of several trackers, each counted: `7 changes: 5 in <one>, 2 in <another>`.
     static func summaryTitle(_ digest: BubbleDigest) -> String {
         let trackers = digest.shares.compactMap(\.tracker)
         guard trackers.count > 1, trackers.count == digest.shares.count else {

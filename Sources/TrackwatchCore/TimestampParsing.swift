@@ -33,7 +33,7 @@ extension Timestamp {
     /// including impossible dates and times (`2023-02-29`, hour 25) and years outside 1…9999: every number is
     /// bounded before it is used, so no answer can make the arithmetic trap.
     public static func parse(_ text: String) -> (timestamp: Timestamp, format: TimestampFormat)? {
-        // Most timestamps are already in normal form (Compass's history, our own store): checked, not rebuilt.
+        // Most timestamps are already in normal form (a server's history rows, our own store): checked, not rebuilt.
         if let normal = normalSQL(text) { return (normal, TimestampFormat(.sql, hasFraction: false)) }
         // A CHAR column or a sloppy formatter may pad with spaces.
         var scanner = TimestampScanner(text, trimmingSpaces: true)
