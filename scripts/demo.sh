@@ -136,7 +136,16 @@ fi
 pause
 
 journal() { journalctl $([ "$(id -u)" -eq 0 ] || echo --user) --no-pager "$@" 2> /dev/null || true; }
-last_poll() { tw status --json 2> /dev/null | sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p'; }
+# Each source's last poll, one line each; waits out a status that fails (it should not: it only reads), since an
+# empty answer here would make the next poll look over before it began.
+last_poll() {
+    local status
+    for _ in $(seq 50); do
+        status=$(tw status --json 2> /dev/null) && break
+        sleep 0.2
+    done
+    sed -n 's/.*"lastPoll":"\([^"]*\)".*/\1/p' <<< "$status"
+}
 # A poll is over when every source's time in the state moved on (one line per source: Compass, then Qase) and
 # everything it found was delivered (terminal, bubble, journal).
 poll_over() {

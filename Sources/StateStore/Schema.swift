@@ -9,7 +9,13 @@ enum Schema {
 
     /// Brings `database` to `currentVersion` in one transaction. Throws `newerSchema` for a file written by
     /// a newer trackwatch rather than guessing at its shape.
+    ///
+    /// A current file is only read: `trackwatch status` opens the store while the daemon writes, and the write
+    /// lock of a migration's transaction made it wait for the daemon's commit (up to the busy timeout, then fail
+    /// with "database is locked") where a reader of a WAL database never waits.
     static func migrate(_ database: Database) throws {
+        let seen = try version(of: database)
+        guard seen != currentVersion else { return }
         try database.transaction {
             let found = try version(of: database)
             guard found <= currentVersion else { throw NewerSchema(found: found) }

@@ -33,6 +33,26 @@ final class OpeningTests: StoreTestCase {
         XCTAssertEqual(try store.withDatabase("test") { try $0.queryFirst("PRAGMA foreign_keys") { $0.int(at: 0) } }, 1)
     }
 
+    /// `trackwatch status` opens the store while the daemon commits a poll: a reader of a WAL database never
+    /// waits, yet opening took the write lock (the migration's transaction) and failed after the busy timeout
+    /// with "database is locked" while a long commit (a large baseline, a slow disk) held it.
+    func test_opening_whileAnotherConnectionWrites_neitherWaitsNorFails() throws {
+        do {
+            let store = try makeStore()
+            try store.commit(baseline([record(1)]))
+        }
+        let writer = try Database(path: databasePath)
+        try writer.setBusyTimeout(milliseconds: 0)
+        try writer.exec("BEGIN IMMEDIATE")
+        try writer.exec("DELETE FROM snapshot")
+        let started = Date()
+        let reader = try makeStore()
+        XCTAssertEqual(try reader.snapshot(watch: "assigned"), Snapshot([record(1)]), "the last commit, not the write")
+        XCTAssertNotNil(try reader.status().lastPoll)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "opened without waiting for the writer")
+        try writer.exec("ROLLBACK")
+    }
+
     /// A database of schema version 2 (seen keys without an occurrence): every key it had seen is still seen, as
     /// the first of its kind, and a second identical entry can be stored beside it.
     func test_openingVersion2_keepsEverySeenKeyAsTheFirstOfItsKind() throws {
