@@ -2,7 +2,8 @@ import TrackerHTTP
 
 /// An answer's body as JSON: a UTF-8 byte order mark dropped, a `charset` other than UTF-8 converted where it
 /// is Latin-1, NDJSON read as a list, and everything that is not JSON (an HTML sign-in page with status 200, an
-/// empty or cut body) refused with what it was.
+/// empty or cut body) refused with what it was. Its values are counted first (`JSONBudget`), then it streams
+/// (`JSONParser.stream`): each item is handed to `each` as it is read, and only the answer's skeleton is kept.
 enum AnswerBody {
     /// What was seen besides the JSON, for `probe`.
     struct Traits: Equatable {
@@ -11,7 +12,10 @@ enum AnswerBody {
         var charset: String?
     }
 
-    static func decode(_ body: [UInt8], contentType: String?, list: String) throws -> (JSONValue, Traits) {
+    static func decode(
+        _ body: [UInt8], contentType: String?, list: String, items: JSONPointer, keeping kept: [JSONPointer],
+        each: (JSONValue) -> Void
+    ) throws -> (StreamedAnswer, Traits) {
         var traits = Traits()
         var bytes = body
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -44,9 +48,9 @@ enum AnswerBody {
                     + "the next poll retries.")
         }
         do {
-            let parsed = try JSONParser.parseDocumentOrLines(bytes)
-            traits.lines = parsed.lines
-            return (parsed.value, traits)
+            let answer = try JSONParser.stream(bytes, items: items, keeping: kept, each: each)
+            traits.lines = answer.lines
+            return (answer, traits)
         } catch let failure {
             if failure.tooDeep {
                 throw JSONListError.badAnswer("\(failure.message) (the limit), at byte \(failure.offset)", list: list)

@@ -96,33 +96,29 @@ struct ItemCollector {
 
     static let describedKeyless = 5
 
-    /// Adds one page's items; returns how many of them had a key, and how many a key not seen before.
-    mutating func add(_ items: [JSONValue], shape: ItemShape) -> (keyed: Int, fresh: Int) {
-        var fresh = 0, keyed = 0
-        for item in items {
-            itemCount += 1
-            if sampleMembers == nil, case .object(let members) = item { sampleMembers = members.map(\.name) }
-            guard let key = shape.key(of: item) else {
-                keylessCount += 1
-                if keyless.count < Self.describedKeyless { keyless.append(shape.describe(item, position: itemCount)) }
-                continue
-            }
-            keyed += 1
-            let record = shape.record(of: item, key: key)
-            if let count = conflicting[key] {
-                conflicting[key] = count + 1
-            } else if let earlier = records[key] {
-                if earlier != record {
-                    records[key] = nil
-                    conflicting[key] = 2
-                    firstOfConflicting[key] = earlier
-                }
-            } else {
-                records[key] = record
-                fresh += 1
-            }
+    /// Adds one item; returns whether it had a key, and whether a key not seen before.
+    mutating func add(_ item: JSONValue, shape: ItemShape) -> (keyed: Bool, fresh: Bool) {
+        itemCount += 1
+        if sampleMembers == nil, case .object(let members) = item { sampleMembers = members.map(\.name) }
+        guard let key = shape.key(of: item) else {
+            keylessCount += 1
+            if keyless.count < Self.describedKeyless { keyless.append(shape.describe(item, position: itemCount)) }
+            return (false, false)
         }
-        return (keyed, fresh)
+        let record = shape.record(of: item, key: key)
+        if let count = conflicting[key] {
+            conflicting[key] = count + 1
+        } else if let earlier = records[key] {
+            if earlier != record {
+                records[key] = nil
+                conflicting[key] = 2
+                firstOfConflicting[key] = earlier
+            }
+        } else {
+            records[key] = record
+            return (true, true)
+        }
+        return (true, false)
     }
 
     /// Keys with items, ambiguous ones included.

@@ -54,7 +54,9 @@ public struct JSONParser {
     }
 }
 
-private struct Cursor {
+/// Reads JSON from a buffer, one value at a time; `JSONParser+Stream` walks an answer with the same grammar, limits
+/// and error offsets.
+struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
@@ -195,24 +197,27 @@ private struct Cursor {
             index += 1
             switch byte {
             case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"): try escape(into: &out)
+            case UInt8(ascii: "\\"):
+                let scalar = try escape()
+                UTF8.encode(scalar) { out.append($0) }
             case 0..<0x20: throw failure("a control character inside a string")
             default: out.append(byte)
             }
         }
     }
 
-    mutating func escape(into out: inout [UInt8]) throws(JSONParser.Failure) {
+    /// The character an escape after a backslash stands for.
+    mutating func escape() throws(JSONParser.Failure) -> Unicode.Scalar {
         guard index < bytes.count else { throw failure("the JSON ends inside a string") }
         let byte = bytes[index]
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -228,7 +233,7 @@ private struct Cursor {
                 }
             }
             // A lone surrogate is no character: repaired like bytes that are not UTF-8.
-            out += Array(String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+            return Unicode.Scalar(scalar) ?? "\u{FFFD}"
         default: throw failure("an unknown escape \\\(Self.printable(byte)) in a string")
         }
     }

@@ -68,7 +68,7 @@ public struct JSONPointer: Equatable, Hashable, Sendable, CustomStringConvertibl
         return (JSONPointer(tokens: []), document)
     }
 
-    private init(tokens: [String]) { self.tokens = tokens }
+    init(tokens: [String]) { self.tokens = tokens }
 
     /// `0`, `17` → the index; a leading zero, a sign or anything else → `nil` (RFC 6901 §4).
     static func arrayIndex(_ token: String) -> Int? {

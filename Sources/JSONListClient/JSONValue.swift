@@ -18,14 +18,16 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// What a person calls this kind of value: `an object`, `an array of 12`, `a string`.
-    public var kindDescription: String {
+    public var kindDescription: String { kind.description }
+
+    var kind: ValueKind {
         switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array(let items): "an array of \(items.count)"
-        case .object: "an object"
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array(let items): .array(count: items.count)
+        case .object: .object
         }
     }
 

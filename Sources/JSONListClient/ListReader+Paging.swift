@@ -5,15 +5,16 @@ extension ListReader {
     /// `cursor`; GitLab's `X-Next-Page` (empty on the last page, where its `Link` has no next either); a
     /// `Link: <…>; rel="next"` header; numbered pages or offsets until an empty or short page or the stated total.
     func nextPage(
-        after answer: ListFetcher.Answer, document: JSONValue, url: ListURL, paging: inout PagingState,
+        after answer: ListFetcher.Answer, skeleton: StreamedAnswer, url: ListURL, paging: inout PagingState,
         read: inout ListRead
     ) throws -> ListURL? {
         let config = self.config.paging
         if let pointer = config.next {
-            return try link(pointer.resolve(in: document), from: answer.url, seen: "the next pointer", read: &read)
+            return try link(
+                value(at: pointer, in: skeleton, "next"), from: answer.url, seen: "the next pointer", read: &read)
         }
         if let pointer = config.cursor, let name = config.cursorParam {
-            guard let cursor = pointer.resolve(in: document)?.fieldText, !cursor.isEmpty else { return nil }
+            guard let cursor = try value(at: pointer, in: skeleton, "cursor")?.fieldText, !cursor.isEmpty else { return nil }
             guard cursor.utf8.count <= 2_048 else {
                 throw JSONListError.badAnswer("a cursor longer than 2048 bytes", list: self.config.name)
             }
@@ -82,42 +83,60 @@ extension ListReader {
 }
 
 /// A short description of an answer for a configuration error: what it is, its members, and where lists are in it.
-enum AnswerOutline {
-    static func describe(_ document: JSONValue) -> String {
+/// Gathered while the answer streams (`JSONParser.stream`), so it holds a few names, never the answer.
+struct AnswerOutline {
+    /// Members named, of the answer's own.
+    static let membersShown = 12
+    /// Lists are looked for this deep (the answer itself at 0), among the first `membersSearched` of each object.
+    static let deepest = 4
+    static let membersSearched = 50
+    static let listsShown = 5
+
+    var document = ValueKind.null
+    private(set) var members: [(name: String, kind: ValueKind)] = []
+    private(set) var memberCount = 0
+    /// Pointers to arrays, the answer itself included, in the order they come.
+    private(set) var lists: [String] = []
+
+    mutating func add(member name: String?, _ kind: ValueKind) {
+        if let name, members.count < Self.membersShown { members.append((name, kind)) }
+        memberCount += 1
+    }
+
+    mutating func add(list pointer: String) {
+        if lists.count < Self.listsShown { lists.append(pointer) }
+    }
+
+    mutating func add(lists pointers: [String]) {
+        for pointer in pointers { add(list: pointer) }
+    }
+
+    var description: String {
         var text: String
-        switch document {
-        case .object(let members):
-            let shown = members.prefix(12).map {
-                "\(SafeText.oneLine($0.name, limit: 40)) (\($0.value.kindDescription))"
-            }
+        if document == .object {
+            let shown = members.map { "\(SafeText.oneLine($0.name, limit: 40)) (\($0.kind.description))" }
             text =
                 "The answer is an object with " + (shown.isEmpty ? "no members" : shown.joined(separator: ", "))
-                + (members.count > 12 ? ", …" : "")
-        case .array:
-            text = "The answer is \(document.kindDescription)"
-        default:
-            text = "The answer is \(document.kindDescription)"
+                + (memberCount > Self.membersShown ? ", …" : "")
+        } else {
+            text = "The answer is \(document.description)"
         }
-        let lists = listPointers(in: document, at: JSONPointer(""), depth: 0)
         if !lists.isEmpty {
             text +=
-                "; its lists are at " + lists.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+                "; its lists are at " + lists.map { "\"\($0)\"" }.joined(separator: ", ")
                 + ": set items to the one you want"
         }
         return text + "."
     }
 
-    /// Pointers to arrays, the document itself included, searched a few levels deep.
-    private static func listPointers(in value: JSONValue, at pointer: JSONPointer?, depth: Int) -> [String] {
-        guard let pointer, depth <= 4 else { return [] }
+    /// Pointers to arrays in a value kept whole, `pointer` at `depth`, searched as the stream searches.
+    static func listPointers(in value: JSONValue, at pointer: String, _ depth: Int) -> [String] {
+        guard depth <= deepest else { return [] }
         switch value {
-        case .array: return [pointer.description]
+        case .array: return [pointer]
         case .object(let members):
-            return members.prefix(50).flatMap { member in
-                listPointers(
-                    in: member.value,
-                    at: JSONPointer(pointer.description + JSONPointer(member: member.name).description),
-                    depth: depth + 1)
+            return members.prefix(membersSearched).flatMap { member in
+                listPointers(in: member.value, at: pointer + JSONPointer(member: member.name).description, depth + 1)
             }
         default: return []
         }

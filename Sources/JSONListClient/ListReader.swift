@@ -45,23 +45,34 @@ struct ListReader {
             read.bytes += answer.body.count
             guard read.bytes <= config.maxSize else { throw tooLarge(read) }
             if read.pages == 1 { read.first = FirstAnswer(answer) }
-            let (document, traits) = try AnswerBody.decode(
-                answer.body, contentType: answer.header("Content-Type"),
-                list: config.name)
+            // Each item becomes a record as it is read; past the limit they are only counted.
+            var page = PageTally()
+            let (skeleton, traits) = try AnswerBody.decode(
+                answer.body, contentType: answer.header("Content-Type"), list: config.name, items: config.items,
+                keeping: keptPointers
+            ) { item in
+                page.items += 1
+                guard read.collector.itemCount < Self.maximumItems else {
+                    page.overflowed = true
+                    return
+                }
+                let added = read.collector.add(item, shape: shape)
+                if added.keyed { page.keyed += 1 }
+                if added.fresh { page.fresh += 1 }
+            }
             if read.pages == 1 { read.traits = traits }
-            let items = try self.items(in: document)
-            if read.pages == 1 { paging.total = try total(in: document) }
-            guard bodies.insert(Self.digest(answer.body)).inserted || items.isEmpty else {
+            try checkItems(in: skeleton)
+            if read.pages == 1 { paging.total = try total(in: skeleton) }
+            guard bodies.insert(Self.digest(answer.body)).inserted || page.items == 0 else {
                 throw repeated(page: read.pages)
             }
-            let (keyed, fresh) = read.collector.add(items, shape: shape)
-            if read.pages > 1, keyed > 0, fresh == 0 { throw repeated(page: read.pages) }
-            guard read.collector.itemCount <= Self.maximumItems else {
+            if read.pages > 1, page.keyed > 0, page.fresh == 0 { throw repeated(page: read.pages) }
+            guard !page.overflowed else {
                 throw JSONListError.badAnswer("more than \(Self.maximumItems) items (the limit)", list: config.name)
             }
-            paging.pageItems = items.count
-            if read.pages == 1 { paging.firstPageItems = items.count }
-            guard let next = try nextPage(after: answer, document: document, url: url, paging: &paging, read: &read)
+            paging.pageItems = page.items
+            if read.pages == 1 { paging.firstPageItems = page.items }
+            guard let next = try nextPage(after: answer, skeleton: skeleton, url: url, paging: &paging, read: &read)
             else {
                 break
             }
@@ -120,19 +131,38 @@ struct ListReader {
         return url
     }
 
-    /// The items at the `items` pointer; a pointer that finds no list is the configuration's error, with what the
-    /// answer holds instead.
-    func items(in document: JSONValue) throws -> [JSONValue] {
-        switch config.items.resolve(in: document) {
-        case .array(let items)?: return items
-        case let found?:
+    /// The values an answer keeps besides its items: where paging looks.
+    private var keptPointers: [JSONPointer] {
+        [config.paging.next, config.paging.cursor, config.paging.total].compactMap { $0 }
+    }
+
+    /// A pointer that found no list at `items` is the configuration's error, with what the answer holds instead.
+    func checkItems(in answer: StreamedAnswer) throws {
+        switch answer.items {
+        case .list: return
+        case .other(let kind):
             throw JSONListError.configuration(
                 "items \"\(config.items)\" in [[json]] \(config.name) is "
-                    + "\(found.kindDescription), not a list. \(AnswerOutline.describe(document))")
-        case nil:
+                    + "\(kind.description), not a list. \(answer.outline.description)")
+        case .absent:
             throw JSONListError.configuration(
                 "items \"\(config.items)\" in [[json]] \(config.name) is not in the "
-                    + "answer. \(AnswerOutline.describe(document))")
+                    + "answer. \(answer.outline.description)")
+        case .repeated:
+            throw JSONListError.badAnswer(
+                "the answer names the member that holds its items (items \"\(config.items)\") twice", list: config.name)
+        }
+    }
+
+    /// The value an answer has at one of `keptPointers` (`key` names it for an error).
+    func value(at pointer: JSONPointer, in answer: StreamedAnswer, _ key: String) throws -> JSONValue? {
+        switch answer.kept[pointer] {
+        case .value(let value)?: return value
+        case .large(let kind)?:
+            throw JSONListError.badAnswer(
+                "\(key) \"\(pointer)\" holds \(kind.description) larger than "
+                    + "\(JSONListError.size(JSONParser.largestKeptValue)), not a \(key)", list: config.name)
+        case nil: return nil
         }
     }
 
@@ -148,13 +178,14 @@ struct ListReader {
     }
 
     /// The total the first answer states (`total`), bounded.
-    private func total(in document: JSONValue) throws -> Int? {
+    private func total(in answer: StreamedAnswer) throws -> Int? {
         guard let pointer = config.paging.total else { return nil }
-        guard let text = pointer.resolve(in: document)?.fieldText, text.count <= 9, let total = Int(text), total >= 0
+        guard let text = try value(at: pointer, in: answer, "total")?.fieldText, text.count <= 9, let total = Int(text),
+            total >= 0
         else {
             throw JSONListError.configuration(
                 "total \"\(pointer)\" in [[json]] \(config.name) is not a count in the "
-                    + "answer. \(AnswerOutline.describe(document))")
+                    + "answer. \(answer.outline.description)")
         }
         return total
     }
@@ -176,6 +207,15 @@ struct PagingState {
     var firstPageItems = 0
     var page = 1
     var offset = 0
+}
+
+/// One page's items, as they streamed.
+struct PageTally {
+    var items = 0
+    var keyed = 0
+    var fresh = 0
+    /// Items past `ListReader.maximumItems`, counted and dropped.
+    var overflowed = false
 }
 
 /// What reading a list found.

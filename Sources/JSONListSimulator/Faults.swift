@@ -33,6 +33,8 @@ struct Fault: Sendable {
         case zeros
         /// `[[[0]],[[0]],…]` of `size` bytes (default 16,000,000): the most arrays.
         case nestedZeros = "nested-zeros"
+        /// `{"items": [the list], "junk": [0,0,…]}` of `size` bytes (default 16,000,000): the bulk beside the items.
+        case zerosBeside = "zeros-beside"
         /// The answer with a byte sequence that is never UTF-8 inside its first string value.
         case badUTF8 = "bad-utf8"
         /// The ordinary answer, `delay` milliseconds late (default 1,000): a slow server.
@@ -50,7 +52,7 @@ struct Fault: Sendable {
     var retryAfterDate: Int?
     var size: Int?
     var depth: Int?
-    /// `zeros`' and `nested-zeros`' elements before one string fills the rest of `size`.
+    /// `zeros`', `nested-zeros`' and `zeros-beside`'s elements before one string fills the rest of `size`.
     var values: Int?
     /// Milliseconds a `slow` answer waits.
     var delay: Int?
@@ -140,6 +142,10 @@ extension ServerState {
             let size = fault.size ?? HostilePayloads.defaultDenseSize
             let element = fault.kind == .zeros ? "0" : "[[0]]"
             answer = SimResponse(status: 200, body: HostilePayloads.dense(element, size, count: fault.values))
+            answer.headers = [("Content-Type", "application/json")]
+        case .zerosBeside:
+            let size = fault.size ?? HostilePayloads.defaultDenseSize
+            answer = SimResponse(status: 200, body: HostilePayloads.beside(response.body, size, count: fault.values))
             answer.headers = [("Content-Type", "application/json")]
         case .badUTF8: answer.body = HostilePayloads.breakingUTF8(answer.body)
         case .slow: answer.delay = Double(fault.delay ?? 1_000) / 1_000

@@ -60,6 +60,13 @@ struct HostilePayloads {
         return bytes
     }
 
+    /// `{"items": list, "junk": [0,0,…]}` of `size` bytes at most: `list` as it is, and beside it zeros as
+    /// densely as JSON allows (`count` of them, then a string, as `dense` does).
+    static func beside(_ list: [UInt8], _ size: Int, count: Int? = nil) -> [UInt8] {
+        let head = Array(#"{"items":"#.utf8) + list + Array(#","junk":"#.utf8)
+        return head + dense("0", max(0, min(size, 1 << 30) - head.count - 1), count: count) + [UInt8(ascii: "}")]
+    }
+
     /// `depth` nested arrays: `[[[…]]]`.
     static func deep(_ depth: Int) -> [UInt8] {
         let depth = min(max(1, depth), 100_000_000)

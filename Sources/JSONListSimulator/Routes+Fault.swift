@@ -4,7 +4,7 @@ extension ServerState {
     /// `GET /fault/{kind}`: the generic list (a bare array) spoilt by that fault on every answer. `{kind}` is a
     /// `Fault.Kind` or a status code (`/fault/503` = `/fault/status?status=503`); parameters `status`,
     /// `retry_after` (seconds), `retry_after_date` (seconds from now, sent as an HTTP date), `size`, `depth`, `delay`
-    /// (milliseconds), `values` (`zeros`, `nested-zeros`).
+    /// (milliseconds), `values` (`zeros`, `nested-zeros`, `zeros-beside`).
     mutating func fault(_ call: Call) -> Routed {
         guard call.segments.count == 2 else { return Routed(name: "unknown", response: Reply.notFound(call)) }
         let name = "\(call.method) /fault/\(call.segments[1])"

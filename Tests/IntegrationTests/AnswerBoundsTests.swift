@@ -3,7 +3,7 @@ import TrackerHTTP
 import XCTest
 
 /// What one poll of a `[[json]]` list may cost, whatever its server sends (issue 27, items 1 and 6): the pages of
-/// one read together are held to `max_size`, and no answer becomes a tree larger than its size allows. Measured on
+/// one read together are held to `max_size`, and no answer becomes a tree: its items stream. Measured on
 /// the real `trackwatch check` against json-sim, by the peak resident memory of the process.
 final class AnswerBoundsTests: JSONSimTestCase {
     /// One-item pages of 4.8 MB each: every page was held (541 MB after 100 pages) and the whole list stored
@@ -40,13 +40,14 @@ final class AnswerBoundsTests: JSONSimTestCase {
 
     /// 16 MB answers as dense as JSON allows became a tree before any limit was checked: `[0,0,…]` peaked at
     /// 469 MB, `[[[0]],[[0]],…]` at 592 MB. Now they are counted before they are parsed and refused, naming the
-    /// count; no answer costs more than eight times its size (or 4 MB) above an ordinary check, the densest answer
-    /// the count lets through included. (Four times, as asked, would refuse json-sim's own generic list: its tree
-    /// costs about six times its answer.)
-    func test_anAnswer_costsAtMostEightTimesItsSize_beforeItIsATree() throws {
+    /// count, and what the count lets through streams: each item becomes a record as it is read, and of the rest
+    /// only what paging and an error need is kept. No answer costs more than four times its size (or 4 MB) above an
+    /// ordinary check, however its bulk is arranged: the densest the count allows, in the items or beside them, and
+    /// an ordinary list of 16 MB.
+    func test_anAnswer_costsAtMostFourTimesItsSize_beforeItIsATree() throws {
         let quiet = try listWorkspace("/list/bare").checkPeakMemory()
         XCTAssertEqual(quiet.status, 0, quiet.stderr)
-        let size = 16_000_000, bound = 8 * size / 1_048_576
+        let size = 16_000_000, bound = 4 * size / 1_048_576
         for kind in ["zeros", "nested-zeros"] {
             let hostile = try listWorkspace("/fault/\(kind)?size=\(size)").checkPeakMemory()
             XCTAssertEqual(hostile.status, 76, "\(kind): \(hostile.stderr)")
@@ -56,7 +57,7 @@ final class AnswerBoundsTests: JSONSimTestCase {
             print("a 16 MB answer of \(kind): peak \(hostile.megabytes) MB (ordinary check \(quiet.megabytes) MB)")
         }
         // Just inside the count (the outer array counts 3, the string that fills the rest of the 16 MB 1): every
-        // value it allows as `0,` or `[[0]],` (7). They fail as items only after the whole tree was built.
+        // value it allows as `0,` or `[[0]],` (7). They fail as items, each dropped as it was read.
         let allowed = JSONBudget.values(allowedFor: size) - JSONBudget.containerWeight - 1
         for (kind, count) in [("zeros", allowed), ("nested-zeros", allowed / (2 * JSONBudget.containerWeight + 1))] {
             let densest = try listWorkspace("/fault/\(kind)?size=\(size)&values=\(count)").checkPeakMemory()
@@ -65,6 +66,25 @@ final class AnswerBoundsTests: JSONSimTestCase {
                 densest.megabytes - quiet.megabytes, bound, "\(kind): \(densest.megabytes) MB, idle \(quiet.megabytes)")
             print("\(count) \(kind) in 16 MB: peak \(densest.megabytes) MB (ordinary check \(quiet.megabytes) MB)")
         }
+        // The bulk beside the items (the generic list's 12 at /items, about 400 values, and the zeros after them
+        // just inside the count): read and dropped, never a tree; the list itself is read as usual.
+        let beside = try listWorkspace(
+            "/fault/zeros-beside?size=\(size)&values=\(allowed - 1_000)", #"items = "/items""#
+        ).checkPeakMemory()
+        XCTAssertEqual(beside.status, 0, beside.stderr)
+        XCTAssertLessThan(beside.megabytes - quiet.megabytes, bound, "beside: \(beside.megabytes) MB")
+        print("\(allowed - 1_000) zeros beside the items in 16 MB: peak \(beside.megabytes) MB (ordinary check "
+            + "\(quiet.megabytes) MB)")
+        // An ordinary list of nearly max_size: its records are what it costs.
+        try sim.control(.post, "items/reset", #"{"count": 75000}"#)
+        let listSize = try Data(contentsOf: URL(string: sim.url + "/list/bare")!).count
+        let ordinary = try listWorkspace("/list/bare").checkPeakMemory()
+        XCTAssertEqual(ordinary.status, 0, ordinary.stderr)
+        XCTAssertLessThan(
+            ordinary.megabytes - quiet.megabytes, 4 * listSize / 1_048_576, "a list of \(listSize) bytes: "
+                + "\(ordinary.megabytes) MB")
+        print("a list of 75,000 items (\(listSize) bytes): peak \(ordinary.megabytes) MB (ordinary check "
+            + "\(quiet.megabytes) MB)")
         // A small answer may hold the count's floor, held to 4 MB.
         let floor = JSONBudget.baseValues - JSONBudget.containerWeight
         let small = try listWorkspace("/fault/zeros?size=\(2 * floor)").checkPeakMemory()

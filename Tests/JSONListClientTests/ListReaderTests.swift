@@ -98,6 +98,35 @@ final class ListReaderTests: XCTestCase {
         XCTAssertEqual(read.collector.keyless, ["item 5 (none)", "item 6", "item 7"])
     }
 
+    /// The configuration's errors read the same since the answer streams: what the answer holds, from its outline.
+    func test_itemsOrTotalNotFound_sayWhatTheAnswerHolds() {
+        let server = ScriptedServer { _, _ in json(#"{"meta": {"count": "many"}, "items": \#(items(1...2))}"#) }
+        let cases: [(JSONListConfig, String)] = [
+            (
+                config { $0.items = JSONPointer("/data")! },
+                #"items "/data" in [[json]] l is not in the answer. The answer is an object with meta (an object), "#
+                    + #"items (an array of 2); its lists are at "/items": set items to the one you want."#
+            ),
+            (
+                config { $0.items = JSONPointer("/meta")! },
+                #"items "/meta" in [[json]] l is an object, not a list. The answer is an object with"#
+            ),
+            (
+                config { $0.items = JSONPointer("/items")!; $0.paging.total = JSONPointer("/meta/count") },
+                #"total "/meta/count" in [[json]] l is not a count in the answer. The answer is an object with meta"#
+            ),
+        ]
+        for (config, says) in cases {
+            XCTAssertThrowsError(try reader(config, server).read()) { error in
+                XCTAssertTrue("\(error)".contains(says), "\(error)")
+            }
+        }
+        let twice = ScriptedServer { _, _ in json(#"{"items": \#(items(1...2)), "items": []}"#) }
+        XCTAssertThrowsError(try reader(config { $0.items = JSONPointer("/items")! }, twice).read()) { error in
+            XCTAssertTrue("\(error)".contains("names the member that holds its items"), "\(error)")
+        }
+    }
+
     func test_redirects_keepCredentialsOnTheirOrigin_andAreBounded() throws {
         let server = ScriptedServer { url, _ in
             switch url {
@@ -155,18 +184,23 @@ final class ListReaderTests: XCTestCase {
 
     func test_answerBody_bomCharsetAndLatin1() throws {
         let latin1: [UInt8] = Array(#"[{"id": 1, "t": "M"#.utf8) + [0xFC] + Array(#"ller"}]"#.utf8)
-        let (value, traits) = try AnswerBody.decode(
-            latin1, contentType: "application/json; charset=\"ISO-8859-1\"", list: "l")
+        var items: [JSONValue] = []
+        let (_, traits) = try AnswerBody.decode(
+            latin1, contentType: "application/json; charset=\"ISO-8859-1\"", list: "l", items: JSONPointer(tokens: []),
+            keeping: []
+        ) { items.append($0) }
         XCTAssertEqual(
-            value,
-            .array([
-                .object([JSONMember(name: "id", value: .number("1")), JSONMember(name: "t", value: .string("Müller"))])
-            ]))
+            items,
+            [.object([JSONMember(name: "id", value: .number("1")), JSONMember(name: "t", value: .string("Müller"))])])
         XCTAssertEqual(traits.charset, "iso-8859-1")
-        let bom = try AnswerBody.decode([0xEF, 0xBB, 0xBF] + Array("[]".utf8), contentType: "text/plain", list: "l")
+        let bom = try AnswerBody.decode(
+            [0xEF, 0xBB, 0xBF] + Array("[]".utf8), contentType: "text/plain", list: "l", items: JSONPointer(tokens: []),
+            keeping: [], each: { _ in })
         XCTAssertTrue(bom.1.byteOrderMark)
         XCTAssertThrowsError(
-            try AnswerBody.decode(Array("[]".utf8), contentType: "application/json; charset=utf-16", list: "l"))
+            try AnswerBody.decode(
+                Array("[]".utf8), contentType: "application/json; charset=utf-16", list: "l", items: JSONPointer(tokens: []),
+                keeping: [], each: { _ in }))
     }
 
     func test_itemShape_cutsLongValues_keepingLengthAndADigest() throws {
