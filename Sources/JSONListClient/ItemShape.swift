@@ -42,12 +42,17 @@ struct ItemShape {
         if let compared {
             for field in compared { fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded) }
         } else if case .object(let members) = item {
+            fields.reserveCapacity(members.count + describing.count)
             // Members that describe the item (its title's) are added whole below, never folded away.
             for member in members
             where !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name) {
                 fields[member.name] = member.value.fieldText
             }
-            fields = Record.bounded(fields: fields)
+            // Within the limits bounding changes nothing that the record does not do itself (it cuts each value):
+            // a second dictionary an item only where a name or the count is past them.
+            if fields.count > Record.fieldLimit || fields.keys.contains(where: { $0.utf8.count > Record.nameLimit }) {
+                fields = Record.bounded(fields: fields)
+            }
         }
         for field in describing where fields[field.name] == nil {
             fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded)

@@ -203,6 +203,24 @@ final class ListReaderTests: XCTestCase {
                 keeping: [], each: { _ in }))
     }
 
+    /// A record is bounded as `Record.bounded(fields:)` bounds it, whether or not the item is past a limit.
+    func test_itemShape_boundsAsTheRecordDoes_withinTheLimitsAndPastThem() throws {
+        let shape = ItemShape(config())
+        let long = String(repeating: "v", count: 2_000), longName = String(repeating: "n", count: 300)
+        let wide = (0..<250).map { #""f\#($0)": \#($0)"# }.joined(separator: ", ")
+        for text in [
+            #"{"id": 1, "a": "x", "b": {"c": [1, 2]}, "d": null}"#, #"{"id": 1, "long": "\#(long)"}"#,
+            #"{"id": 1, "\#(longName)": 1, "b": 2}"#, #"{"id": 1, \#(wide)}"#,
+        ] {
+            let item = try JSONParser.parse(Array(text.utf8))
+            guard case .object(let members) = item else { return XCTFail(text) }
+            var fields: [String: String] = [:]
+            for member in members where member.name != "id" { fields[member.name] = member.value.fieldText }
+            let expected = Record(id: RecordID("1"), fields: Record.bounded(fields: fields))
+            XCTAssertEqual(shape.record(of: item, key: "1"), expected, String(text.prefix(60)))
+        }
+    }
+
     func test_itemShape_cutsLongValues_keepingLengthAndADigest() throws {
         let long = String(repeating: "A", count: 1_500_000)
         let cut = ItemShape.bounded(long)
