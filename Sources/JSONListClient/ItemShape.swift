@@ -14,6 +14,9 @@ struct ItemShape {
     let ignore: [FieldPath]
     let describing: [FieldPath]
     let title: Template?
+    /// The `ignore`d members of an object item, when every ignored field is one and nothing else read from the item
+    /// lies inside one: then they are passed over as the members are read, and the item is not copied without them.
+    private let ignoredMembers: [String]?
 
     init(_ config: JSONListConfig) {
         key = config.key
@@ -21,6 +24,9 @@ struct ItemShape {
         ignore = config.ignore
         describing = config.describingFields
         title = config.title
+        let names = ignore.compactMap { $0.pointer.tokens.count == 1 ? $0.pointer.tokens[0] : nil }
+        let inside = ((compared ?? []) + describing).contains { $0.pointer.tokens.first.map(names.contains) ?? true }
+        ignoredMembers = names.count == ignore.count && !inside ? names : nil
     }
 
     /// The item's key in one spelling (`42` and `"42"` alike), or `nil` when it has none a person could use.
@@ -37,7 +43,13 @@ struct ItemShape {
     /// The record of an item whose key is `key`.
     func record(of item: JSONValue, key: String) -> Record {
         var item = item
-        for field in ignore { item = item.removing(field.pointer) }
+        let passedOver: [String]
+        if case .object = item, let ignoredMembers {
+            passedOver = ignoredMembers
+        } else {
+            passedOver = []
+            for field in ignore { item = item.removing(field.pointer) }
+        }
         var fields: [String: String] = [:]
         if let compared {
             for field in compared { fields[field.name] = field.value(in: item)?.fieldText.map(Self.bounded) }
@@ -45,7 +57,9 @@ struct ItemShape {
             fields.reserveCapacity(members.count + describing.count)
             // Members that describe the item (its title's) are added whole below, never folded away.
             for member in members
-            where !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name) {
+            where !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name)
+                && !passedOver.contains(member.name)
+            {
                 fields[member.name] = member.value.fieldText
             }
             // Within the limits bounding changes nothing that the record does not do itself (it cuts each value):

@@ -221,6 +221,30 @@ final class ListReaderTests: XCTestCase {
         }
     }
 
+    /// Ignored members passed over as they are read make the record the item without them makes.
+    func test_itemShape_ignoredFields_areLeftOut_passedOverOrRemoved() throws {
+        let item = try JSONParser.parse(
+            Array(#"{"id": 1, "t": "x", "meta": {"color": "red", "n": 2}, "meta": 3, "by": "dana", "list": [1, 2]}"#.utf8))
+        let cases: [(ignore: [String], title: String?, fields: [String]?)] = [
+            (["meta"], "{t}", nil), (["meta", "by"], "{t} {/meta/color}", nil), (["/meta/color"], nil, nil),
+            (["meta"], nil, ["t", "/meta/n"]), ([], "{t}", nil),
+        ]
+        for (ignore, title, fields) in cases {
+            let shape = ItemShape(
+                config {
+                    $0.ignore = ignore.compactMap(FieldPath.init)
+                    $0.title = title.flatMap { try? Template(parsing: $0) }
+                    $0.fields = fields?.compactMap(FieldPath.init)
+                })
+            var without = item
+            for field in ignore.compactMap(FieldPath.init) { without = without.removing(field.pointer) }
+            XCTAssertEqual(shape.record(of: item, key: "1"), shape.record(of: without, key: "1"), "\(ignore)")
+            for name in ignore where !name.hasPrefix("/") {
+                XCTAssertNil(shape.record(of: item, key: "1")[name], "\(ignore)")
+            }
+        }
+    }
+
     func test_itemShape_cutsLongValues_keepingLengthAndADigest() throws {
         let long = String(repeating: "A", count: 1_500_000)
         let cut = ItemShape.bounded(long)
