@@ -409,6 +409,16 @@ extension Cursor {
     /// outside strings, without checking the grammar: where the first value is JSON its end is the same as the
     /// parser's, and where it is not, the parser's error comes first either way.
     func startsLines() -> Bool {
+        // Most answers are one line, or end in their only line break: no need to match their brackets.
+        var last = bytes.count - 1
+        while last >= index, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[last]) { last -= 1 }
+        var breaks = false
+        var position = index
+        while position < last, !breaks {
+            breaks = bytes[position] == 0x0A || bytes[position] == 0x0D
+            position += 1
+        }
+        guard breaks else { return false }
         var scan = self
         scan.skipWhitespace()
         guard scan.skipRoughly() else { return false }

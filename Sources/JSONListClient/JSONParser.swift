@@ -155,8 +155,15 @@ struct Cursor {
 
     mutating func number() throws(JSONParser.Failure) -> JSONValue {
         let start = index
-        _ = consume(UInt8(ascii: "-"))
-        guard digits() > 0 else { throw failure("expected a digit") }
+        let negative = consume(UInt8(ascii: "-"))
+        let whole = digits()
+        guard whole > 0 else { throw failure("expected a digit") }
+        // Most numbers are ids and counts: an integer without a leading zero is its own canonical spelling.
+        if index == bytes.count || (bytes[index] != UInt8(ascii: ".") && bytes[index] | 0x20 != UInt8(ascii: "e")),
+            whole <= JSONNumber.longestPlainForm, bytes[index - whole] != UInt8(ascii: "0") || (whole == 1 && !negative)
+        {
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        }
         if consume(UInt8(ascii: ".")) {
             guard digits() > 0 else { throw failure("expected a digit after the decimal point") }
         }

@@ -190,13 +190,22 @@ struct ListReader {
         return total
     }
 
+    /// FNV-1a over the body's 8-byte words (and its last few bytes): a page's identity within one read.
     static func digest(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
+        bytes.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash ^= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                hash &*= 0x100_0000_01b3
+                offset += 8
+            }
+            for byte in raw[offset...] {
+                hash ^= UInt64(byte)
+                hash &*= 0x100_0000_01b3
+            }
+            return hash ^ UInt64(raw.count)
         }
-        return hash
     }
 }
 

@@ -16,6 +16,17 @@ final class JSONValueTests: XCTestCase {
         XCTAssertNil(JSONNumber.canonical(Array("1e9999999".utf8)), "an exponent beyond the bound is refused")
     }
 
+    func test_parsedNumbers_areSpelledAsJSONNumberSpellsThem() throws {
+        let forty = String(repeating: "9", count: 40)
+        for text in [
+            "0", "-0", "007", "-5", "10", "100", "12345678901234567890", forty, forty + "1", "-" + forty + "0",
+            "1e2", "1.0", "0.5", "-0.0", "5E1",
+        ] {
+            XCTAssertEqual(try parse("[\(text)]"), .array([.number(JSONNumber.canonical(Array(text.utf8))!)]), text)
+            XCTAssertEqual(try parse(text), .number(JSONNumber.canonical(Array(text.utf8))!), text)
+        }
+    }
+
     func test_parser_readsEveryKindOfValue_escapesAndSurrogates() throws {
         let value = try parse(
             #" {"a": [1, 2.50, -3e1], "b": {"c": null, "d": true, "e": false}, "s": "x\"\\\/\n\u00e9\ud83d\ude80"} "#)
