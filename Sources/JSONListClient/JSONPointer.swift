@@ -56,18 +56,6 @@ public struct JSONPointer: Equatable, Hashable, Sendable, CustomStringConvertibl
         return value
     }
 
-    /// The longest prefix of this pointer that resolves in `document`, and what it holds: for an error that
-    /// says how far the pointer got.
-    public func deepestResolved(in document: JSONValue) -> (pointer: JSONPointer, value: JSONValue) {
-        var count = tokens.count
-        while count > 0 {
-            let prefix = JSONPointer(tokens: Array(tokens.prefix(count)))
-            if let value = prefix.resolve(in: document) { return (prefix, value) }
-            count -= 1
-        }
-        return (JSONPointer(tokens: []), document)
-    }
-
     init(tokens: [String]) { self.tokens = tokens }
 
     /// `0`, `17` → the index; a leading zero, a sign or anything else → `nil` (RFC 6901 §4).

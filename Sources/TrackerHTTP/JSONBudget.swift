@@ -3,8 +3,9 @@
 /// is written in: `0,` is two bytes, so a 16 MB answer of `[0,0,…]` became 469 MB. An answer is therefore counted
 /// first, without allocating, and refused when it holds more than `baseValues + size / bytesPerValue` values (an
 /// array or an object counting as `containerWeight`: it costs about three numbers). Ordinary lists hold one value
-/// per 6 to 12 bytes; what is let through costs at most eight times its size (4 MB for answers under 1 MB) in the
-/// JSON list's tree (`AnswerBoundsTests`).
+/// per 6 to 12 bytes. What is let through costs at most four times its size above an idle check (4 MB for answers
+/// under 1 MB): the JSON list streams its items and keeps no tree (`AnswerBoundsTests`), and a dense Qase page is
+/// refused before Foundation's decoder sees it (`QaseAnswerBoundsTests`).
 public enum JSONBudget {
     /// Values any answer may hold: a small answer is never refused for being dense.
     public static let baseValues = 50_000
@@ -23,7 +24,7 @@ public enum JSONBudget {
         let counted = body.withUnsafeBufferPointer { count($0, upTo: allowed, deepest: maximumDepth) }
         guard counted.values > allowed, counted.depth <= maximumDepth else { return nil }
         return "the answer has more than \(allowed) values for its size (\(body.count) bytes; an array or object "
-            + "counts \(containerWeight)): decoded, it would take more than eight times its size in memory, so it was "
+            + "counts \(containerWeight)): decoded, it would take many times its size in memory, so it was "
             + "not read. A server that sends this is broken or hostile: tell its owner"
     }
 

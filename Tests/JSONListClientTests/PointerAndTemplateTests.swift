@@ -17,12 +17,6 @@ final class PointerAndTemplateTests: XCTestCase {
         XCTAssertEqual(JSONPointer("/a~1b/m~0n")?.description, "/a~1b/m~0n")
     }
 
-    func test_deepestResolved_saysHowFarAPointerGot() {
-        let (pointer, value) = JSONPointer("/a~1b/nope/x")!.deepestResolved(in: document)
-        XCTAssertEqual(pointer.description, "/a~1b")
-        XCTAssertEqual(value.kindDescription, "an object")
-    }
-
     func test_fieldPath_nameOrPointer() {
         XCTAssertEqual(FieldPath("status")?.pointer, JSONPointer(member: "status"))
         XCTAssertEqual(FieldPath("a/b")?.value(in: document)?.kindDescription, "an object", "a name with / is a name")
