@@ -38,6 +38,22 @@ final class QaseRecordsTests: XCTestCase {
         XCTAssertEqual(records[0].id.rawValue, "DEMO/defect/7")
     }
 
+    /// An enum's every spelling keeps the raw value it had when numbers were tried before text: digits (spaces
+    /// ignored, leading zeros) are their integer, anything else is lower-cased text.
+    func test_anEnum_isReadAsItsIntegerOrItsText_whicheverFormItCameIn() throws {
+        let forms: [(String, String)] = [
+            ("2", "2"), ("2.0", "2"), (#""2""#, "2"), (#"" 2""#, "2"), (#""02""#, "2"), (#""-5""#, "-5"),
+            (#""In Progress""#, "in progress"), (#""1234567890123456""#, "1234567890123456"),
+            (#""9999999999999""#, "9999999999999"), (#""""#, ""),
+        ]
+        for (json, raw) in forms {
+            XCTAssertEqual(try decode([LenientEnum].self, "[\(json)]").first?.raw, raw, json)
+        }
+        for json in ["-1", "true", "2.5", "{}"] {
+            XCTAssertThrowsError(try decode([LenientEnum].self, "[\(json)]"), json)
+        }
+    }
+
     func test_aTestCase_withIntegerOrStringEnums_isOneRecord() throws {
         let ints = #"""
             {"id": 4, "title": "Login", "status": 1, "severity": 4, "priority": 1, "type": 2, "behavior": 1,
