@@ -38,6 +38,17 @@ final class QaseAPI {
     private var lastBodyDigest = 0
     private var pacer: RequestPacer
     let readBudget: Int
+    /// Pages asked with `reuse`, by URL, as decoded in the last poll (`reusable`) and in this one (`reused`): a
+    /// page whose bytes come back the same (digest and length) is not decoded again. A page is kept only from one
+    /// poll to the next, so they are bounded by what one poll reads.
+    private var reusable: [String: DecodedPage] = [:], reused: [String: DecodedPage] = [:]
+    /// Pages not decoded again because their bytes came back the same (for the tests).
+    private(set) var pagesReused = 0
+
+    private struct DecodedPage {
+        let digest: Int, size: Int
+        let result: Any
+    }
 
     init(
         base: String, token: Secret, transport: any HTTPTransport, timeout: Int, pageSize: Int, logger: Logger,
@@ -55,17 +66,38 @@ final class QaseAPI {
 
     // MARK: Requests
 
-    /// `GET base/path?query`, decoded from the envelope's `result`.
-    func get<Result: Decodable>(_ path: [String], _ query: [(String, String)] = [], endpoint: String) throws -> Result {
+    /// Starts a poll: pages kept from the poll before the last are let go.
+    func startPoll() {
+        reusable = reused
+        reused = [:]
+    }
+
+    /// `GET base/path?query`, decoded from the envelope's `result`. With `reuse`, an answer whose bytes are those
+    /// of the same request's answer in the last poll (a page of a list re-read whole each poll) is that answer's
+    /// result, not decoded again: it passed the same bounds then.
+    func get<Result: Decodable>(
+        _ path: [String], _ query: [(String, String)] = [], endpoint: String, reuse: Bool = false
+    ) throws -> Result {
         let response = try send(path, query, endpoint: endpoint)
+        let key = reuse ? url(path, query) : ""
+        if reuse, let kept = reusable.removeValue(forKey: key), kept.digest == lastBodyDigest,
+            kept.size == response.body.count, let result = kept.result as? Result
+        {
+            reused[key] = kept
+            pagesReused += 1
+            return result
+        }
         if let excess = JSONBudget.excess(in: response.body) {
             throw QaseError.invalidResponse(endpoint: endpoint, detail: excess)
         }
+        let result: Result
         do {
-            return try JSONDecoder().decode(Envelope<Result>.self, from: Data(response.body)).result
+            result = try JSONDecoder().decode(Envelope<Result>.self, from: Data(response.body)).result
         } catch {
             throw QaseError.invalidResponse(endpoint: endpoint, detail: Self.describe(response, decodingError: error))
         }
+        if reuse { reused[key] = DecodedPage(digest: lastBodyDigest, size: response.body.count, result: result) }
+        return result
     }
 
     /// Every item of a list, page by page, with `filters` named as this server takes them.
@@ -78,12 +110,12 @@ final class QaseAPI {
         }
     }
 
-    /// Every item a QQL query finds (`GET /search`), page by page.
-    func search<Entity: Decodable>(_ query: String, endpoint: String) throws -> [Entity] {
+    /// Every item a QQL query finds (`GET /search`), page by page; `reuse`: see `get`.
+    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) throws -> [Entity] {
         try pages(endpoint: endpoint) { limit, offset in
             try self.get(
                 ["search"], [("query", query), ("limit", String(limit)), ("offset", String(offset))],
-                endpoint: endpoint)
+                endpoint: endpoint, reuse: reuse)
         }
     }
 

@@ -26,6 +26,7 @@ final class QaseQuestions {
 
     /// Forgets what this poll learned about QQL and reviews, which a server may change between polls.
     func startPoll() {
+        api.startPoll()
         qql = .unknown
         reviewsRefused = [:]
     }
@@ -59,10 +60,10 @@ final class QaseQuestions {
     // MARK: QQL
 
     /// The items a QQL query finds, or `nil` when the server offers no QQL (402/403 on `/search`).
-    func search<Entity: Decodable>(_ query: String, endpoint: String) throws -> [Entity]? {
+    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) throws -> [Entity]? {
         if case .refused = qql { return nil }
         do {
-            let found: [Entity] = try api.search(query, endpoint: endpoint)
+            let found: [Entity] = try api.search(query, endpoint: endpoint, reuse: reuse)
             qql = .available
             logTransition()
             return found
@@ -94,7 +95,9 @@ final class QaseQuestions {
     func assignedDefects(_ code: String) throws -> [WireDefect]? {
         guard defectAssignee else { return nil }
         do {
-            return try search(QQLQuery.assignedDefects(code), endpoint: "search for defects assigned to you")
+            // Read whole each poll, and mostly the same bytes as the last time: pages that are are not decoded.
+            return try search(
+                QQLQuery.assignedDefects(code), endpoint: "search for defects assigned to you", reuse: true)
         } catch QaseError.server(400, let message, _, _) {
             defectAssignee = false
             logger.warning(

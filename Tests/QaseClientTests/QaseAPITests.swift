@@ -114,6 +114,41 @@ final class QaseAPITests: XCTestCase {
         XCTAssertEqual(server.requests.withLock { $0.count }, 10)
     }
 
+    /// A list re-read whole each poll (the defects assigned to me) is decoded again only where its bytes
+    /// changed since the last poll: a changed page is read anew, an unchanged one is the last poll's answer, and
+    /// a page is kept from one poll to the next only.
+    func test_pagesAnsweredAgainByteForByte_areNotDecodedAgain_changedOnesAre() throws {
+        let suffix = Mutex("")
+        let server = ScriptedServer { request in
+            let offset = Int(ScriptedServer.parameter("offset", request.url) ?? "0") ?? 0
+            let ids = offset < 250 ? Array((offset + 1)...min(250, offset + 100)) : []
+            let entities = ids.map { id in
+                let title = "Defect \(id)" + (id == 150 ? suffix.withLock { $0 } : "")
+                return #"{"id": \#(id), "title": "\#(title)", "status": "open"}"#
+            }
+            let body = #"{"status": true, "result": {"total": 250, "entities": [\#(entities.joined(separator: ","))]}}"#
+            return HTTPResponse(status: 200, headers: [], body: Array(body.utf8))
+        }
+        let api = api(server)
+        func poll(reuse: Bool = true) throws -> [String] {
+            api.startPoll()
+            let defects: [WireDefect] = try api.search("entity = \"defect\"", endpoint: "search", reuse: reuse)
+            return defects.map { $0.title?.text ?? "" }
+        }
+        XCTAssertEqual(try poll().count, 250)
+        XCTAssertEqual(api.pagesReused, 0)
+        XCTAssertEqual(try poll()[149], "Defect 150")
+        XCTAssertEqual(api.pagesReused, 3, "all three pages came back the same")
+        suffix.withLock { $0 = " (renamed)" }
+        let titles = try poll()
+        XCTAssertEqual(titles[149], "Defect 150 (renamed)", "a changed page is decoded")
+        XCTAssertEqual(titles.count, 250)
+        XCTAssertEqual(api.pagesReused, 5, "the two others were not")
+        XCTAssertEqual(try poll(reuse: false).count, 250)
+        XCTAssertEqual(try poll()[149], "Defect 150 (renamed)")
+        XCTAssertEqual(api.pagesReused, 5, "nothing kept across a poll that did not ask for it")
+    }
+
     /// Text is cut by Unicode scalars too: one character with 200,000 combining marks is no longer kept whole.
     func test_text_isCutByScalars_notOnlyByCharacters() throws {
         let title = "Z" + String(repeating: "\u{301}", count: 200_000)
