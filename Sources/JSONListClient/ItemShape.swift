@@ -42,6 +42,19 @@ struct ItemShape {
 
     /// The record of an item whose key is `key`.
     func record(of item: JSONValue, key: String) -> Record {
+        var scratch = RecordScratch()
+        return record(of: item, key: key, scratch: &scratch)
+    }
+
+    /// The same, reusing `scratch` from the items before: an object item's fields are written straight into the
+    /// record's canonical form (`Record(id:ascendingFields:buffer:)`), in the name order of the item before when
+    /// its members have the same names in the same order (nearly every item of a list), else sorted anew.
+    func record(of item: JSONValue, key: String, scratch: inout RecordScratch) -> Record {
+        if compared == nil, case .object(let members) = item, let passedOver = ignoredMembers,
+            let record = ascendingRecord(item, members, key: key, passedOver: passedOver, scratch: &scratch)
+        {
+            return record
+        }
         var item = item
         let passedOver: [String]
         if case .object = item, let ignoredMembers {
@@ -74,6 +87,38 @@ struct ItemShape {
         return Record(id: RecordID(key), fields: fields)
     }
 
+    /// What `record` makes of an object's members without a dictionary, or `nil` where only the dictionary does
+    /// the same: a name twice (the last wins, a later null removes it), names or a count past the record's bounds.
+    private func ascendingRecord(
+        _ item: JSONValue, _ members: [JSONMember], key: String, passedOver: [String], scratch: inout RecordScratch
+    ) -> Record? {
+        guard let order = scratch.order(of: members) else { return nil }
+        // Taken out of the scratch while written, so that appending never copies it.
+        var fields = scratch.fields
+        scratch.fields = []
+        fields.removeAll(keepingCapacity: true)
+        defer { scratch.fields = fields }
+        var tooLong = false
+        for index in order {
+            let member = members[index]
+            guard !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name)
+                && !passedOver.contains(member.name), let text = member.value.fieldText
+            else { continue }
+            tooLong = tooLong || member.name.utf8.count > Record.nameLimit
+            fields.append((member.name, text))
+        }
+        guard fields.count <= Record.fieldLimit, !tooLong else { return nil }
+        // As in `record`: a field that describes the item is added when no member of its name is there already.
+        for field in describing {
+            let position = fields.partitionPoint { $0.name < field.name }
+            guard position == fields.count || fields[position].name != field.name,
+                let text = field.value(in: item)?.fieldText
+            else { continue }
+            fields.insert((field.name, text), at: position)
+        }
+        return Record(id: RecordID(key), ascendingFields: fields, buffer: &scratch.buffer)
+    }
+
     private func isDescribingMember(_ name: String) -> Bool {
         describing.contains { $0.isMemberName && $0.name == name }
     }
@@ -97,6 +142,39 @@ struct ItemShape {
     static func bounded(_ value: String) -> String { Record.stored(value) }
 }
 
+/// What `ItemShape.record` reuses from one item to the next: the members' names in the order of the item before and
+/// the order that sorts them (`nil` when a name repeats), the fields and the canonical form being written.
+struct RecordScratch {
+    private var names: [String] = []
+    private var sortedOrder: [Int]? = []
+    fileprivate var fields: [(name: String, value: String)] = []
+    fileprivate var buffer: [UInt8] = []
+
+    /// The indices of `members` in ascending name order, or `nil` when two members have the same name.
+    fileprivate mutating func order(of members: [JSONMember]) -> [Int]? {
+        if members.count == names.count, members.indices.allSatisfy({ members[$0].name == names[$0] }) {
+            return sortedOrder
+        }
+        names = members.map(\.name)
+        let order = members.indices.sorted { members[$0].name < members[$1].name }
+        let unique = order.indices.dropFirst().allSatisfy { members[order[$0 - 1]].name < members[order[$0]].name }
+        sortedOrder = unique ? order : nil
+        return sortedOrder
+    }
+}
+
+extension Array {
+    /// The index of the first element for which `isBefore` is false, in an array partitioned by it.
+    fileprivate func partitionPoint(_ isBefore: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(self[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
 /// The items of every page read so far, each key once: an item seen again with the same fields (a page that
 /// shifted while the list was read) counts once; with other fields its key is ambiguous and set aside.
 struct ItemCollector {
@@ -114,6 +192,7 @@ struct ItemCollector {
     private(set) var sampleMembers: [String]?
 
     static let describedKeyless = 5
+    private var scratch = RecordScratch()
 
     /// Adds one item; returns whether it had a key, and whether a key not seen before.
     mutating func add(_ item: JSONValue, shape: ItemShape) -> (keyed: Bool, fresh: Bool) {
@@ -124,7 +203,7 @@ struct ItemCollector {
             if keyless.count < Self.describedKeyless { keyless.append(shape.describe(item, position: itemCount)) }
             return (false, false)
         }
-        let record = shape.record(of: item, key: key)
+        let record = shape.record(of: item, key: key, scratch: &scratch)
         if let count = conflicting[key] {
             conflicting[key] = count + 1
         } else if let earlier = records[key] {

@@ -264,3 +264,25 @@ public struct RecordLayout: Sendable {
         return Record(id: id, canonicalFields: String(decoding: buffer, as: UTF8.self))
     }
 }
+
+extension Record {
+    /// The record `id` with `fields` given in strictly ascending name order (as `String` orders them, so each name
+    /// once), written straight into the canonical form with each value as `init(id:fields:)` stores it
+    /// (`Record.stored`), without building and sorting a dictionary per record; `nil` when they are not ascending,
+    /// so that the caller falls back to `init(id:fields:)`. `buffer` is scratch, reused between records.
+    public init?(id: RecordID, ascendingFields fields: [(name: String, value: String)], buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(UInt8(ascii: "{"))
+        for index in fields.indices {
+            if index > 0 {
+                guard fields[index - 1].name < fields[index].name else { return nil }
+                buffer.append(UInt8(ascii: ","))
+            }
+            CanonicalFields.appendString(fields[index].name, to: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            CanonicalFields.appendString(Record.stored(fields[index].value), to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        self.init(id: id, canonicalFields: String(decoding: buffer, as: UTF8.self))
+    }
+}

@@ -221,6 +221,52 @@ final class ListReaderTests: XCTestCase {
         }
     }
 
+    /// Items written straight into their records (one scratch for the whole list, the name order of the item before
+    /// reused) make the record that a dictionary of their fields makes, item after item: names in another order, a
+    /// name twice (the last wins, a later null removes it), two spellings of one name, describing members and
+    /// pointers, names and counts past the record's bounds.
+    func test_itemShape_recordsWrittenStraight_equalTheDictionarysOneItemAfterItem() throws {
+        let longName = String(repeating: "n", count: 300)
+        let wide = (0..<250).map { #""f\#($0)": \#($0)"# }.joined(separator: ", ")
+        let items = try [
+            #"{"id": 1, "title": "A", "b": "x", "a": {"z": 1, "y": [1, 2]}, "updated_by": "dana", "n": null}"#,
+            #"{"id": 2, "title": "B", "b": "y", "a": 2, "updated_by": "eli", "n": 3}"#,
+            #"{"id": 3, "title": "C", "b": "y", "a": 2, "updated_by": "eli", "n": 3, "b": "z"}"#,
+            #"{"id": 4, "title": "D", "b": "y", "a": 2, "updated_by": "eli", "n": 3, "b": null}"#,
+            #"{"id": 5, "title": "E", "b": "y", "a": 2, "updated_by": "eli", "n": 3}"#,
+            #"{"id": 6, "b": "y", "title": "F", "a": 2, "updated_by": null, "n": 3, "meta": {"color": "red"}}"#,
+            #"{"id": 7, "\u00e9": "1", "e\u0301": "2", "title": "G"}"#, #"{"id": 8, "Z": "1", "a": "2", "é": "3"}"#,
+            #"{"id": 9, "\#(longName)": 1, "b": 2}"#, #"{"id": 10, \#(wide)}"#, #"{"id": 11, "title": null}"#,
+            #"{"id": 12, "title": "L", "meta": {"color": "blue"}, "/meta/color": "x", "by": "not the by"}"#,
+        ].map { try JSONParser.parse(Array($0.utf8)) }
+        for (title, ignore) in [("{title}", ["meta"]), ("{title} {/meta/color}", []), ("{b}", ["n", "title"])] {
+            let config = config {
+                $0.title = try? Template(parsing: title)
+                $0.by = FieldPath("updated_by")
+                $0.ignore = ignore.compactMap(FieldPath.init)
+            }
+            let shape = ItemShape(config)
+            var scratch = RecordScratch()
+            for (index, item) in (items + items.reversed()).enumerated() {
+                guard case .object(let members) = item else { return XCTFail("\(index)") }
+                var fields: [String: String] = [:]
+                for member in members
+                where member.name != "id" && !ignore.contains(member.name)
+                    && !config.describingFields.contains(where: { $0.isMemberName && $0.name == member.name })
+                {
+                    fields[member.name] = member.value.fieldText
+                }
+                fields = Record.bounded(fields: fields)
+                for field in config.describingFields where fields[field.name] == nil {
+                    fields[field.name] = field.value(in: item)?.fieldText.map(Record.stored)
+                }
+                let expected = Record(id: RecordID("k"), fields: fields)
+                let record = shape.record(of: item, key: "k", scratch: &scratch)
+                XCTAssertEqual(record.canonicalFields, expected.canonicalFields, "\(title), item \(index)")
+            }
+        }
+    }
+
     /// Ignored members passed over as they are read make the record the item without them makes.
     func test_itemShape_ignoredFields_areLeftOut_passedOverOrRemoved() throws {
         let item = try JSONParser.parse(
