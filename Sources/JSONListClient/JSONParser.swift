@@ -60,6 +60,12 @@ struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
+    /// The names of the members of the objects read last at the first few depths, by position: the items of a list
+    /// repeat their names, and a name read again is that string again, not one more allocation (and compares equal
+    /// by identity). Bounded: `Self.cachedDepths` × `Self.cachedPositions` names of at most `Self.cachedLength` bytes.
+    private var names: [[String]] = []
+    static let cachedDepths = 8, cachedPositions = 64, cachedLength = 64
+
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var atEnd: Bool { index >= bytes.count }
@@ -142,7 +148,7 @@ struct Cursor {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure(atEnd ? "the JSON ends early" : "expected a member name in quotes")
             }
-            let name = try string()
+            let name = try memberName(depth: depth, position: members.count)
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw failure("expected : after a member name") }
             members.append(JSONMember(name: name, value: try value(depth: depth)))
@@ -181,6 +187,33 @@ struct Cursor {
         let start = index
         while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
         return index - start
+    }
+
+    /// The member name at `index` (its opening quote), as `string()` reads it; the same string as the name at that
+    /// depth and position in the object before when their bytes are the same and need no decoding.
+    mutating func memberName(depth: Int, position: Int) throws(JSONParser.Failure) -> String {
+        let quote = index
+        var end = index + 1
+        while end < bytes.count, end - quote <= Self.cachedLength, bytes[end] != UInt8(ascii: "\""),
+            bytes[end] >= 0x20, bytes[end] != UInt8(ascii: "\\")
+        {
+            end += 1
+        }
+        guard depth < Self.cachedDepths, position < Self.cachedPositions, end < bytes.count,
+            end - quote <= Self.cachedLength, bytes[end] == UInt8(ascii: "\"")
+        else { return try string() }
+        let raw = UnsafeBufferPointer(rebasing: bytes[quote + 1..<end])
+        index = end + 1
+        while names.count <= depth { names.append([]) }
+        if position < names[depth].count {
+            let same = names[depth][position].utf8.withContiguousStorageIfAvailable { $0.elementsEqual(raw) } ?? false
+            if same { return names[depth][position] }
+            names[depth][position] = String(decoding: raw, as: UTF8.self)
+            return names[depth][position]
+        }
+        let name = String(decoding: raw, as: UTF8.self)
+        if position == names[depth].count { names[depth].append(name) }
+        return name
     }
 
     /// A string at `index` (its opening quote); escapes decoded, bytes that are not UTF-8 repaired.

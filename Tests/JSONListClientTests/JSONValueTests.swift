@@ -90,4 +90,25 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(item.removing(JSONPointer("/list/0")!)[member: "list"], .array([.number("2")]))
         XCTAssertEqual(item.removing(JSONPointer("/nothing/here")!), item)
     }
+
+    /// Member names read again at the same depth and position are the name before only when their bytes are the
+    /// same: escapes, other names, long names, bytes that are not UTF-8 and nested objects read as they are.
+    func test_memberNames_readAgain_areTheNamesTheirBytesSpell() throws {
+        let long = String(repeating: "n", count: 70)
+        let text = #"[{"a": 1, "b": {"a": 2, "c": 3}}, {"a": 4, "b": {"c": 5, "a": 6}}, {"\u0061": 7, "b\n": 8}, "#
+            + #"{"ab": 9, "\#(long)": 10}, {"a": 11, "\#(long)": 12}, {"é": 13}, {"e\u0301": 14}, {"a": 15}]"#
+        let list = try JSONParser.parse(Array(text.utf8))
+        func object(_ members: [(String, JSONValue)]) -> JSONValue {
+            .object(members.map { JSONMember(name: $0.0, value: $0.1) })
+        }
+        XCTAssertEqual(list, .array([
+            object([("a", .number("1")), ("b", object([("a", .number("2")), ("c", .number("3"))]))]),
+            object([("a", .number("4")), ("b", object([("c", .number("5")), ("a", .number("6"))]))]),
+            object([("a", .number("7")), ("b\n", .number("8"))]),
+            object([("ab", .number("9")), (long, .number("10"))]), object([("a", .number("11")), (long, .number("12"))]),
+            object([("é", .number("13"))]), object([("e\u{301}", .number("14"))]), object([("a", .number("15"))]),
+        ]))
+        let invalid = try JSONParser.parse(Array("[{\"x".utf8) + [0xFF] + Array("\": 1}, {\"x".utf8) + [0xFF] + Array("\": 2}]".utf8))
+        XCTAssertEqual(invalid, .array([object([("x\u{FFFD}", .number("1"))]), object([("x\u{FFFD}", .number("2"))])]))
+    }
 }
