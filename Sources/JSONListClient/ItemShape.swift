@@ -92,22 +92,20 @@ struct ItemShape {
     private func ascendingRecord(
         _ item: JSONValue, _ members: [JSONMember], key: String, passedOver: [String], scratch: inout RecordScratch
     ) -> Record? {
-        guard let order = scratch.order(of: members) else { return nil }
+        // Which members are fields depends on their names alone: decided once for each order of names.
+        guard let order = scratch.fieldOrder(of: members, isField: { name in
+            !(self.key.isMemberName && name == self.key.name) && !isDescribingMember(name) && !passedOver.contains(name)
+        }) else { return nil }
         // Taken out of the scratch while written, so that appending never copies it.
         var fields = scratch.fields
         scratch.fields = []
         fields.removeAll(keepingCapacity: true)
         defer { scratch.fields = fields }
-        var tooLong = false
         for index in order {
-            let member = members[index]
-            guard !(self.key.isMemberName && member.name == self.key.name) && !isDescribingMember(member.name)
-                && !passedOver.contains(member.name), let text = member.value.fieldText
-            else { continue }
-            tooLong = tooLong || member.name.utf8.count > Record.nameLimit
-            fields.append((member.name, text))
+            guard let text = members[index].value.fieldText else { continue }
+            fields.append((members[index].name, text))
         }
-        guard fields.count <= Record.fieldLimit, !tooLong else { return nil }
+        guard fields.count <= Record.fieldLimit else { return nil }
         // As in `record`: a field that describes the item is added when no member of its name is there already.
         for field in describing {
             let position = fields.partitionPoint { $0.name < field.name }
@@ -143,23 +141,27 @@ struct ItemShape {
 }
 
 /// What `ItemShape.record` reuses from one item to the next: the members' names in the order of the item before and
-/// the order that sorts them (`nil` when a name repeats), the fields and the canonical form being written.
+/// the indices of its fields in name order (`nil` when a name repeats or one is past `Record.nameLimit`), the fields
+/// and the canonical form being written. One scratch serves one `ItemShape`.
 struct RecordScratch {
     private var names: [String] = []
-    private var sortedOrder: [Int]? = []
+    private var fieldOrder: [Int]? = []
     fileprivate var fields: [(name: String, value: String)] = []
     fileprivate var buffer: [UInt8] = []
 
-    /// The indices of `members` in ascending name order, or `nil` when two members have the same name.
-    fileprivate mutating func order(of members: [JSONMember]) -> [Int]? {
+    /// The indices of the members that `isField` keeps, in ascending name order; `nil` when two members have the
+    /// same name or a kept name is longer than a record keeps.
+    fileprivate mutating func fieldOrder(of members: [JSONMember], isField: (String) -> Bool) -> [Int]? {
         if members.count == names.count, members.indices.allSatisfy({ members[$0].name == names[$0] }) {
-            return sortedOrder
+            return fieldOrder
         }
         names = members.map(\.name)
         let order = members.indices.sorted { members[$0].name < members[$1].name }
         let unique = order.indices.dropFirst().allSatisfy { members[order[$0 - 1]].name < members[order[$0]].name }
-        sortedOrder = unique ? order : nil
-        return sortedOrder
+        let kept = order.filter { isField(members[$0].name) }
+        let short = kept.allSatisfy { members[$0].name.utf8.count <= Record.nameLimit }
+        fieldOrder = unique && short ? kept : nil
+        return fieldOrder
     }
 }
 
