@@ -32,4 +32,22 @@ final class AscendingFieldsRecordTests: XCTestCase {
         XCTAssertNil(Record(id: RecordID("A"), ascendingFields: [("\u{E9}", "1"), ("e\u{301}", "2")], buffer: &buffer),
                      "two spellings of one name are one dictionary key: not ascending either")
     }
+
+    /// Records compare by their stored bytes, eight at a time: a difference at any position, a length that differs
+    /// by one, and equal bytes of every length up to a few words.
+    func test_sameFields_isTheSameBytes_atEveryLengthAndPosition() {
+        for length in 0..<40 {
+            let value = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            let record = Record(id: RecordID("A"), fields: ["f": value])
+            XCTAssertTrue(record.hasSameFields(as: Record(id: RecordID("B"), fields: ["f": value])), "\(length)")
+            XCTAssertFalse(record.hasSameFields(as: Record(id: RecordID("A"), fields: ["f": value + "a"])), "\(length)")
+            for position in 0..<length {
+                var changed = Array(value.utf8)
+                changed[position] = UInt8(ascii: "Z")
+                let other = Record(id: RecordID("A"), fields: ["f": String(decoding: changed, as: UTF8.self)])
+                XCTAssertFalse(record.hasSameFields(as: other), "\(length) at \(position)")
+                XCTAssertNotEqual(record, other)
+            }
+        }
+    }
 }
