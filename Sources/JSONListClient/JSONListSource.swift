@@ -94,6 +94,8 @@ public final class JSONListSource: Source {
         } else {
             records += collector.firstOfConflicting.values
         }
+        // Each key once: sorted here, the snapshot takes them as they are instead of sorting their positions.
+        records.sort { $0.id < $1.id }
         let describer = ItemDescriber(config: config)
         var outcome = ListDiff.compare(
             previous: previous, records: records, rule: config.rule, isCompared: reader.shape.isCompared,

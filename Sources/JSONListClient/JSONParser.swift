@@ -206,7 +206,9 @@ struct Cursor {
         index = end + 1
         while names.count <= depth { names.append([]) }
         if position < names[depth].count {
-            let same = names[depth][position].utf8.withContiguousStorageIfAvailable { $0.elementsEqual(raw) } ?? false
+            let same = names[depth][position].utf8.withContiguousStorageIfAvailable {
+                $0.count == raw.count && $0.elementsEqual(raw)
+            } ?? false
             if same { return names[depth][position] }
             names[depth][position] = String(decoding: raw, as: UTF8.self)
             return names[depth][position]
