@@ -22,7 +22,8 @@ final class QaseKeyTests: XCTestCase {
     func test_parse_refusesWhatIsNoQaseKey() {
         for text in [
             "SAMPL00000001", "DEMO", "DE MO-1", "DEMO/run/3", "DEMO/defect", "DEMO/defect/x", "DEMO/case/3",
-            "DEMO/project/1", "-1", "DEMO/defect/7/8",
+            "DEMO/project/1", "-1", "DEMO/defect/7/8", "DEMO/defect/7/8/9", "DEMO/project/", "DEMO/\u{301}defect/7",
+            "DEMO/defect/\u{301}7", "DEMO-\u{301}9", "DEMO\u{301}-9", "DEMO\u{301}/defect/7", "\u{600}DEMO-9",
         ] {
             XCTAssertNil(QaseKey.parse(RecordID(text)), text)
         }
