@@ -206,9 +206,7 @@ struct Cursor {
         index = end + 1
         while names.count <= depth { names.append([]) }
         if position < names[depth].count {
-            let same = names[depth][position].utf8.withContiguousStorageIfAvailable {
-                $0.count == raw.count && $0.elementsEqual(raw)
-            } ?? false
+            let same = names[depth][position].utf8.withContiguousStorageIfAvailable { Self.same($0, raw) } ?? false
             if same { return names[depth][position] }
             names[depth][position] = String(decoding: raw, as: UTF8.self)
             return names[depth][position]
@@ -216,6 +214,25 @@ struct Cursor {
         let name = String(decoding: raw, as: UTF8.self)
         if position == names[depth].count { names[depth].append(name) }
         return name
+    }
+
+    /// Whether `a` and `b` are the same bytes: lengths first, then eight at a time (the generic `elementsEqual` goes
+    /// a byte at a time).
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        let (a, b) = (UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
+        var offset = 0
+        while offset + 8 <= a.count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < a.count {
+            guard a[offset] == b[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// A string at `index` (its opening quote); escapes decoded, bytes that are not UTF-8 repaired.
