@@ -54,6 +54,18 @@ final class QaseRecordsTests: XCTestCase {
         }
     }
 
+    /// Labels as people read them, from slugs, labels and codes alike; text with combining marks is read by
+    /// characters (`_` with an accent is no underscore).
+    func test_enumLabels_fromEverySpelling() {
+        let labels: [(String, String?)] = [
+            ("in_progress", "In progress"), ("in progress", "In progress"), ("1", "In progress"), ("open", "Open"),
+            ("a-b_c d", "A b c d"), ("ÿ_x-y", "Ÿ x y"), ("_\u{301}x", "_\u{301}x"), ("undefined", nil), ("", nil),
+        ]
+        for (raw, label) in labels {
+            XCTAssertEqual(QaseEnums.label(LenientEnum(raw), in: QaseEnums.defectStatuses), label, raw)
+        }
+    }
+
     func test_aTestCase_withIntegerOrStringEnums_isOneRecord() throws {
         let ints = #"""
             {"id": 4, "title": "Login", "status": 1, "severity": 4, "priority": 1, "type": 2, "behavior": 1,
