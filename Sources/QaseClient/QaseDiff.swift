@@ -79,11 +79,14 @@ public enum QaseDiff {
                 }
                 continue
             }
-            if !before.hasSameFields(as: record) || moved.contains(project) { outcome.delta.upserts.append(record) }
-            guard !newProjects.contains(project) else { continue }
+            let same = before.hasSameFields(as: record)
+            if !same || moved.contains(project) { outcome.delta.upserts.append(record) }
+            // The same fields make no difference under either rule: only the others are compared field by field
+            // (every item's every field looked up twice was a tenth of a steady poll).
+            guard !newProjects.contains(project), !same else { continue }
             if let found = difference(before, record, rule: rule, observation: observation) {
                 outcome.changes.append(found)
-            } else if !before.hasSameFields(as: record) {
+            } else {
                 outcome.silentUpdates += 1
             }
         }

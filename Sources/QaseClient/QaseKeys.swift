@@ -31,9 +31,8 @@ public enum QaseKey {
     /// a part that would differ from a split by characters starts with a combining mark, which no code, kind or
     /// id does. (Splitting by characters was a tenth of a steady poll: every record of both snapshots is parsed.)
     public static func parse(_ key: RecordID) -> (segment: QaseSegment, id: Int?)? {
-        let utf8 = key.rawValue.utf8
-        let parts = utf8.split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: false)
-        if parts.count == 1 {
+        let utf8 = key.rawValue.utf8, slash = UInt8(ascii: "/")
+        guard let first = utf8.firstIndex(of: slash) else {
             guard let dash = utf8.lastIndex(of: UInt8(ascii: "-")) else { return nil }
             let code = String(decoding: utf8[..<dash], as: UTF8.self)
             guard QaseProjectCode.isValid(code), let id = Int(Substring(utf8[utf8.index(after: dash)...])) else {
@@ -41,15 +40,19 @@ public enum QaseKey {
             }
             return (QaseSegment(code, .testCase), id)
         }
-        let code = String(decoding: parts[0], as: UTF8.self)
-        guard QaseProjectCode.isValid(code), let item = QaseItem(rawValue: String(decoding: parts[1], as: UTF8.self)),
+        let code = String(decoding: utf8[..<first], as: UTF8.self)
+        let rest = utf8[utf8.index(after: first)...]
+        let second = rest.firstIndex(of: slash)
+        guard QaseProjectCode.isValid(code),
+            let item = QaseItem(rawValue: String(decoding: rest[..<(second ?? rest.endIndex)], as: UTF8.self)),
             item != .testCase
         else {
             return nil
         }
-        if item == .project { return parts.count == 2 ? (QaseSegment(code, .project), nil) : nil }
-        guard parts.count == 3, let id = Int(Substring(parts[2])) else { return nil }
-        return (QaseSegment(code, item), id)
+        guard let second else { return item == .project ? (QaseSegment(code, .project), nil) : nil }
+        let id = rest[rest.index(after: second)...]
+        guard item != .project, !id.contains(slash), let number = Int(Substring(id)) else { return nil }
+        return (QaseSegment(code, item), number)
     }
 
     /// The same key in a renamed project (`DEMO-9` → `SHOP-9`); unchanged when it is not a key of `old`.
