@@ -44,7 +44,7 @@ struct LenientEnum: Decodable, Hashable, Sendable {
     init(_ raw: String) { self.raw = raw }
 
     /// Text is tried first: it is the usual form, and each failed try is a thrown error (a slug tried as a
-    /// number first cost three, a fifth of a Qase poll's decoding). A string of digits within `LenientInt`'s
+    /// number first cost three, for every item's status and severity). A string of digits within `LenientInt`'s
     /// range is that integer, as before.
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
