@@ -383,15 +383,7 @@ extension Cursor {
     /// `string()` without its text: the same two passes, so that an error is found at the same byte.
     mutating func skipString() throws(JSONParser.Failure) {
         index += 1
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-            guard bytes[index] >= 0x20 else { throw failure("a control character inside a string") }
-            index += 1
-        }
-        guard index < bytes.count else { throw failure("the JSON ends inside a string") }
-        if bytes[index] == UInt8(ascii: "\"") {
-            index += 1
-            return
-        }
+        if try plainRun() { return }
         while true {
             guard index < bytes.count else { throw failure("the JSON ends inside a string") }
             let byte = bytes[index]

@@ -1,3 +1,5 @@
+import TrackwatchCore
+
 /// Reads JSON (RFC 8259) from a server that is not trusted: nesting is limited before the stack is, strings
 /// that are not UTF-8 are repaired (U+FFFD) rather than refused, and every error says where it was found.
 /// The body's size was bounded by the transport before it got here.
@@ -206,7 +208,7 @@ struct Cursor {
         index = end + 1
         while names.count <= depth { names.append([]) }
         if position < names[depth].count {
-            let same = names[depth][position].utf8.withContiguousStorageIfAvailable { Self.same($0, raw) } ?? false
+            let same = names[depth][position].utf8.withContiguousStorageIfAvailable { $0.sameBytes(as: raw) } ?? false
             if same { return names[depth][position] }
             names[depth][position] = String(decoding: raw, as: UTF8.self)
             return names[depth][position]
@@ -216,37 +218,12 @@ struct Cursor {
         return name
     }
 
-    /// Whether `a` and `b` are the same bytes: lengths first, then eight at a time (the generic `elementsEqual` goes
-    /// a byte at a time).
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        let (a, b) = (UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
-        var offset = 0
-        while offset + 8 <= a.count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
-            offset += 8
-        }
-        while offset < a.count {
-            guard a[offset] == b[offset] else { return false }
-            offset += 1
-        }
-        return true
-    }
-
     /// A string at `index` (its opening quote); escapes decoded, bytes that are not UTF-8 repaired.
     mutating func string() throws(JSONParser.Failure) -> String {
         index += 1
         let start = index
         // Nearly every string has no escape: one copy of its bytes.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-            guard bytes[index] >= 0x20 else { throw failure("a control character inside a string") }
-            index += 1
-        }
-        guard index < bytes.count else { throw failure("the JSON ends inside a string") }
-        if bytes[index] == UInt8(ascii: "\"") {
-            index += 1
+        if try plainRun() {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
         }
         var out = Array(bytes[start..<index])
@@ -263,6 +240,19 @@ struct Cursor {
             default: out.append(byte)
             }
         }
+    }
+
+    /// Inside a string: moves over the bytes that need no decoding, to its closing quote (passed: `true`) or its
+    /// first escape (`false`). `string()` and `skipString()` share it, so that an error is found at the same byte.
+    mutating func plainRun() throws(JSONParser.Failure) -> Bool {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            guard bytes[index] >= 0x20 else { throw failure("a control character inside a string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw failure("the JSON ends inside a string") }
+        guard bytes[index] == UInt8(ascii: "\"") else { return false }
+        index += 1
+        return true
     }
 
     /// The character an escape after a backslash stands for.

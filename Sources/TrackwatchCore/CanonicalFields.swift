@@ -55,25 +55,6 @@ enum CanonicalFields {
         }
     }
 
-    /// Whether `a` and `b` are the same bytes: lengths first, then eight bytes at a time (a steady poll compares
-    /// every record with its stored self, and a byte at a time that was 4 % of a 10,000-item list's poll).
-    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        let (a, b) = (UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
-        var offset = 0
-        while offset + 8 <= a.count {
-            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
-            offset += 8
-        }
-        while offset < a.count {
-            guard a[offset] == b[offset] else { return false }
-            offset += 1
-        }
-        return true
-    }
-
     @inline(__always)
     static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
 

@@ -72,7 +72,7 @@ public struct Record: Sendable {
 
     /// Whether the two records have the same fields (a byte comparison of their canonical JSON).
     public func hasSameFields(as other: Record) -> Bool {
-        withCanonicalJSON { mine in other.withCanonicalJSON { theirs in CanonicalFields.same(mine, theirs) } }
+        withCanonicalJSON { mine in other.withCanonicalJSON { theirs in mine.sameBytes(as: theirs) } }
     }
 }
 
