@@ -8,11 +8,16 @@ public struct WatchResult {
     public var recordCount: Int
     /// Seen history keys older than this are no longer needed for de-duplication.
     public var pruneSeenBefore: Timestamp?
+    /// What the source remembers between polls, committed with the snapshot (`PollCommit.values`).
+    public var values: [String: String?]
 
-    public init(outcome: DiffOutcome, recordCount: Int, pruneSeenBefore: Timestamp? = nil) {
+    public init(
+        outcome: DiffOutcome, recordCount: Int, pruneSeenBefore: Timestamp? = nil, values: [String: String?] = [:]
+    ) {
         self.outcome = outcome
         self.recordCount = recordCount
         self.pruneSeenBefore = pruneSeenBefore
+        self.values = values
     }
 }
 
@@ -67,7 +72,7 @@ public struct WatchPoller {
                     PollCommit(
                         watch: watch, delta: outcome.delta, isBaseline: outcome.isBaseline,
                         newlySeen: outcome.newlySeen, pruneSeenBefore: result.pruneSeenBefore,
-                        checkpoint: outcome.checkpoint, changes: outcome.changes, log: log))
+                        checkpoint: outcome.checkpoint, changes: outcome.changes, log: log, values: result.values))
             }
             logger.debug(
                 "poll finished",

@@ -8,8 +8,8 @@ import TrackwatchCore
 extension StateStore {
     /// Persists one successful poll in one transaction: applies the delta (removals, then upserts), marks
     /// the baseline if `isBaseline`, inserts the newly seen history keys (ignoring ones already stored),
-    /// deletes seen keys older than `pruneSeenBefore`, sets the checkpoint (only if non-nil), appends the
-    /// poll log row and inserts every change as undelivered.
+    /// deletes seen keys older than `pruneSeenBefore`, sets the checkpoint (only if non-nil), stores the source's
+    /// `values`, appends the poll log row and inserts every change as undelivered.
     ///
     /// A poll that is not a baseline needs a stored baseline for its watch; committing one without is a bug
     /// in the caller and throws without writing anything.
@@ -25,6 +25,15 @@ extension StateStore {
                 if let checkpoint = poll.checkpoint {
                     let sql = "UPDATE watch_state SET checkpoint = ? WHERE watch = ?"
                     try database.execute(sql, [.text(checkpoint.rawValue), .text(poll.watch)])
+                }
+                for (key, value) in poll.values.sorted(by: { $0.key < $1.key }) {
+                    if let value {
+                        try database.execute(
+                            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                            [.text(key), .text(value)])
+                    } else {
+                        try database.execute("DELETE FROM meta WHERE key = ?", [.text(key)])
+                    }
                 }
                 let pollID = try Self.insertPoll(poll.log, watch: poll.watch, database)
                 return try Self.insertChanges(poll, pollID: pollID, database)

@@ -40,10 +40,14 @@ public struct PollCommit: Equatable, Sendable {
     public var checkpoint: Timestamp?
     public var changes: [Change]
     public var log: PollLogEntry
+    /// What the source remembers between polls (ETags, who I am, when everything was last read), stored with the
+    /// snapshot it belongs to; `nil` deletes a key.
+    public var values: [String: String?]
 
     public init(
         watch: String, delta: SnapshotDelta, isBaseline: Bool, newlySeen: [HistoryKey],
-        pruneSeenBefore: Timestamp?, checkpoint: Timestamp?, changes: [Change], log: PollLogEntry
+        pruneSeenBefore: Timestamp?, checkpoint: Timestamp?, changes: [Change], log: PollLogEntry,
+        values: [String: String?] = [:]
     ) {
         self.watch = watch
         self.delta = delta
@@ -53,6 +57,7 @@ public struct PollCommit: Equatable, Sendable {
         self.checkpoint = checkpoint
         self.changes = changes
         self.log = log
+        self.values = values
     }
 }
 
