@@ -1,3 +1,4 @@
+import TrackerHTTP
 import TrackwatchCore
 
 extension ListReader {

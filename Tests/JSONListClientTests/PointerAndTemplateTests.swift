@@ -1,4 +1,5 @@
 @testable import JSONListClient
+import TrackerHTTP
 import XCTest
 
 final class PointerAndTemplateTests: XCTestCase {

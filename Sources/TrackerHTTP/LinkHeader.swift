@@ -10,6 +10,16 @@ public enum LinkHeader {
         return nil
     }
 
+    /// The first target of `relation` among a response's `Link` headers.
+    public static func target(_ relation: String, in response: HTTPResponse) -> String? {
+        let values = response.headers.filter { $0.name.lowercased() == "link" }.map(\.value)
+        return target(relation, in: values.filter { $0.utf8.count <= 16_384 })
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
     struct Link {
         var target: String
         var relations: [String]
@@ -24,7 +34,7 @@ public enum LinkHeader {
             rest = rest[rest.index(after: close)...]
             let (parameters, remainder) = parameterText(rest)
             rest = remainder
-            links.append(Link(target: target.trimmingSpaces, relations: relations(in: parameters)))
+            links.append(Link(target: trimmed(target), relations: relations(in: parameters)))
         }
         return links
     }
@@ -50,8 +60,8 @@ public enum LinkHeader {
     private static func relations(in parameters: Substring) -> [String] {
         for parameter in parameters.split(separator: ";") {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingSpaces.lowercased() == "rel" else { continue }
-            var value = parts[1].trimmingSpaces
+            guard parts.count == 2, trimmed(String(parts[0])).lowercased() == "rel" else { continue }
+            var value = trimmed(String(parts[1]))
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                 value = String(value.dropFirst().dropLast())
             }
@@ -61,8 +71,3 @@ public enum LinkHeader {
     }
 }
 
-extension StringProtocol {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}
