@@ -12,9 +12,13 @@ extension GitHubState {
             throw GitHubError.invalid("Search", "q", code: "missing")
         }
         let terms = try SearchTerms.parse(q).map { try resolve($0, view) }
+        // Several `repo:` qualifiers name any of those repositories (GitHub ORs them); every other term must hold.
+        let repoTerms = terms.filter { $0.key == "repo" && !$0.negated }
+        let others = terms.filter { !($0.key == "repo" && !$0.negated) }
         var found = issues.indices.filter { slot in
             isLive(slot) && canRead(view.token, repo: issues[slot].repo)
-                && terms.allSatisfy { $0.negated != matches(issues[slot], $0, view) }
+                && (repoTerms.isEmpty || repoTerms.contains { matches(issues[slot], $0, view) })
+                && others.allSatisfy { $0.negated != matches(issues[slot], $0, view) }
         }
         if switches.incompleteSearch { found.removeAll { issues[$0].number % 5 == 0 } }
         try sortFound(&found, call)
