@@ -236,6 +236,10 @@ let package = Package(
         .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
+        // The shared activity poller, in process, over scripted trackers and a real state store.
+        .testTarget(
+            name: "SourceKitTests",
+            dependencies: ["SourceKit", "TrackwatchCore", "StateStore", "TrackwatchApp", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "SimulatorKitTests", dependencies: ["SimulatorKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),

@@ -15,6 +15,8 @@ enum GitHubEndpoint: Equatable {
     case searchIssues
     case issue(GitHubReference)
     case timeline(GitHubReference)
+    /// `GET /repos/{owner}/{repo}`: whether this token can read a repository.
+    case repository(String)
 
     var path: String {
         switch self {
@@ -23,6 +25,7 @@ enum GitHubEndpoint: Equatable {
         case .searchIssues: "/search/issues"
         case .issue(let reference): "/repos/\(reference.repo)/issues/\(reference.number)"
         case .timeline(let reference): "/repos/\(reference.repo)/issues/\(reference.number)/timeline"
+        case .repository(let repo): "/repos/\(repo)"
         }
     }
 
@@ -33,6 +36,7 @@ enum GitHubEndpoint: Equatable {
         case .searchIssues: "search/issues"
         case .issue: "issue"
         case .timeline: "timeline"
+        case .repository: "repository"
         }
     }
 }
@@ -56,8 +60,9 @@ final class GitHubAPI {
     private let timeout: Int
     private let logger: Logger
     private var version = GitHubAPI.versions[0]
-    /// Requests sent, 304s among them, and the longest `X-Poll-Interval` seen (for the report and the benchmark).
+    /// Requests sent and 304s among them (for the report and the benchmark).
     private(set) var requestCount = 0, notModifiedCount = 0
+    /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
     var pollInterval: Double?
 
     init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
@@ -136,9 +141,16 @@ final class GitHubAPI {
             if response.status == 429 || message.lowercased().contains("rate limit") {
                 return .rateLimited(retryAfter: 60 * jitter, resource: nil)  // GitHub's advice: a minute at least
             }
-            return .missingScope(message: message, scopes: response.header("X-OAuth-Scopes").map { SafeText.oneLine(String($0.prefix(200))) })
+            return .missingScope(message: message, scopes: scopes(response))
+        // A search refused as a whole: a token without scopes (its X-OAuth-Scopes is empty) cannot search at all.
+        case 422 where endpoint == .searchIssues && scopes(response)?.isEmpty == true:
+            return .missingScope(message: message, scopes: "")
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
+    }
+
+    static func scopes(_ response: HTTPResponse) -> String? {
+        response.header("X-OAuth-Scopes").map { SafeText.oneLine(String($0.prefix(200))) }
     }
 
     /// Seconds until `X-RateLimit-Reset` (epoch seconds), counted from the answer's `Date`; at most an hour.
@@ -153,15 +165,8 @@ final class GitHubAPI {
         (try? JSONDecoder().decode(GitHubErrorBody.self, from: Data(response.body)))?.text ?? ""
     }
 
-    /// The `rel="next"` URL of a `Link` header.
-    static func nextPage(_ response: HTTPResponse) -> String? {
-        guard let link = response.header("Link"), link.utf8.count <= 8_192 else { return nil }
-        for part in link.split(separator: ",") where part.contains("rel=\"next\"") {
-            guard let open = part.firstIndex(of: "<"), let close = part.firstIndex(of: ">"), open < close else { continue }
-            return String(part[part.index(after: open)..<close])
-        }
-        return nil
-    }
+    /// The `rel="next"` URL of the `Link` header.
+    static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
 
     static func describe(_ response: HTTPResponse) -> String {
         let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }

@@ -15,6 +15,8 @@ public enum GitHubError: Error, Equatable, CustomStringConvertible {
     case server(status: Int, message: String, endpoint: String)
     /// A 2xx answer that is not what the API documents, or paging that never ends.
     case invalidResponse(endpoint: String, detail: String)
+    /// Configured repositories this token cannot read (deleted, made private, access lost): named, the rest watched.
+    case repositoriesUnavailable(names: [String])
 
     public var description: String {
         switch self {
@@ -51,6 +53,11 @@ public enum GitHubError: Error, Equatable, CustomStringConvertible {
             return "GitHub answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))."
         case .invalidResponse(let endpoint, let detail):
             return "GitHub sent an unexpected answer to the \(endpoint) request: \(detail)."
+        case .repositoriesUnavailable(let names):
+            return "GitHub \(names.count == 1 ? "repository" : "repositories") \(names.joined(separator: ", ")): not "
+                + "there, or this token can no longer read \(names.count == 1 ? "it" : "them") (deleted, made private, SSO "
+                + "not authorised, or a fine-grained token narrowed). The other repositories are watched; fix repos in "
+                + "[[github]] or the token's access."
         }
     }
 
@@ -65,7 +72,13 @@ extension GitHubError: SourceFailure {
         case .rateLimited: .server(status: 429)
         case .server(let status, _, _): .server(status: status)
         case .invalidResponse: .badAnswer
+        case .repositoriesUnavailable: .configuration
         }
+    }
+
+    public func cause(tracker: String) -> String? {
+        if case .repositoriesUnavailable(let names) = self { return "\(tracker) repository \(names.joined(separator: ", ")) is not available" }
+        return nil
     }
 
     public var retryAfter: Double? {
@@ -86,6 +99,7 @@ extension GitHubError: SourceFailure {
         case .rateLimited: "rate limited"
         case .server(let status, let message, _): "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
         case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
+        case .repositoriesUnavailable(let names): "repository \(SafeText.bounded(names.joined(separator: ", "), 100)) not available"
         }
     }
 }

@@ -3,7 +3,7 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// GitHub as the application wires it: `[[github]]` tables become `GitHubSource`s; `doctor` and `probe` survey them.
+/// GitHub as the application wires it: `[[github]]` tables become `GitHubTracker`s on the shared poller; `doctor` and `probe` survey them.
 public struct GitHubFactory: SourceFactory {
     /// The largest answer accepted: a page of 100 issues or timeline items; 16 MB leaves each 160 kB.
     public static let maximumBodySize = 16 * 1024 * 1024
@@ -16,10 +16,13 @@ public struct GitHubFactory: SourceFactory {
         guard let github = settings as? GitHubSettings else { return nil }
         let logger = context.logger.forSource(github.name)
         github.connection.warnings(logger: logger)
+        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
         let api = try Self.api(
             github, token: try github.credential.headerToken(context.secret, what: "the GitHub token"), environment: context.environment,
-            logger: logger, wrap: context.wrap)
-        return GitHubSource(settings: github, api: api, context: context, logger: logger)
+            logger: logger, wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
+        return ActivityPoller(
+            tracker: GitHubTracker(settings: github, api: api, logger: logger), settings: github,
+            watch: GitHubTracker.watch, context: context, logger: logger, budget: budget)
     }
 
     public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
@@ -100,7 +103,7 @@ struct GitHubSurvey {
             let reader = GitHubReader(api: api)
             let assigned = try reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
             findings.add(.pass, "\(assigned.issues.count) open issues and pull requests assigned to you")
-            let reviews = try reader.search(GitHubSource.reviewQuery(repos: settings.repos))
+            let reviews = try reader.search(GitHubTracker.reviewQuery(repos: settings.repos))
             findings.add(
                 reviews.complete ? .pass : .warn, "\(reviews.items.count) pull requests await your review",
                 then: reviews.complete ? nil : "GitHub said the search is incomplete: no review request is taken as removed")

@@ -80,7 +80,7 @@ struct GitHubMapping {
     }
 
     /// A commit on a pull request, named by its git author (REST does not say who pushed); mine where its author
-    /// has my name, login or e-mail. `at` is when it counts as seen (the source decides: see `GitHubSource`).
+    /// has my name, login or e-mail. `at` is when it counts as seen (the tracker decides: see `GitHubTracker`).
     func commit(_ item: GitHubTimelineItem, issue: String, at: Timestamp) -> ActivityEvent? {
         guard let sha = item.sha, sha.count >= 7, sha.count <= 64, sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return nil }

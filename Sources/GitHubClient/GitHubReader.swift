@@ -64,12 +64,26 @@ struct GitHubReader {
         return (items, false)
     }
 
+    /// Whether this token can read `repo` (`owner/name`): 404 and 403 say it cannot.
+    func canRead(repository repo: String) throws -> Bool {
+        do {
+            _ = try api.get(.repository(repo))
+            return true
+        } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
+            return false
+        } catch GitHubError.missingScope {
+            return false
+        }
+    }
+
     enum Lookup {
         case found(GitHubIssue)
         /// Transferred (301): the issue where it lives now.
         case moved(GitHubIssue)
         /// Deleted (410), or no longer readable with this token (404).
         case gone(status: Int)
+        /// Its repository refuses this token (403).
+        case unreadable
     }
 
     /// One issue or pull request, following a transfer (301 to the same server).
@@ -83,22 +97,48 @@ struct GitHubReader {
             return .found(try api.decode(GitHubIssue.self, answer, endpoint))
         } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
             return .gone(status: status)
+        } catch GitHubError.missingScope {
+            // SSO enforced, or a fine-grained token narrowed: the repository is unreadable, the item not gone.
+            return .unreadable
         }
     }
 
-    /// The whole timeline of an issue or pull request, oldest first.
-    func timeline(_ reference: GitHubReference) throws -> [GitHubTimelineItem] {
+    /// The timeline of an issue or pull request, oldest first: whole, or — for an item too busy to read whole — its
+    /// newest `mostTimelinePages` pages, read back from the last (`complete` false).
+    func timeline(_ reference: GitHubReference) throws -> (items: [GitHubTimelineItem], complete: Bool) {
         let endpoint = GitHubEndpoint.timeline(reference)
         var answer = try api.get(endpoint, [("per_page", "100")])
+        if let last = LinkHeader.target("last", in: answer.response), let pages = Self.page(of: last),
+            pages > Self.mostTimelinePages
+        {
+            var pages: [[GitHubTimelineItem]] = [], seen = Set<String>()
+            answer = try api.get(endpoint, url: last)
+            for _ in 0..<Self.mostTimelinePages {
+                pages.append(try api.decode([GitHubTimelineItem].self, answer, endpoint))
+                guard let previous = LinkHeader.target("prev", in: answer.response), seen.insert(previous).inserted
+                else { break }
+                answer = try api.get(endpoint, url: previous)
+            }
+            return (pages.reversed().flatMap { $0 }, false)
+        }
         var items: [GitHubTimelineItem] = [], seen = Set<String>()
         for _ in 0..<Self.mostTimelinePages {
             items += try api.decode([GitHubTimelineItem].self, answer, endpoint)
-            guard let next = GitHubAPI.nextPage(answer.response) else { return items }
+            guard let next = GitHubAPI.nextPage(answer.response) else { return (items, true) }
             guard seen.insert(next).inserted else {
                 throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
             }
             answer = try api.get(endpoint, url: next)
         }
-        throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostTimelinePages) pages")
+        return (items, false)
+    }
+
+    /// The `page` query parameter of a link (`…&page=42`), if it is a number.
+    static func page(of link: String) -> Int? {
+        guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("page=") {
+            return Int(pair.dropFirst(5).prefix(9))
+        }
+        return nil
     }
 }

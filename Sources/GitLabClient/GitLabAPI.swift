@@ -71,27 +71,40 @@ final class GitLabAPI {
     }
 
     /// Every page of a list, by `X-Next-Page`; a server that answers a page again (a known GitLab bug) fails the
-    /// read rather than loop or duplicate.
+    /// read rather than loop or duplicate, and an empty page ends it.
     func pages<Item: Decodable>(
         _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64,
         until stop: ([Item]) -> Bool = { _ in false }
     ) throws -> [Item] {
+        let read = try pages(type, endpoint, query, id: id, most: Self.mostPages, until: stop)
+        guard read.complete else {
+            throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+        }
+        return read.items
+    }
+
+    /// At most `most` pages of a list: `complete` false where more were left.
+    func pages<Item: Decodable>(
+        _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64, most: Int,
+        until stop: ([Item]) -> Bool = { _ in false }
+    ) throws -> (items: [Item], complete: Bool) {
         var items: [Item] = [], page = 1, previous: [Int64] = []
-        for _ in 0..<Self.mostPages {
+        for _ in 0..<most {
             let response = try send(endpoint, query + [("page", String(page))])
             let batch = try decode([Item].self, response, endpoint)
             let ids = batch.map(id)
-            if !ids.isEmpty, ids == previous {
+            if batch.isEmpty { return (items, true) }
+            if ids == previous {
                 throw GitLabError.invalidResponse(
                     endpoint: endpoint.name, detail: "page \(page) repeats page \(page - 1) (GitLab's paging bug)")
             }
             previous = ids
             items += batch
             guard !stop(batch), let next = response.header("X-Next-Page").flatMap({ Int($0.prefix(9)) }), next > page
-            else { return items }
+            else { return (items, true) }
             page = next
         }
-        throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+        return (items, false)
     }
 
     private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {

@@ -3,7 +3,7 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// GitLab as the application wires it: `[[gitlab]]` tables become `GitLabSource`s; `doctor` and `probe` survey them.
+/// GitLab as the application wires it: `[[gitlab]]` tables become `GitLabTracker`s on the shared poller; `doctor` and `probe` survey them.
 public struct GitLabFactory: SourceFactory {
     /// The largest answer accepted: a page of 100 items or notes; 16 MB leaves each 160 kB.
     public static let maximumBodySize = 16 * 1024 * 1024
@@ -16,10 +16,13 @@ public struct GitLabFactory: SourceFactory {
         guard let gitlab = settings as? GitLabSettings else { return nil }
         let logger = context.logger.forSource(gitlab.name)
         gitlab.connection.warnings(logger: logger)
+        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
         let api = try Self.api(
             gitlab, token: try gitlab.credential.headerToken(context.secret, what: "the GitLab token"), environment: context.environment,
-            logger: logger, wrap: context.wrap)
-        return GitLabSource(settings: gitlab, api: api, context: context, logger: logger)
+            logger: logger, wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
+        return ActivityPoller(
+            tracker: GitLabTracker(settings: gitlab, api: api, logger: logger), settings: gitlab,
+            watch: GitLabTracker.watch, context: context, logger: logger, budget: budget)
     }
 
     public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {

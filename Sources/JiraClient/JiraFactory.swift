@@ -3,7 +3,7 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// Jira as the application wires it: `[[jira]]` tables become `JiraSource`s; `doctor` and `probe` survey them.
+/// Jira as the application wires it: `[[jira]]` tables become `JiraTracker`s on the shared poller; `doctor` and `probe` survey them.
 public struct JiraFactory: SourceFactory {
     /// The largest answer accepted: a page is at most 100 issues with their comments, or 1,000 changelog entries;
     /// 16 MB leaves each issue 160 kB. A larger one is refused before it is parsed.
@@ -17,9 +17,12 @@ public struct JiraFactory: SourceFactory {
         guard let jira = settings as? JiraSettings else { return nil }
         let logger = context.logger.forSource(jira.name)
         jira.connection.warnings(logger: logger)
+        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
         let api = try Self.api(jira, secret: context.secret, environment: context.environment, logger: logger,
-                               wrap: context.wrap)
-        return JiraSource(settings: jira, api: api, context: context, logger: logger)
+                               wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
+        return ActivityPoller(
+            tracker: JiraTracker(settings: jira, api: api, logger: logger), settings: jira, watch: JiraTracker.watch,
+            context: context, logger: logger, budget: budget)
     }
 
     public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {

@@ -14,10 +14,18 @@ public protocol Source: AnyObject {
     /// the whole poll is thrown; a failure of one part (a watched query) is in `PollReport.failure` while the
     /// others were polled.
     func poll(dryRun: Bool) throws -> PollReport
+    /// Polls once, reading everything again where the source otherwise reads only what changed (`check --full`:
+    /// after a long suspend, or when a person doubts the snapshot).
+    func poll(dryRun: Bool, fullRead: Bool) throws -> PollReport
     /// Ends idle connections (the daemon calls it after each poll, so that nothing wakes it until the next).
     func closeIdleConnections()
     /// Ends the session with the server, if there is one (best effort: the process is ending or reloading).
     func close()
+}
+
+extension Source {
+    /// A source that reads everything every time has nothing more to read.
+    public func poll(dryRun: Bool, fullRead: Bool) throws -> PollReport { try poll(dryRun: dryRun) }
 }
 
 /// What a source gets from the application to do its work.

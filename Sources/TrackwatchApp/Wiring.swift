@@ -92,10 +92,10 @@ public struct SourceSession {
     }
 
     /// Polls the source once, within `[poll] deadline` (`PollDeadline`).
-    public func poll(dryRun: Bool) throws -> PollReport {
+    public func poll(dryRun: Bool, fullRead: Bool = false) throws -> PollReport {
         deadline.arm(seconds: deadlineSeconds)
         defer { deadline.disarm() }
-        return try source.poll(dryRun: dryRun)
+        return try source.poll(dryRun: dryRun, fullRead: fullRead)
     }
 
     /// The state directory of `settings`: its folder below `root` (a single `[server]` keeps its state in the

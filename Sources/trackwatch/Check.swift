@@ -27,6 +27,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Poll and print, but persist nothing.")
     var dryRun = false
 
+    @Flag(help: "Read every item of mine again now, as the hourly full read does (Jira, GitHub, GitLab): after a long suspend, or when the snapshot is in doubt.")
+    var full = false
+
     func run() throws {
         let logger = options.logger()
         do {
@@ -43,7 +46,7 @@ struct Check: ParsableCommand {
             for server in session.sources {
                 let failure: (any Error)?
                 do {
-                    let report = try server.poll(dryRun: dryRun)
+                    let report = try server.poll(dryRun: dryRun, fullRead: full)
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())

@@ -129,9 +129,21 @@ final class ActivityDiffTests: XCTestCase {
     func test_eventsUpToSeenUpTo_areNotReported_butRemembered() {
         let before = baseline([item("WEB-1")])
         let outcome = diff(
+            before, [item("WEB-1")], [event("h1", by: alice, at: 1, start)], seenUpTo: t0.adding(seconds: 120))
+        XCTAssertTrue(outcome.changes.isEmpty)
+        XCTAssertEqual(outcome.newlySeen.count, 1)
+    }
+
+    /// Whole-second times: a colleague's change in the same second as the stored state is in no unseen event, but
+    /// the difference is still told — without a name, never taken for my own.
+    func test_aDifferenceThatNoUnseenEventExplains_isToldWithoutAName() {
+        let before = baseline([item("WEB-1")])
+        let outcome = diff(
             before, [item("WEB-1", status: "In Progress")], [event("h1", by: alice, at: 1, start)],
             seenUpTo: t0.adding(seconds: 120))
-        XCTAssertTrue(outcome.changes.isEmpty)
+        XCTAssertEqual(outcome.changes.map(\.kind), [.modified])
+        XCTAssertNil(outcome.changes.first?.by)
+        XCTAssertEqual(outcome.unexplained, 1)
         XCTAssertEqual(outcome.newlySeen.count, 1)
     }
 

@@ -1,0 +1,246 @@
+import Logging
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+
+/// GitLab on the shared `ActivityPoller`: issues and merge requests assigned to me or authored by me, merge requests
+/// where I am a reviewer, and for those that changed, their notes and resource events.
+///
+/// A steady poll reads five short lists: my assigned issues, assigned merge requests and review requests (newest
+/// update first, page after page while they are newer than the last poll: what left them is asked for one by one),
+/// and what I authored updated since the last poll (with `[poll] overlap`). GitLab's REST API has no "assigned or
+/// authored" filter.
+final class GitLabTracker: ActivityTracker {
+    static let watch = "items"
+    /// The stored project id of an item, to ask for it by path (`/projects/:id/issues/:iid`).
+    static let projectField = "_project"
+    /// GitLab's id of the item now (a moved issue's differs from the stable id it keeps).
+    static let currentIDField = "_gitlab"
+    /// A closed item of mine stays watched (a comment on it, its reopening) this long after its last update.
+    static let keepClosed = 7 * 86_400
+    /// The most pages of one item's notes read: a busier item is followed by its newest notes.
+    static let mostNotePages = 30
+
+    let gitlab: GitLabSettings
+    let api: GitLabAPI
+    let logger: Logger
+    /// What GitLab answered for each configured project it refused at the last full read (404 or 403).
+    private var refused: [String: Int] = [:]
+
+    init(settings: GitLabSettings, api: GitLabAPI, logger: Logger) {
+        gitlab = settings
+        self.api = api
+        self.logger = logger
+    }
+
+    var trackerName: String { "GitLab" }
+    func closeIdleConnections() { api.transport.closeIdleConnections() }
+
+    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
+        let found = try api.get(GitLabUser.self, .user)
+        guard let id = found.id else { throw GitLabError.invalidResponse(endpoint: "user", detail: "no id") }
+        return ActivityIdentity(id: String(id), login: found.username ?? "", name: found.name ?? "")
+    }
+
+    func rules(me: ActivityIdentity) -> ActivityRules {
+        ActivityRules(
+            me: me.id, ignoreApps: gitlab.ignoreBots, comparedFields: GitLabFields.compared,
+            assignmentFields: GitLabFields.assignment)
+    }
+
+    func baselineNote(assigned: Int) -> String {
+        "Baseline: watching \(assigned) GitLab issues and merge requests assigned to you or awaiting your review, and "
+            + "those you authored; changes by others are reported from the next check on."
+    }
+
+    func unavailable(_ parts: [String]) -> any SourceFailure {
+        GitLabError.projectUnavailable(
+            path: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
+    }
+
+    static func user(_ me: ActivityIdentity) -> GitLabUser {
+        GitLabUser(id: Int64(me.id), username: me.login, name: me.name.isEmpty ? nil : me.name, bot: false)
+    }
+
+    /// One list as read: its items, and how far back a newest-first read reached (`nil`: the whole list).
+    struct ListRead {
+        var items: [GitLabItem] = []
+        var coveredSince: Timestamp?
+    }
+
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitLabItem> {
+        let full = poll.window.full, since = poll.window.since
+        var lists = ActivityLists<GitLabItem>()
+        if full { lists.unreadable = try unavailableProjects() }
+        let myID = Int64(poll.me.id) ?? 0
+        let assignedIssues = try list(.issues, ["scope": "assigned_to_me"], full: full, since: since)
+        let assignedMRs = try list(.mergeRequests, ["scope": "assigned_to_me"], full: full, since: since)
+        // An old GitLab ignores reviewer_id and answers unfiltered: only merge requests that name me as a reviewer
+        // are review requests.
+        let reviews = try list(.mergeRequests, ["scope": "all", "reviewer_id": String(myID)], full: full, since: since)
+        let createdIssues = try recent(.issues, since: full ? nil : since)
+        let createdMRs = try recent(.mergeRequests, since: full ? nil : since)
+        // A moved issue is a new issue with a new id: it keeps the identity it had before the move.
+        var aliases: [String: String] = [:]
+        for (id, record) in poll.stored.byID {
+            if let current = record[Self.currentIDField], current != id { aliases[current] = id }
+        }
+        func add(_ item: GitLabItem, mr: Bool) {
+            let id = GitLabMapping.id(item, mergeRequest: mr)
+            lists.mine[aliases[id] ?? id] = item
+        }
+        for item in assignedIssues.items + createdIssues where watched(item) { add(item, mr: false) }
+        for item in assignedMRs.items + createdMRs where watched(item) { add(item, mr: true) }
+        for item in reviews.items where watched(item) && (item.reviewers ?? []).contains(where: { $0.id == myID }) {
+            add(item, mr: true)
+            lists.reviewRequests.insert(aliases["m\(item.id)"] ?? "m\(item.id)")
+        }
+        // Open stored items the lists should have shown and did not: asked for one by one.
+        let covered = ["i": assignedIssues.coveredSince, "m": assignedMRs.coveredSince]
+        for (id, record) in poll.stored.byID where lists.mine[id] == nil && record[GitLabFields.state] == "opened" {
+            if record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id),
+                Self.shouldHaveShown(record, since: reviews.coveredSince)
+            {
+                lists.missing.insert(id)
+            } else if record[ActivityDiff.assignedField] == "yes",
+                Self.shouldHaveShown(record, since: covered[String(id.prefix(1))] ?? nil)
+            {
+                lists.missing.insert(id)
+            }
+        }
+        return lists
+    }
+
+    static func shouldHaveShown(_ record: Record, since: Timestamp?) -> Bool {
+        guard let since else { return true }
+        return record[ActivityFields.updated].map { Timestamp($0) >= since } ?? true
+    }
+
+    /// A newest-first list of open items: all of it on a full read; otherwise page after page while its items are
+    /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read).
+    private func list(_ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp) throws -> ListRead {
+        let query = filters.sorted { $0.key < $1.key } + [
+            ("state", "opened"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100"),
+        ]
+        var reachedOlder = false
+        let items = try api.pages(GitLabItem.self, endpoint, query, id: \.id) { page in
+            guard !full, let oldest = page.last.flatMap({ GitLabTime.parse($0.updated_at) }) else { return false }
+            reachedOlder = oldest < since
+            return reachedOlder
+        }
+        var read = ListRead(items: items)
+        // Stopped at a full page: older items of the list were not read (a short page was its end).
+        if reachedOlder, items.count % 100 == 0 { read.coveredSince = GitLabTime.parse(items.last?.updated_at) }
+        return read
+    }
+
+    /// What I authored, updated since `since` (every open one on a full read).
+    private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) throws -> [GitLabItem] {
+        var query = [("scope", "created_by_me"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100")]
+        if let since { query += [("state", "all"), ("updated_after", Self.iso(since))] } else { query.append(("state", "opened")) }
+        return try api.pages(GitLabItem.self, endpoint, query, id: \.id)
+    }
+
+    /// Stored items asked for one by one: those GitLab still shows (mine while assigned, authored or awaiting my
+    /// review; a closed one for `keepClosed` after its last update); an issue moved elsewhere follows to its new
+    /// place; one gone (404, 403) is dropped.
+    func lookUp(
+        _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<GitLabItem>
+    ) throws -> [String: ItemLookup<GitLabItem>] {
+        var answers: [String: ItemLookup<GitLabItem>] = [:]
+        let myID = Int64(poll.me.id)
+        let recently = Timestamp(secondsSinceEpoch: Int(poll.window.started) - Self.keepClosed)
+        for id in ids {
+            guard let record = poll.stored[id], let reference = GitLabReference(record.id.rawValue),
+                let project = record[Self.projectField].flatMap({ Int64($0) })
+            else { continue }
+            do {
+                let item = try api.get(
+                    GitLabItem.self, .item(project: project, iid: reference.iid, mergeRequest: reference.isMergeRequest))
+                if let movedTo = item.moved_to_id, let new = lists.mine.removeValue(forKey: "i\(movedTo)") {
+                    answers[id] = .found(new, isMine: true)  // moved: the new issue keeps the old one's identity
+                    continue
+                }
+                let mine = (item.assignees ?? []).contains { $0.id == myID } || item.author?.id == myID
+                    || lists.reviewRequests.contains(id)
+                let open = item.state == "opened" || (GitLabTime.parse(item.updated_at).map { $0 >= recently } ?? false)
+                answers[id] = .found(item, isMine: mine && open && item.moved_to_id == nil)
+            } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
+                answers[id] = .gone(status: status)
+            }
+        }
+        return answers
+    }
+
+    func item(_ item: GitLabItem, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {
+        let mr = id.hasPrefix("m")
+        guard var mapped = GitLabMapping(me: Self.user(poll.me), web: gitlab.url)
+            .item(item, mergeRequest: mr, reviewRequested: reviewRequested, isMine: isMine, id: id)
+        else { return nil }
+        mapped.record.fields[Self.projectField] = String(item.project_id ?? 0)
+        mapped.record.fields[Self.currentIDField] = GitLabMapping.id(item, mergeRequest: mr)
+        return mapped
+    }
+
+    /// Notes and resource events of the items that moved. Read also where only what the list shows changed: a quick
+    /// second change may leave `updated_at` alone (python-gitlab #743), and its events are then named now and seen,
+    /// not told twice.
+    func logs(of changed: [(item: ActivityItem, source: GitLabItem)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+        let mapping = GitLabMapping(me: Self.user(poll.me), web: gitlab.url)
+        var logs: [String: ItemLog] = [:]
+        for (item, source) in changed {
+            guard let project = source.project_id else { continue }
+            let mr = item.id.hasPrefix("m")
+            // Newest first, so that an item too busy to read whole is followed by its newest notes.
+            let notes = try api.pages(
+                GitLabNote.self, .notes(project: project, iid: source.iid, mergeRequest: mr),
+                [("sort", "desc"), ("order_by", "created_at"), ("per_page", "100")], id: \.id, most: Self.mostNotePages)
+            var log = ItemLog(events: [], complete: notes.complete)
+            var stateInNotes = false
+            for kind in ["label", "state", "milestone"] where !stateInNotes {
+                do {
+                    let found = try api.pages(
+                        GitLabResourceEvent.self,
+                        .resourceEvents(project: project, iid: source.iid, mergeRequest: mr, kind: kind),
+                        [("per_page", "100")], id: \.id, most: Self.mostNotePages)
+                    log.events += found.items.compactMap { mapping.event($0, kind: kind, item: item.id) }
+                    log.complete = log.complete && found.complete
+                } catch GitLabError.server(404, _, _) {
+                    // An old GitLab without resource events (or the item went meanwhile): its notes tell state,
+                    // label and milestone changes, for this item and this poll.
+                    stateInNotes = true
+                    log.events = []
+                }
+            }
+            log.events += notes.items.reversed().compactMap { mapping.event($0, item: item.id, stateInNotes: stateInNotes) }
+            logs[item.id] = log
+        }
+        return logs
+    }
+
+    /// Every configured project GitLab refuses (404: not there or not visible; 403: not readable), asked on full
+    /// reads: each named, while the others are watched.
+    private func unavailableProjects() throws -> Set<String> {
+        refused = [:]
+        for path in gitlab.projects ?? [] {
+            do {
+                _ = try api.get(GitLabErrorBody.self, .project(path: path))
+                _ = try api.get([GitLabItem].self, .projectIssues(path: path), [("per_page", "1")])
+            } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
+                refused[path] = status
+            }
+        }
+        return Set(refused.keys)
+    }
+
+    func watched(_ item: GitLabItem) -> Bool {
+        guard let projects = gitlab.projects else { return true }
+        guard let full = item.references?.full, let reference = GitLabReference(full) else { return false }
+        return projects.contains(reference.project.lowercased())
+    }
+
+    /// `2026-01-17T12:34:56Z`: what `updated_after` takes.
+    static func iso(_ timestamp: Timestamp) -> String {
+        timestamp.rawValue.replacing(" ", with: "T").prefix(19) + "Z"
+    }
+}

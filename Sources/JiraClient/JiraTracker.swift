@@ -1,0 +1,153 @@
+import Logging
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+
+/// Jira on the shared `ActivityPoller`: my issues (assigned to me, reported by me, watched by me) and, for those that
+/// changed, their changelog and comments.
+///
+/// A steady poll is one search: issues of mine updated since the last poll (with `[poll] overlap` for clocks and
+/// Jira Cloud's eventually consistent search), and those that stopped being assigned to me meanwhile. Only issues
+/// that moved have their logs read (Cloud: one bulk changelog; Data Center: one search with the changelog). A full
+/// read asks for the stored issues it did not return by id, which finds those deleted or no longer visible.
+final class JiraTracker: ActivityTracker {
+    static let watch = "issues"
+    /// The memory key of the flavour the last full read found: a steady poll (even `check`'s, in a fresh process)
+    /// then asks Jira one question.
+    static let flavourKey = "jira_flavour"
+
+    let jira: JiraSettings
+    let api: JiraAPI
+    let logger: Logger
+
+    init(settings: JiraSettings, api: JiraAPI, logger: Logger) {
+        jira = settings
+        self.api = api
+        self.logger = logger
+    }
+
+    var trackerName: String { "Jira" }
+    /// Asked by id in batches of 100: a full read confirms every stored issue it did not return.
+    var mostLookups: Int { 5_000 }
+
+    func closeIdleConnections() { api.transport.closeIdleConnections() }
+
+    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
+        let flavour = try api.knownFlavour()
+        memory.set(Self.flavourKey, flavour == .cloud ? "cloud" : "datacenter")
+        let me: JiraUser = try api.get(.myself)
+        guard let id = me.id else {
+            throw JiraError.invalidResponse(endpoint: "myself", detail: "no accountId or key for the signed-in user")
+        }
+        return ActivityIdentity(id: id, login: me.name ?? "", name: me.displayName ?? "")
+    }
+
+    func rules(me: ActivityIdentity) -> ActivityRules {
+        ActivityRules(
+            me: me.id, ignoreApps: jira.ignoreApps, ignoredPeople: jira.ignoreUsers, comparedFields: JiraFields.compared,
+            assignmentFields: [JiraFields.assignee])
+    }
+
+    func baselineNote(assigned: Int) -> String {
+        "Baseline: watching \(assigned) Jira issues assigned to you, and those you reported or watch; changes by "
+            + "others are reported from the next check on."
+    }
+
+    func unavailable(_ parts: [String]) -> any SourceFailure { JiraError.projectUnavailable(key: parts.joined(separator: ", ")) }
+
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<JiraIssue> {
+        if api.flavour == nil, let flavour = try memory.value(Self.flavourKey) {
+            api.flavour = flavour == "cloud" ? .cloud : .dataCenter
+        }
+        var query = JiraQuery(projects: jira.projects?.filter { !poll.unreadable.contains($0) }, narrowing: jira.jql)
+        if query.projects?.isEmpty == true, let first = jira.projects?.first {
+            throw JiraError.projectUnavailable(key: first)
+        }
+        var lists = ActivityLists<JiraIssue>()
+        while true {
+            do {
+                let jql = poll.window.full ? query.full : query.changed(inLast: poll.window.minutes)
+                for issue in try JiraReader(api: api).search(jql, fields: JiraFields.requested) {
+                    lists.mine[issue.id.value] = issue
+                }
+                return lists
+            } catch JiraError.server(400, let message, _) {
+                // Jira answers 400 for a project this account cannot see: named and left out, the rest is read.
+                guard let project = query.unavailableProject(in: message) else {
+                    throw jira.jql == nil
+                        ? JiraError.server(status: 400, message: message, endpoint: "search")
+                        : JiraError.invalidJQL(message: message)
+                }
+                query.projects?.removeAll { $0 == project }
+                lists.unreadable.insert(project)
+                if query.projects?.isEmpty == true { throw JiraError.projectUnavailable(key: project) }
+            }
+        }
+    }
+
+    /// Stored issues a full read did not return, asked for by id in batches of 100: those Jira still shows left my
+    /// issues. A batch Jira refuses (an id it no longer knows) is halved until the refused ids are found, each asked
+    /// alone: one deleted issue never costs the others their answer.
+    func lookUp(
+        _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<JiraIssue>
+    ) throws -> [String: ItemLookup<JiraIssue>] {
+        var answers: [String: ItemLookup<JiraIssue>] = [:]
+        for start in stride(from: 0, to: ids.count, by: 100) {
+            try confirm(Array(ids[start..<min(start + 100, ids.count)]), into: &answers, since: poll.window.since)
+        }
+        return answers
+    }
+
+    private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], since: Timestamp) throws {
+        let found: [JiraIssue]
+        do {
+            if batch.count == 1 {
+                found = [try api.get(.issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])]
+            } else {
+                found = try JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
+            }
+        } catch JiraError.server(let status, _, _) where batch.count == 1 && (status == 404 || status == 400) {
+            answers[batch[0]] = .gone(status: status)
+            return
+        } catch JiraError.server(400, _, _) {
+            let half = batch.count / 2
+            try confirm(Array(batch[..<half]), into: &answers, since: since)
+            try confirm(Array(batch[half...]), into: &answers, since: since)
+            return
+        }
+        let returned = Dictionary(found.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in batch {
+            guard let issue = returned[id] else {
+                answers[id] = .gone(status: 404)
+                continue
+            }
+            // Updated within the window: the search may simply lag behind it. Asked again next time.
+            if let updated = issue.fields?.updated?.timestamp, updated >= since { continue }
+            answers[id] = .found(issue, isMine: false)
+        }
+    }
+
+    func item(_ issue: JiraIssue, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {
+        JiraMapping(me: poll.me.id, url: jira.url).item(issue, isMine: isMine)
+    }
+
+    /// The changelog entries, comments and creation of the issues that moved, as events.
+    func logs(of changed: [(item: ActivityItem, source: JiraIssue)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+        let mapping = JiraMapping(me: poll.me.id, url: jira.url)
+        let reader = JiraReader(api: api)
+        let histories = try reader.histories(of: changed.map(\.source.id.value))
+        var logs: [String: ItemLog] = [:]
+        for (item, issue) in changed {
+            let id = issue.id.value
+            var events = (histories[id] ?? []).compactMap { mapping.event($0, issue: id) }
+            var comments = issue.fields?.comment?.comments ?? []
+            if let total = issue.fields?.comment?.total, total > comments.count {
+                comments = try reader.newestComments(id)
+            }
+            events += comments.compactMap { mapping.event($0, issue: id) }
+            if let creation = mapping.creation(issue) { events.append(creation) }
+            logs[item.id] = ItemLog(events: events)
+        }
+        return logs
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+@testable import JiraClient
+
+/// A full read's confirmation of stored issues it did not return, over a scripted Data Center: a batch Jira refuses
+/// (one id deleted) must not cost the other issues their answer.
+final class JiraLookUpTests: XCTestCase {
+    /// A Jira Data Center that knows issues 1…`count` except `deleted`, and refuses a search naming a deleted id.
+    private final class ScriptedJira: HTTPTransport, @unchecked Sendable {
+        let known: Set<Int>
+        private(set) var requests: [String] = []
+
+        init(count: Int, deleted: Set<Int>) { known = Set(1...count).subtracting(deleted) }
+
+        func send(_ request: HTTPRequest) throws -> HTTPResponse {
+            requests.append(request.url)
+            if request.url.hasSuffix("/rest/api/2/search") {
+                let body = try JSONSerialization.jsonObject(with: Data(request.body ?? [])) as? [String: Any]
+                let jql = body?["jql"] as? String ?? ""
+                let inner = jql.split(separator: "(").dropFirst().first?.split(separator: ")").first ?? ""
+                let ids = inner.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                if let unknown = ids.first(where: { !known.contains($0) }) {
+                    return json(400, #"{"errorMessages":["An issue with key '\#(unknown)' does not exist for field 'id'."]}"#)
+                }
+                let issues = ids.map(issue).joined(separator: ",")
+                return json(200, #"{"startAt":0,"maxResults":100,"total":\#(ids.count),"issues":[\#(issues)]}"#)
+            }
+            if let last = request.url.split(separator: "?").first?.split(separator: "/").last, let id = Int(last) {
+                return known.contains(id) ? json(200, issue(id)) : json(404, #"{"errorMessages":["Issue does not exist"]}"#)
+            }
+            return json(404, "{}")
+        }
+
+        func closeIdleConnections() {}
+
+        private func issue(_ id: Int) -> String {
+            #"{"id":"\#(id)","key":"WEB-\#(id)","fields":{"summary":"Issue \#(id)","updated":"2026-01-01T10:00:00.000+0000","#
+                + #""assignee":{"key":"carol","displayName":"Carol"}}}"#
+        }
+
+        private func json(_ status: Int, _ body: String) -> HTTPResponse {
+            HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        }
+    }
+
+    private func lookUp(count: Int, deleted: Set<Int>) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
+        let jira = ScriptedJira(count: count, deleted: deleted)
+        let settings = JiraSettings(url: "https://jira.example", signIn: .personalToken, credential: .tokenFile(path: "/x"))
+        let api = JiraAPI(base: settings.url, authorization: Secret("Bearer x"), transport: jira, timeout: 30, logger: Logger(label: "test"))
+        api.flavour = .dataCenter
+        let tracker = JiraTracker(settings: settings, api: api, logger: Logger(label: "test"))
+        let window = ActivityWindow(started: 1_800_000_000, lastPoll: nil, overlap: 60, full: true, isBaseline: false)
+        let poll = ActivityPoll(window: window, me: ActivityIdentity(id: "me"), stored: StoredItems(nil, lastPoll: nil))
+        var lists = ActivityLists<JiraIssue>()
+        let answers = try tracker.lookUp((1...count).map(String.init), poll, lists: &lists)
+        return (answers, jira.requests.count)
+    }
+
+    func test_aRefusedBatch_isHalvedUntilTheDeletedIssueIsFound_andEveryOtherIssueIsAnswered() throws {
+        // Row: 60 of my issues reassigned, one deleted.
+        let (answers, requests) = try lookUp(count: 60, deleted: [37])
+        XCTAssertEqual(answers.count, 60)
+        XCTAssertEqual(answers.values.filter { if case .found(_, isMine: false) = $0 { true } else { false } }.count, 59)
+        guard case .gone? = answers["37"] else { return XCTFail("the deleted issue is gone: \(String(describing: answers["37"]))") }
+        XCTAssertLessThanOrEqual(requests, 15, "halving costs a few searches, not one request per issue")
+    }
+
+    func test_aBatchOfAHundred_withTwoDeleted_answersEachOfTheOthers() throws {
+        // Row: 100 in one batch, two deleted.
+        let (answers, _) = try lookUp(count: 100, deleted: [1, 100])
+        let found = answers.filter { if case .found = $0.value { true } else { false } }
+        XCTAssertEqual(found.count, 98)
+        XCTAssertEqual(Set(answers.filter { if case .gone = $0.value { true } else { false } }.keys), ["1", "100"])
+    }
+
+    func test_anAcceptedBatch_isOneSearch() throws {
+        let (answers, requests) = try lookUp(count: 100, deleted: [])
+        XCTAssertEqual(answers.count, 100)
+        XCTAssertEqual(requests, 1)
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import SourceKit
+import StateStore
+import TrackwatchApp
+import TrackwatchCore
+import XCTest
+
+/// The shared poll of every tracker with an activity log, in process, over a scripted tracker and a real state
+/// store: each test is one of the rules the three copies of it used to break.
+final class ActivityPollerTests: XCTestCase {
+    private var directory = ""
+    private var now = 1_800_000_000.0
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "activity-poller-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func poller(_ tracker: ScriptedTracker, store: StateStore, overlap: Int = 60) -> ActivityPoller<ScriptedTracker> {
+        let context = SourceContext(
+            state: store, poll: PollConfig(overlap: overlap), environment: [:], logger: .init(label: "test"),
+            secret: { _ in Secret("") }, wallClock: { [unowned self] in now })
+        return ActivityPoller(tracker: tracker, settings: TestSettings(), watch: "items", context: context, logger: .init(label: "test"))
+    }
+
+    private func time(_ offset: Double) -> String { Timestamp(secondsSinceEpoch: Int(now + offset)).rawValue }
+
+    // MARK: The window
+
+    func test_window_aClockThatSteppedBack_neverPutsTheWindowInTheFuture() {
+        let window = ActivityWindow(started: 1_000_000, lastPoll: 1_003_600, overlap: 600, full: false, isBaseline: false)
+        XCTAssertEqual(window.since, Timestamp(secondsSinceEpoch: 1_000_000 - 600))
+        XCTAssertEqual(window.minutes, 10)
+        let normal = ActivityWindow(started: 1_000_000, lastPoll: 999_700, overlap: 600, full: false, isBaseline: false)
+        XCTAssertEqual(normal.since, Timestamp(secondsSinceEpoch: 1_000_000 - 900))
+        XCTAssertEqual(normal.minutes, 15)
+    }
+
+    func test_aPollAfterTheLocalClockRanAnHourFast_stillReportsAColleaguesAssignment() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: false, updated: time(-600))]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 3_600  // a poll while the clock ran an hour fast
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now -= 3_600 - 300  // the clock is put right; five minutes later a colleague assigns the item
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0))
+        tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Assignee")]
+        let report = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.kind), [.assigned])
+        XCTAssertEqual(report.changes.first?.change.by, "carol")
+        XCTAssertTrue(tracker.windows.last?.since ?? Timestamp("9") <= Timestamp(secondsSinceEpoch: Int(now)))
+    }
+
+    // MARK: Future-dated items (a server's clock stepped back)
+
+    func test_aFutureDatedUpdate_doesNotHideTheNextRealChange() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed")  // a node 1 h ahead
+        tracker.events["1"] = [event("1", "e1", at: time(3_600), by: "bob", field: "Title")]
+        XCTAssertEqual(try poller(tracker, store: store).poll(dryRun: false).changes.count, 1)
+        now += 300
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed", labels: "urgent")
+        tracker.events["1"]! += [event("1", "e2", at: time(0), by: "carol", field: "Labels")]
+        let report = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.by), ["carol"], "the real change after the future-dated one")
+    }
+
+    // MARK: Looking up what a read missed
+
+    func test_onlyAnItemTheTrackerSaidIsGone_isDropped_oneNotAnsweredStays() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = [
+            "1": .init(key: "A-1", assigned: true, updated: time(-600)),
+            "2": .init(key: "A-2", assigned: true, updated: time(-600)),
+        ]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.items = [:]
+        tracker.missing = ["1", "2"]
+        tracker.lookups = ["1": .gone(status: 404)]  // 2 is not answered (a search that lagged)
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-2"])
+        XCTAssertEqual(tracker.asked.last, ["1", "2"])
+    }
+
+    func test_anItemInAPartIcanNoLongerRead_staysWatched_andThePartIsNamed_whileTheRestIsPolled() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = [
+            "1": .init(key: "A-1", assigned: true, updated: time(-600)),
+            "2": .init(key: "B-1", assigned: true, updated: time(-600)),
+        ]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.items.removeValue(forKey: "1")
+        tracker.items["2"] = .init(key: "B-1", assigned: true, updated: time(0), title: "Renamed")
+        tracker.events["2"] = [event("2", "e1", at: time(0), by: "bob", field: "Title")]
+        tracker.missing = ["1"]
+        tracker.lookups = ["1": .unreadable(part: "acme/private")]
+        let report = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["B-1"])
+        XCTAssertEqual("\(report.failure.map { "\($0)" } ?? "")", "Scripted: not available: acme/private; the rest is watched")
+        XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-1", "B-1"])
+        // Remembered: the next steady poll names it again and tells the tracker to leave it out.
+        now += 60
+        tracker.missing = []
+        let next = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertNotNil(next.failure)
+        XCTAssertEqual(tracker.unreadableSeen.last, ["acme/private"])
+    }
+
+    func test_moreLookupsThanAPollAsks_theRestAreAskedNextPoll_notDropped() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.mostLookups = 2
+        for n in 1...5 { tracker.items["\(n)"] = .init(key: "A-\(n)", assigned: true, updated: time(-600)) }
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.items = [:]
+        tracker.missing = ["1", "2", "3", "4", "5"]
+        for n in 1...5 {
+            tracker.lookups["\(n)"] = .found(.init(key: "A-\(n)", assigned: false, updated: time(-30)), isMine: false)
+            tracker.events["\(n)"] = [event("\(n)", "u\(n)", at: time(-30), by: "carol", field: "Assignee")]
+        }
+        let first = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(first.changes.map(\.change.kind), [.unassigned, .unassigned])
+        XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.count, 3)
+        now += 60
+        let second = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(second.changes.count, 2)
+        XCTAssertEqual(tracker.asked.last, ["3", "4"])
+    }
+
+    // MARK: Memory, committed with the snapshot
+
+    func test_whatTheTrackerRemembers_isCommittedWithThePoll_andNotWhenThePollFails() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        tracker.remember = ["etag": "v1"]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(try store.value(forKey: "etag"), "v1")
+        now += 60
+        tracker.remember = ["etag": "v2"]
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Renamed")
+        tracker.failLogs = true
+        XCTAssertThrowsError(try poller(tracker, store: store).poll(dryRun: false))
+        XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a failed poll remembers nothing of what it saw")
+        tracker.failLogs = false
+        _ = try poller(tracker, store: store).poll(dryRun: true)
+        XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a dry run remembers nothing")
+    }
+
+    func test_whoIAm_isAskedOnAFullRead_andRememberedBetween_evenInAFreshProcess() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(tracker.identified, 1)
+        now += 60
+        _ = try poller(tracker, store: store).poll(dryRun: false)  // a fresh poller: `check` in a new process
+        XCTAssertEqual(tracker.identified, 1)
+        XCTAssertEqual(tracker.windows.last?.full, false)
+        now += 60
+        _ = try poller(tracker, store: store).poll(dryRun: false, fullRead: true)  // check --full
+        XCTAssertEqual(tracker.windows.last?.full, true)
+        XCTAssertEqual(tracker.identified, 2)
+    }
+
+    // MARK: Busy items, marks
+
+    func test_anItemTooBusyToReadWhole_isToldOnce_andTheRestIsReported() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = [
+            "1": .init(key: "A-1", assigned: true, updated: time(-600)),
+            "2": .init(key: "A-2", assigned: true, updated: time(-600)),
+        ]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        for round in 1...2 {
+            now += 60
+            tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Busy \(round)")
+            tracker.items["2"] = .init(key: "A-2", assigned: true, updated: time(0), title: "Calm \(round)")
+            tracker.events["1", default: []].append(event("1", "b\(round)", at: time(0), by: "bob", field: "Title"))
+            tracker.events["2", default: []].append(event("2", "c\(round)", at: time(0), by: "carol", field: "Title"))
+            tracker.incomplete = ["1"]
+            let report = try poller(tracker, store: store).poll(dryRun: false)
+            XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["A-1", "A-2"])
+            let notes = report.changes[0].change.changes.filter { $0.field == "Note" }
+            XCTAssertEqual(notes.count, round == 1 ? 1 : 0, "said once, in round \(round)")
+        }
+    }
+
+    func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed")
+        tracker.marks = ["1": ["_head": "abc"]]
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        now += 60
+        tracker.marks = [:]
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed again")
+        _ = try poller(tracker, store: store).poll(dryRun: false)
+        XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.first?["_head"], "abc")
+        XCTAssertEqual(tracker.storedMarks.last, "abc", "the tracker reads the stored mark back")
+    }
+
+    private func event(_ item: String, _ id: String, at: String, by: String, field: String) -> ActivityEvent {
+        ActivityEvent(
+            item: item, id: id, at: Timestamp(at), actor: Actor(id: by, name: by),
+            changes: [FieldChange(field: field, old: "a", new: "b")])
+    }
+}
+
+/// A tracker whose answers the test writes.
+final class ScriptedTracker: ActivityTracker {
+    struct Item {
+        var key: String
+        var assigned: Bool
+        var updated: String
+        var title = "Title"
+        var labels = ""
+    }
+
+    var items: [String: Item] = [:]
+    var events: [String: [ActivityEvent]] = [:]
+    var missing: Set<String> = []
+    var lookups: [String: ItemLookup<Item>] = [:]
+    var incomplete: Set<String> = []
+    var marks: [String: [String: String]] = [:]
+    var remember: [String: String] = [:]
+    var failLogs = false
+    var mostLookups = 50
+    private(set) var asked: [[String]] = []
+    private(set) var windows: [ActivityWindow] = []
+    private(set) var unreadableSeen: [Set<String>] = []
+    private(set) var identified = 0
+    private(set) var storedMarks: [String?] = []
+
+    var trackerName: String { "Scripted" }
+    func closeIdleConnections() {}
+    func baselineNote(assigned: Int) -> String { "baseline" }
+
+    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
+        identified += 1
+        return ActivityIdentity(id: "me", login: "me")
+    }
+
+    func rules(me: ActivityIdentity) -> ActivityRules {
+        ActivityRules(me: me.id, comparedFields: ["Title", "Labels"], assignmentFields: ["Assignee"])
+    }
+
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<Item> {
+        windows.append(poll.window)
+        unreadableSeen.append(poll.unreadable)
+        for (key, value) in remember { memory.set(key, value) }
+        return ActivityLists(mine: items, missing: missing)
+    }
+
+    func lookUp(_ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<Item>) throws -> [String: ItemLookup<Item>] {
+        asked.append(ids)
+        return lookups.filter { ids.contains($0.key) }
+    }
+
+    func item(_ item: Item, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {
+        ActivityItem(
+            id: id,
+            record: Record(
+                id: RecordID(item.key), fields: ["Title": item.title, "Labels": item.labels, ActivityFields.updated: item.updated]),
+            isAssignedToMe: item.assigned, isMine: isMine, facts: ItemFacts(headline: item.title))
+    }
+
+    func logs(of changed: [(item: ActivityItem, source: Item)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+        if failLogs { throw ConfigurationProblem("scripted failure") }
+        var logs: [String: ItemLog] = [:]
+        for (item, _) in changed {
+            storedMarks.append(poll.stored[item.id]?["_head"])
+            logs[item.id] = ItemLog(
+                events: events[item.id] ?? [], complete: !incomplete.contains(item.id), marks: marks[item.id] ?? [:])
+        }
+        return logs
+    }
+}
+
+struct TestSettings: SourceSettings, Equatable {
+    var sourceName: String { "scripted" }
+    var trackerName: String { "Scripted" }
+    var label: String { "scripted" }
+    var url: String { "https://tracker.example" }
+    var stateFolder: String { "" }
+    func link(for change: Change) -> String? { nil }
+    var ownerAndStateFields: [String] { [] }
+    var requestTimeout: Int { 30 }
+    var files: [(key: String, path: String)] { [] }
+}
