@@ -142,9 +142,10 @@ final class GitHubAPI {
                 return .rateLimited(retryAfter: 60 * jitter, resource: nil)  // GitHub's advice: a minute at least
             }
             return .missingScope(message: message, scopes: scopes(response))
-        // A search refused as a whole: a token without scopes (its X-OAuth-Scopes is empty) cannot search at all.
-        case 422 where endpoint == .searchIssues && scopes(response)?.isEmpty == true:
-            return .missingScope(message: message, scopes: "")
+        // A search refused as a whole, and a classic token (it says its scopes) without the repo scope: the scope.
+        case 422 where endpoint == .searchIssues
+            && scopes(response).map({ !$0.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" } }) == true:
+            return .missingScope(message: message, scopes: scopes(response))
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
     }

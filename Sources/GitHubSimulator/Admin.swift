@@ -25,6 +25,8 @@ extension GitHubState {
         var handle: String
         var repo: String
         var allowed: Bool
+        /// Refused as an organization enforcing SAML SSO refuses a token not authorised for it: 403, not 404.
+        var sso: Bool?
     }
 
     struct RenameRequest: Decodable {
@@ -91,6 +93,7 @@ extension GitHubState {
     mutating func access(_ request: AccessRequest) throws -> JSONValue {
         let person = try account(request.handle), repo = try repoNamed(request.repo)
         if request.allowed { hidden.remove([person, repo]) } else { hidden.insert([person, repo]) }
+        if request.allowed || request.sso != true { ssoRefused.remove([person, repo]) } else { ssoRefused.insert([person, repo]) }
         return ["ok": true]
     }
 

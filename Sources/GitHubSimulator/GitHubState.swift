@@ -29,6 +29,8 @@ struct GitHubState {
     var locations: [String: Location] = [:]
     /// `[account, repo index]` pairs refused by `POST /sim/access`.
     var hidden: Set<[Int]> = []
+    /// Of those, the ones refused as by SAML SSO enforcement: 403 with GitHub's words instead of 404.
+    var ssoRefused: Set<[Int]> = []
     /// Rate-limit windows by `"resource token"`.
     var buckets: [String: Bucket] = [:]
     var nextEventID = 1_000_000_001
@@ -142,6 +144,9 @@ struct GitHubError: Error {
     }
 
     static let notFound = GitHubError(404, "Not Found")
+    static let ssoRequired = GitHubError(
+        403, "Resource protected by organization SAML enforcement. You must grant your Personal Access token access to "
+            + "this organization.")
 
     /// 422 "Validation Failed" with one error naming the resource, field and code.
     static func invalid(_ resource: String, _ field: String, code: String = "invalid", message: String? = nil)

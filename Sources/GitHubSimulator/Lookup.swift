@@ -5,6 +5,7 @@ extension GitHubState {
     func repoIndex(_ owner: String, _ name: String, _ call: Call, _ view: View) throws -> Int {
         let fullName = "\(owner)/\(name)".lowercased()
         if let index = repos.firstIndex(where: { $0.fullName.lowercased() == fullName }) {
+            if ssoRefused.contains([view.token.user, index]) { throw GitHubError.ssoRequired }
             guard canRead(view.token, repo: index) else { throw GitHubError.notFound }
             return index
         }
