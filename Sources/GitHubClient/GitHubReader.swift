@@ -113,9 +113,10 @@ struct GitHubReader {
         {
             var pages: [[GitHubTimelineItem]] = [], seen = Set<String>()
             answer = try api.get(endpoint, url: last)
-            for _ in 0..<Self.mostTimelinePages {
+            while true {
                 pages.append(try api.decode([GitHubTimelineItem].self, answer, endpoint))
-                guard let previous = LinkHeader.target("prev", in: answer.response), seen.insert(previous).inserted
+                guard pages.count < Self.mostTimelinePages,
+                    let previous = LinkHeader.target("prev", in: answer.response), seen.insert(previous).inserted
                 else { break }
                 answer = try api.get(endpoint, url: previous)
             }
