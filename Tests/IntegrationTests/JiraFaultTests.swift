@@ -72,6 +72,12 @@ class JiraFaultTests: XCTestCase {
         XCTAssertEqual(changeSummaries(result.objects), ["WEB-1 modified"], result.stderr)
         XCTAssertTrue(result.stderr.contains("Project SECRET"), result.stderr)
         XCTAssertEqual(result.status, 78, "named as the configuration's to fix: \(result.stderr)")
+        // Remembered until the next full read: a steady poll is one search, not a refused one and another.
+        try sim.resetStats()
+        let steady = try workspace.trackwatch(["check", "--json"])
+        XCTAssertTrue(steady.stderr.contains("Project SECRET"), steady.stderr)
+        let routes = try sim.requestsByRoute()
+        XCTAssertEqual(routes.values.reduce(0, +), 1, "\(routes)")
     }
 
     func test_anIssueMissingFromALaggingSearch_isNeverUnassigned_andIsReportedOnceItShows() throws {
