@@ -239,7 +239,10 @@ let package = Package(
         // The shared activity poller, in process, over scripted trackers and a real state store.
         .testTarget(
             name: "SourceKitTests",
-            dependencies: ["SourceKit", "TrackwatchCore", "StateStore", "TrackwatchApp", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "SourceKit", "TrackwatchCore", "TrackerHTTP", "StateStore", "TrackwatchApp",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "SimulatorKitTests", dependencies: ["SimulatorKit"]),
         .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),

@@ -9,7 +9,7 @@ public final class ReadBudget: Sendable {
 
     /// What one poll of a tracker with an activity log may read in all: 64 MB, some 20,000 issues with their
     /// comments, or a hundred long timelines.
-    public static let activityPoll = 64 * 1024 * 1024
+    public static let activityPoll = 64_000_000
 
     public init(bytes: Int) { self.bytes = bytes }
 
