@@ -25,8 +25,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: Source {
     private var me: ActivityIdentity?
     /// What the answers of one poll may come to in all; reset as each poll starts.
     private let budget: ReadBudget?
-    /// How long seen log entries are kept: older ones are older than anything a read still returns as news.
+    /// How long seen log entries are kept (by their time, and by when they were stored): older ones are older than
+    /// anything a read still returns as news.
     static var keepSeenFor: Double { 30 * 86_400 }
+    /// The most seen log entries kept for one item: more than a poll reads of it.
+    static var seenPerItem: Int { 10_000 }
     /// Memory keys owned by the poller (the busy items are those already said to be too busy to follow in full).
     static var fullReadKey: String { "activity_full_read_at" }
     static var meKey: String { "activity_me" }
@@ -84,7 +87,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: Source {
             }
             return WatchResult(
                 outcome: outcome, recordCount: assigned,
-                pruneSeenBefore: Timestamp(secondsSinceEpoch: Int(started - Self.keepSeenFor)), values: memory.writes)
+                pruneSeenBefore: Timestamp(secondsSinceEpoch: Int(started - Self.keepSeenFor)), values: memory.writes,
+                bounds: SeenBounds(storedBefore: started - Self.keepSeenFor, perRecord: Self.seenPerItem))
         }
         var report = PollReport(
             changes: result.changes, isBaseline: result.isBaseline, recordCount: assigned,

@@ -10,10 +10,14 @@ public struct WatchResult {
     public var pruneSeenBefore: Timestamp?
     /// What the source remembers between polls, committed with the snapshot (`PollCommit.values`).
     public var values: [String: String?]
+    /// How many seen keys are kept besides the pruning by time (`PollCommit.bounds`).
+    public var bounds: SeenBounds?
 
     public init(
-        outcome: DiffOutcome, recordCount: Int, pruneSeenBefore: Timestamp? = nil, values: [String: String?] = [:]
+        outcome: DiffOutcome, recordCount: Int, pruneSeenBefore: Timestamp? = nil, values: [String: String?] = [:],
+        bounds: SeenBounds? = nil
     ) {
+        self.bounds = bounds
         self.outcome = outcome
         self.recordCount = recordCount
         self.pruneSeenBefore = pruneSeenBefore
@@ -72,7 +76,7 @@ public struct WatchPoller {
                     PollCommit(
                         watch: watch, delta: outcome.delta, isBaseline: outcome.isBaseline,
                         newlySeen: outcome.newlySeen, pruneSeenBefore: result.pruneSeenBefore,
-                        checkpoint: outcome.checkpoint, changes: outcome.changes, log: log, values: result.values))
+                        checkpoint: outcome.checkpoint, changes: outcome.changes, log: log, values: result.values, bounds: result.bounds))
             }
             logger.debug(
                 "poll finished",

@@ -2,7 +2,7 @@
 ///
 /// `migrations[n]` takes a database from version `n` to `n + 1`. Append new steps; never edit a shipped one.
 enum Schema {
-    static let migrations: [String] = [version1, version2, version3]
+    static let migrations: [String] = [version1, version2, version3, version4]
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
@@ -48,6 +48,12 @@ enum Schema {
     // Version 3: `seen_history.occurrence` tells identical history entries apart (the same person doing the same
     // action on one record within a second: `HistoryEntry.keys(of:)`). SQLite cannot change a primary key, so the
     // table is copied; every key stored before counts as the first of its kind, so nothing seen is seen anew.
+    // Version 4: `seen_history.stored_at` (local seconds since 1970; 0 for keys stored before) says when a key was
+    // stored, so that keys a server dates in the future are pruned too, by when they were stored.
+    private static let version4 = """
+        ALTER TABLE seen_history ADD COLUMN stored_at REAL NOT NULL DEFAULT 0;
+        """
+
     private static let version3 = """
         CREATE TABLE seen_history_numbered (
             watch TEXT NOT NULL,

@@ -149,21 +149,38 @@ extension StateStore {
     private static func recordSeen(_ poll: PollCommit, _ database: Database) throws {
         let insert = try database.cached(
             """
-            INSERT OR IGNORE INTO seen_history (watch, record_id, action, timestamp, user, occurrence)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO seen_history (watch, record_id, action, timestamp, user, occurrence, stored_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """
         )
         for key in poll.newlySeen {
             defer { insert.reset() }
             try insert.bind([
                 .text(poll.watch), .text(key.record.rawValue), .text(key.action), .text(key.timestamp.rawValue),
-                .text(key.user), .integer(Int64(key.occurrence)),
+                .text(key.user), .integer(Int64(key.occurrence)), .real(poll.log.startedAt),
             ])
             _ = try insert.step()
         }
         if let cutoff = poll.pruneSeenBefore {
             let sql = "DELETE FROM seen_history WHERE watch = ? AND timestamp < ?"
             try database.execute(sql, [.text(poll.watch), .text(cutoff.rawValue)])
+        }
+        guard let bounds = poll.bounds else { return }
+        try database.execute(
+            "DELETE FROM seen_history WHERE watch = ? AND stored_at > 0 AND stored_at < ?",
+            [.text(poll.watch), .real(bounds.storedBefore)])
+        let trim = try database.cached(
+            """
+            DELETE FROM seen_history WHERE watch = ?1 AND record_id = ?2
+            AND (action, timestamp, user, occurrence) NOT IN (
+                SELECT action, timestamp, user, occurrence FROM seen_history WHERE watch = ?1 AND record_id = ?2
+                ORDER BY stored_at DESC, timestamp DESC LIMIT ?3)
+            """
+        )
+        for record in Set(poll.newlySeen.map(\.record.rawValue)).sorted() {
+            defer { trim.reset() }
+            try trim.bind([.text(poll.watch), .text(record), .integer(Int64(bounds.perRecord))])
+            _ = try trim.step()
         }
     }
 

@@ -37,6 +37,10 @@ public struct PollCommit: Equatable, Sendable {
     public var newlySeen: [HistoryKey]
     /// History keys older than this are no longer needed for de-duplication and may be dropped.
     public var pruneSeenBefore: Timestamp?
+    /// Seen keys stored before this (local seconds since 1970) are dropped too, whatever their time says, and an
+    /// item that got new keys keeps at most `seenPerRecord` (the newest): a server that dates its entries in the
+    /// future, or makes up new ones every poll, cannot grow the state without bound.
+    public var bounds: SeenBounds?
     public var checkpoint: Timestamp?
     public var changes: [Change]
     public var log: PollLogEntry
@@ -47,8 +51,9 @@ public struct PollCommit: Equatable, Sendable {
     public init(
         watch: String, delta: SnapshotDelta, isBaseline: Bool, newlySeen: [HistoryKey],
         pruneSeenBefore: Timestamp?, checkpoint: Timestamp?, changes: [Change], log: PollLogEntry,
-        values: [String: String?] = [:]
+        values: [String: String?] = [:], bounds: SeenBounds? = nil
     ) {
+        self.bounds = bounds
         self.watch = watch
         self.delta = delta
         self.isBaseline = isBaseline
@@ -58,6 +63,17 @@ public struct PollCommit: Equatable, Sendable {
         self.changes = changes
         self.log = log
         self.values = values
+    }
+}
+
+/// How many seen keys a watch keeps, beyond the pruning by their own time.
+public struct SeenBounds: Equatable, Sendable {
+    public var storedBefore: Double
+    public var perRecord: Int
+
+    public init(storedBefore: Double, perRecord: Int) {
+        self.storedBefore = storedBefore
+        self.perRecord = perRecord
     }
 }
 

@@ -64,6 +64,26 @@ final class CommitTests: StoreTestCase {
         XCTAssertEqual(try store.seenHistoryKeys(watch: "other"), [])
     }
 
+    /// Issue 36 item 10: keys a server dates in the future were never pruned, and one that makes up new entries every
+    /// poll grew the state without bound. With bounds, keys go 30 days after they were stored, and an item keeps its
+    /// newest `perRecord`.
+    func test_seenKeys_withBounds_goByWhenTheyWereStored_andEachRecordKeepsItsNewest() throws {
+        let store = try makeStore()
+        try store.commit(baseline([]))
+        let future = key(1, at: "2099-01-01 00:00:00")
+        var first = poll(seen: [future], at: 1_700_000_000)
+        first.bounds = SeenBounds(storedBefore: 1_700_000_000 - 30 * 86_400, perRecord: 3)
+        try store.commit(first)
+        XCTAssertEqual(try store.seenHistoryKeys(watch: "assigned"), [future])
+        let made = (0..<5).map { key(2, at: "2025-03-01 10:00:0\($0)", action: "made-up-\($0)") }
+        var second = poll(seen: made, pruneBefore: "2025-01-01 00:00:00", at: 1_700_000_000 + 31 * 86_400)
+        second.bounds = SeenBounds(storedBefore: 1_700_000_000 + 86_400, perRecord: 3)
+        try store.commit(second)
+        XCTAssertEqual(
+            try store.seenHistoryKeys(watch: "assigned"), Set(made.suffix(3)),
+            "the future-dated key stored a month ago is gone; record 2 keeps its three newest")
+    }
+
     func test_seenKeys_differingOnlyInUser_areDistinct() throws {
         let store = try makeStore()
         try store.commit(baseline([]))
