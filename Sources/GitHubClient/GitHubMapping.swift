@@ -24,13 +24,13 @@ struct GitHubMapping {
     /// An issue or pull request as one of my items; `nil` without a valid reference.
     func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
         guard let reference = issue.reference else { return nil }
-        let assignees = (issue.assignees ?? []).compactMap(\.login).map { SafeText.oneLine($0, limit: 60) }.sorted()
+        let assignees = SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60)
         let state = issue.pull_request?.merged_at != nil ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
         var values: [String: String] = [
             GitHubFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), GitHubFields.state: state,
-            GitHubFields.assignees: assignees.joined(separator: ", "),
-            GitHubFields.labels: (issue.labels ?? []).compactMap(\.name).map { SafeText.oneLine($0, limit: 60) }.sorted()
-                .joined(separator: ", "),
+            GitHubFields.assignees: assignees,
+            GitHubFields.labels: SafeText.list(
+                issue.labels?.values.compactMap(\.name) ?? [], limit: 60, isCut: issue.labels?.isCut ?? false),
             GitHubFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
             GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
             GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",

@@ -32,7 +32,7 @@ struct GitHubIssue: Decodable {
     var state: String?
     var user: GitHubUser?
     var assignees: [GitHubUser]?
-    var labels: [Label]?
+    var labels: FirstValues<Label>?
     var milestone: Milestone?
     var comments: Int?
     var updated_at: String?

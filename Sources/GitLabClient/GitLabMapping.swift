@@ -33,9 +33,8 @@ struct GitLabMapping {
         let state = SafeText.oneLine(item.state ?? "", limit: 20)
         var values: [String: String] = [
             GitLabFields.title: SafeText.oneLine(item.title ?? "", limit: 500), GitLabFields.state: state,
-            GitLabFields.assignees: (item.assignees ?? []).compactMap(\.username).map { SafeText.oneLine($0, limit: 60) }.sorted()
-                .joined(separator: ", "),
-            GitLabFields.labels: (item.labels ?? []).map { SafeText.oneLine($0, limit: 60) }.sorted().joined(separator: ", "),
+            GitLabFields.assignees: SafeText.list((item.assignees ?? []).compactMap(\.username), limit: 60),
+            GitLabFields.labels: SafeText.list(item.labels?.values ?? [], limit: 60, isCut: item.labels?.isCut ?? false),
             GitLabFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
             GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
             GitLabFields.type: mergeRequest ? "Merge request" : "Issue",

@@ -63,8 +63,8 @@ struct JiraIssueFields: Decodable {
     var assignee: JiraUser?
     var reporter: JiraUser?
     var creator: JiraUser?
-    var labels: [String]?
-    var fixVersions: [Named]?
+    var labels: FirstValues<String>?
+    var fixVersions: FirstValues<Named>?
     var created: JiraTime?
     var updated: JiraTime?
     var project: Project?
