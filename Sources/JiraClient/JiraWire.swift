@@ -171,11 +171,19 @@ struct JiraTime: Decodable {
         }
     }
 
-    /// Seconds or milliseconds since 1970, bounded before any conversion.
+    /// Seconds or milliseconds since 1970, bounded before any conversion. The milliseconds are kept, in the form
+    /// `Timestamp.parse` gives Jira's text (`.123`, trailing zeros dropped): cut to the second, a colleague's change
+    /// in the same second as one already read was taken as seen.
     static func epoch(_ number: Double) -> Timestamp? {
         guard number.isFinite, number >= 0, number < 1e15 else { return nil }
-        let seconds = number >= 1e11 ? number / 1000 : number
-        return Timestamp(secondsSinceEpoch: Int(seconds))
+        let milliseconds = Int((number >= 1e11 ? number : number * 1000).rounded())
+        let whole = Timestamp(secondsSinceEpoch: milliseconds / 1000)
+        let fraction = milliseconds % 1000
+        guard fraction > 0 else { return whole }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return Timestamp(whole.rawValue + "." + digits)
     }
 }
 
