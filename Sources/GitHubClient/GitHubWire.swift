@@ -92,6 +92,8 @@ struct GitHubTimelineItem: Decodable {
     var label: Label?
     var milestone: GitHubIssue.Milestone?
     var sha: String?
+    /// The commit an event names (`closed`, `merged`; `head_ref_force_pushed` where GitHub gives the new head).
+    var commit_id: String?
     var message: String?
     var author: GitPerson?
     var committer: GitPerson?
