@@ -210,13 +210,19 @@ struct ADFNode: Decodable {
     var text: String?
     var content: [ADFNode]?
 
+    /// Bytes of inline text joined for a first line: more than `SafeText.firstLine` reads of it.
+    static let longestLine = 65_536
+
     /// The text of the first block that has any, its inline nodes joined (mentions and emoji by their text).
     func firstLine(depth: Int = 0) -> String {
         guard depth < 32 else { return "" }
         if let text { return text }
         guard let content else { return "" }
         if content.contains(where: { $0.text != nil }) {
-            return content.map { $0.text ?? "" }.joined()
+            // Only what a first line can show is joined (SafeText.firstLine reads no further), not a huge paragraph.
+            var line = ""
+            for node in content where line.utf8.count < Self.longestLine { line += node.text ?? "" }
+            return line
         }
         for node in content {
             let line = node.firstLine(depth: depth + 1)

@@ -114,3 +114,18 @@ final class JiraEpochTimeTests: XCTestCase {
         XCTAssertLessThan(earlier, later, "a change in the same second as one already read is newer than it")
     }
 }
+
+/// A long ADF paragraph is joined only as far as its first line can be shown (issue 36 item 12).
+final class JiraADFBoundsTests: XCTestCase {
+    func test_aLongParagraph_isJoinedOnlyAsFarAsAFirstLineReads() throws {
+        let node = #"{"type":"text","text":"\#(String(repeating: "w", count: 1_000))"}"#
+        let adf = #"{"type":"doc","content":[{"type":"paragraph","content":[\#(Array(repeating: node, count: 200).joined(separator: ","))]}]}"#
+        let root = try JSONDecoder().decode(ADFNode.self, from: Data(adf.utf8))
+        let line = root.firstLine()
+        XCTAssertGreaterThanOrEqual(line.utf8.count, ADFNode.longestLine)
+        XCTAssertLessThan(line.utf8.count, ADFNode.longestLine + 1_000, "not the whole 200 KB")
+        XCTAssertEqual(
+            try JSONDecoder().decode(JiraText.self, from: Data(adf.utf8)).firstLine,
+            SafeText.firstLine(String(repeating: "w", count: 200_000), limit: 200))
+    }
+}
