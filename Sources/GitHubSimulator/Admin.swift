@@ -73,8 +73,8 @@ extension GitHubState {
         for (index, event) in issues[slot].timeline.enumerated() {
             guard case .committed(let sha, let message) = event.kind else { continue }
             let newSHA = GitHubState.sha("rebase \(sha) \(nextEventID)")
-            issues[slot].timeline[index] = Event(
-                id: event.id, kind: .committed(sha: newSHA, message: message), actor: event.actor, created: event.created)
+            let commit = EventKind.committed(sha: newSHA, message: message)
+            issues[slot].timeline[index] = Event(id: event.id, kind: commit, actor: event.actor, created: event.created)
             issues[slot].headSHA = newSHA
             rebased += 1
         }

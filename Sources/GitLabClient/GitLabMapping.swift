@@ -34,7 +34,8 @@ struct GitLabMapping {
         var values: [String: String] = [
             GitLabFields.title: SafeText.oneLine(item.title ?? "", limit: 500), GitLabFields.state: state,
             GitLabFields.assignees: SafeText.list((item.assignees ?? []).compactMap(\.username), limit: 60),
-            GitLabFields.labels: SafeText.list(item.labels?.values ?? [], limit: 60, isCut: item.labels?.isCut ?? false),
+            GitLabFields.labels: SafeText.list(
+                item.labels?.values ?? [], limit: 60, isCut: item.labels?.isCut ?? false),
             GitLabFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
             GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
             GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
@@ -167,7 +168,9 @@ struct GitLabMapping {
     }
 
     /// `text` in runs, each inside a complete `open`…`close` span or outside any; an `open` never closed is text.
-    private static func marked(_ text: Substring, _ open: String, _ close: String) -> [(text: Substring, isMarked: Bool)] {
+    private static func marked(_ text: Substring, _ open: String, _ close: String)
+        -> [(text: Substring, isMarked: Bool)]
+    {
         var runs: [(text: Substring, isMarked: Bool)] = []
         var rest = text
         while let start = rest.firstRange(of: open), let end = rest[start.upperBound...].firstRange(of: close) {

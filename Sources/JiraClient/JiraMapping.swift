@@ -94,7 +94,8 @@ struct JiraMapping {
     /// A list as Jira shows it, in its order, one line of at most 500 characters: each value is cut to that before
     /// the values are joined, and only the first `FirstValuesBound.count` of them are read (250 always fill 500).
     static func listField(_ values: [String], isCut: Bool, _ separator: String) -> String {
-        SafeText.oneLine(SafeText.list(values, limit: 500, isCut: isCut, sorted: false, separator: separator), limit: 500)
+        let shown = SafeText.list(values, limit: 500, isCut: isCut, sorted: false, separator: separator)
+        return SafeText.oneLine(shown, limit: 500)
     }
 
     /// The issue's creation as an event by its creator: what makes an issue created already assigned to me mine.

@@ -68,9 +68,10 @@ public enum RetryAfter {
         case 5: date = (parts[2], parts[1], parts[4], parts[3])  // asctime
         default: return nil
         }
-        guard date.day.count <= 2, let day = Int(date.day), let month = months.firstIndex(of: String(date.month)),
-            let year = fullYear(date.year, now: now), (1970...9999).contains(year), let clock = secondsIntoDay(date.time),
-            (1...31).contains(day)
+        guard date.day.count <= 2, let day = Int(date.day), (1...31).contains(day),
+            let month = months.firstIndex(of: String(date.month)),
+            let year = fullYear(date.year, now: now), (1970...9999).contains(year),
+            let clock = secondsIntoDay(date.time)
         else { return nil }
         let days = daysFromCivil(year: year, month: month + 1, day: day)
         return Double(days * 86_400 + clock)

@@ -25,7 +25,8 @@ extension SafeText {
     /// A list a server sent, as one field: its first `FirstValuesBound.count` values, each `oneLine(_:limit:)`, in
     /// order (`sorted` or as sent), joined by `separator`; `…` stands for those left out (`isCut`: by the decoder).
     public static func list(
-        _ values: some Collection<String>, limit: Int, isCut: Bool = false, sorted: Bool = true, separator: String = ", "
+        _ values: some Collection<String>, limit: Int, isCut: Bool = false, sorted: Bool = true,
+        separator: String = ", "
     ) -> String {
         var shown = values.prefix(FirstValuesBound.count).map { oneLine($0, limit: limit) }
         if sorted { shown.sort() }

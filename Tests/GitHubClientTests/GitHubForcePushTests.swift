@@ -38,7 +38,8 @@ final class GitHubForcePushTests: XCTestCase {
     func test_myOwnForcePush_isMine() throws {
         let events = try events(
             """
-            [{"id":7,"event":"head_ref_force_pushed","actor":{"id":2,"login":"engineer"},"created_at":"2026-01-17T10:40:00Z"}]
+            [{"id":7,"event":"head_ref_force_pushed","actor":{"id":2,"login":"engineer"},
+              "created_at":"2026-01-17T10:40:00Z"}]
             """)
         XCTAssertEqual(events.first?.actor?.id, "2")
     }

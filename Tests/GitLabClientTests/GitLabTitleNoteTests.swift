@@ -12,17 +12,26 @@ final class GitLabTitleNoteTests: XCTestCase {
     func test_titleChange_whenATitleHoldsTo_orBold_orDiffMarks_readsBothTitlesWhole() {
         let cases: [(String, [FieldChange])] = [
             // issue 37 item 12: bob renaming "Bump terraform to 1.9" was silent.
-            ("changed title from **Bump terraform to 1.9** to **Bump terraform to 1.10**",
-             title("Bump terraform to 1.9", "Bump terraform to 1.10")),
+            (
+                "changed title from **Bump terraform to 1.9** to **Bump terraform to 1.10**",
+                title("Bump terraform to 1.9", "Bump terraform to 1.10")
+            ),
             // issue 32 item 9: GitLab's inline diff marks, as it writes them.
-            ("changed title from **Bump terraform to 1.9** to **Bump terraform to 1.9{+ · bob 46+}**",
-             title("Bump terraform to 1.9", "Bump terraform to 1.9 · bob 46")),
-            ("changed title from **Move{- logs-} to S3** to **Move{+ backups+} to S3**",
-             title("Move logs to S3", "Move backups to S3")),
+            (
+                "changed title from **Bump terraform to 1.9** to **Bump terraform to 1.9{+ · bob 46+}**",
+                title("Bump terraform to 1.9", "Bump terraform to 1.9 · bob 46")
+            ),
+            (
+                "changed title from **Move{- logs-} to S3** to **Move{+ backups+} to S3**",
+                title("Move logs to S3", "Move backups to S3")
+            ),
             ("changed title from **{-Old-} title** to **{+New+} title**", title("Old title", "New title")),
             ("changed title from **to** to **to to**", title("to", "to to")),
             // Bold in a title, and a title that holds the separator itself: the marks tell which one it is.
-            ("changed title from ****urgent** fix** to ****urgent** fix{+ now+}**", title("**urgent** fix", "**urgent** fix now")),
+            (
+                "changed title from ****urgent** fix** to ****urgent** fix{+ now+}**",
+                title("**urgent** fix", "**urgent** fix now")
+            ),
             ("changed title from **x** to **{-y-}** to **x** to **{+z+}**", title("x** to **y", "x** to **z")),
             // An older GitLab without marks, a trailing line break.
             ("changed title from **Old title** to **New title**\n", title("Old title", "New title")),

@@ -52,6 +52,7 @@ final class JiraDenseListTests: XCTestCase {
         XCTAssertEqual(value, mapping.item(few, isMine: true)?.record[JiraFields.labels])
         XCTAssertEqual(value?.count, 500, "the field's bound")
         XCTAssertTrue(value?.hasPrefix("l0 l1 l2 ") == true)
-        XCTAssertLessThan(growth - decoding, 4_000_000, "no array, copy or join of every label: \(growth) vs \(decoding)")
+        XCTAssertLessThan(
+            growth - decoding, 4_000_000, "no array, copy or join of every label: \(growth) vs \(decoding)")
     }
 }

@@ -119,7 +119,8 @@ final class JiraEpochTimeTests: XCTestCase {
 final class JiraADFBoundsTests: XCTestCase {
     func test_aLongParagraph_isJoinedOnlyAsFarAsAFirstLineReads() throws {
         let node = #"{"type":"text","text":"\#(String(repeating: "w", count: 1_000))"}"#
-        let adf = #"{"type":"doc","content":[{"type":"paragraph","content":[\#(Array(repeating: node, count: 200).joined(separator: ","))]}]}"#
+        let paragraph = Array(repeating: node, count: 200).joined(separator: ",")
+        let adf = #"{"type":"doc","content":[{"type":"paragraph","content":[\#(paragraph)]}]}"#
         let root = try JSONDecoder().decode(ADFNode.self, from: Data(adf.utf8))
         let line = root.firstLine()
         XCTAssertGreaterThanOrEqual(line.utf8.count, ADFNode.longestLine)
