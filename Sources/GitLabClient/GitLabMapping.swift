@@ -86,7 +86,8 @@ struct GitLabMapping {
     /// What a system note says, in field changes; GitLab's wording is no contract, so what is not recognised is
     /// left out rather than shown raw.
     static func systemNote(_ body: String, stateInNotes: Bool) -> [FieldChange] {
-        let text = String(body.prefix(2_000))
+        // Cut by scalars: a prefix of characters reads a whole character, and one may hold millions of marks.
+        let text = SafeText.head(of: body, scalars: 2_000).head
         if text.hasPrefix("changed title from ") { return [titleChange(text)] }
         if text.hasPrefix("changed the description") { return [FieldChange(field: GitLabFields.description, old: nil, new: nil)] }
         if text.hasPrefix("approved this merge request") { return [FieldChange(field: GitLabFields.approval, old: nil, new: "approved")] }

@@ -1,3 +1,4 @@
+import Glibc
 import TrackwatchCore
 import XCTest
 
@@ -54,5 +55,18 @@ final class GitLabTitleNoteTests: XCTestCase {
     func test_titleChange_marksWithControlCharacters_areOneSafeLine() {
         let body = "changed title from **a\u{1B}[31m** to **a{+\nb+}**"
         XCTAssertEqual(GitLabMapping.systemNote(body, stateInNotes: false), title("a[31m", "a b"))
+    }
+}
+
+/// A system note is read as its first 2,000 scalars (issue 36 item 12): one character of millions of marks too.
+final class GitLabNoteBoundsTests: XCTestCase {
+    func test_aHugeSystemNote_isReadAsItsHead_quickly() {
+        let zalgo = "closed" + String(repeating: "\u{0301}", count: 5_000_000)
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        let changes = GitLabMapping.systemNote(zalgo, stateInNotes: true)
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        XCTAssertEqual(changes, GitLabMapping.systemNote(String(zalgo.unicodeScalars.prefix(2_000)), stateInNotes: true))
+        XCTAssertLessThan(Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9, 0.1)
     }
 }
