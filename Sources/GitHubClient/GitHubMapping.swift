@@ -24,13 +24,13 @@ struct GitHubMapping {
     /// An issue or pull request as one of my items; `nil` without a valid reference.
     func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
         guard let reference = issue.reference else { return nil }
-        let assignees = (issue.assignees ?? []).compactMap(\.login).map { SafeText.oneLine($0, limit: 60) }.sorted()
+        let assignees = SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60)
         let state = issue.pull_request?.merged_at != nil ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
         var values: [String: String] = [
             GitHubFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), GitHubFields.state: state,
-            GitHubFields.assignees: assignees.joined(separator: ", "),
-            GitHubFields.labels: (issue.labels ?? []).compactMap(\.name).map { SafeText.oneLine($0, limit: 60) }.sorted()
-                .joined(separator: ", "),
+            GitHubFields.assignees: assignees,
+            GitHubFields.labels: SafeText.list(
+                issue.labels?.values.compactMap(\.name) ?? [], limit: 60, isCut: issue.labels?.isCut ?? false),
             GitHubFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
             GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
             GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",
@@ -71,6 +71,11 @@ struct GitHubMapping {
         case "closed": return make("e", at: nil, change(GitHubFields.state, "open", "closed"))
         case "reopened": return make("e", at: nil, change(GitHubFields.state, "closed", "open"))
         case "merged": return make("e", at: nil, change(GitHubFields.state, "open", "merged"))
+        case "head_ref_force_pushed":
+            // Who pushed and when: a rebase's commits carry the rebase's (older) committer date, and read by it
+            // they fell before the last poll and went unreported.
+            let head = item.commit_id.flatMap(Self.shortSHA).map { " \($0)" } ?? ""
+            return make("e", at: nil, change(GitHubFields.commit, nil, "force-pushed\(head)"))
         case "commented":
             return make("c", at: nil, change(GitHubFields.comment, nil, SafeText.firstLine(item.body, limit: 200)), by: item.user?.actor ?? actor)
         case "reviewed":
@@ -82,17 +87,24 @@ struct GitHubMapping {
     /// A commit on a pull request, named by its git author (REST does not say who pushed); mine where its author
     /// has my name, login or e-mail. `at` is when it counts as seen (the tracker decides: see `GitHubTracker`).
     func commit(_ item: GitHubTimelineItem, issue: String, at: Timestamp) -> ActivityEvent? {
-        guard let sha = item.sha, sha.count >= 7, sha.count <= 64, sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-        else { return nil }
+        guard let sha = item.sha, let short = Self.shortSHA(sha) else { return nil }
         let author = item.author ?? item.committer
         let name = SafeText.oneLine(author?.name ?? "someone", limit: 80)
         let mine = [me.name, me.login, me.email].compactMap { $0?.lowercased() }
         let isMe = mine.contains(name.lowercased()) || mine.contains((author?.email ?? "").lowercased())
         let actor = Actor(id: isMe ? myID : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))", name: name)
-        let line = "\(sha.prefix(7)) \(SafeText.firstLine(item.message, limit: 200))"
+        let line = "\(short) \(SafeText.firstLine(item.message, limit: 200))"
         return ActivityEvent(
             item: issue, id: "s\(sha)", at: at, actor: actor,
             changes: [FieldChange(field: GitHubFields.commit, old: nil, new: SafeText.oneLine(line, limit: 200))])
+    }
+
+    /// The first seven digits of a commit's sha, or `nil` when it is not one (hex, 7 to 64 digits).
+    static func shortSHA(_ sha: String) -> String? {
+        guard sha.utf8.count >= 7, sha.utf8.count <= 64,
+            sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return String(sha.prefix(7))
     }
 
     static func reviewer(_ item: GitHubTimelineItem) -> String {

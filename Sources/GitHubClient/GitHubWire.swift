@@ -32,7 +32,7 @@ struct GitHubIssue: Decodable {
     var state: String?
     var user: GitHubUser?
     var assignees: [GitHubUser]?
-    var labels: [Label]?
+    var labels: FirstValues<Label>?
     var milestone: Milestone?
     var comments: Int?
     var updated_at: String?
@@ -92,6 +92,8 @@ struct GitHubTimelineItem: Decodable {
     var label: Label?
     var milestone: GitHubIssue.Milestone?
     var sha: String?
+    /// The commit an event names (`closed`, `merged`; `head_ref_force_pushed` where GitHub gives the new head).
+    var commit_id: String?
     var message: String?
     var author: GitPerson?
     var committer: GitPerson?

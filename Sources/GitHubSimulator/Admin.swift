@@ -65,6 +65,26 @@ extension GitHubState {
         return ["ok": true, "sha": .string(sha)]
     }
 
+    /// A rebase force-pushed by `author`: each commit of the pull request gets a new sha and keeps its date (git's
+    /// committer date of a rebase is when it was made, before the push), and a `head_ref_force_pushed` event dated now
+    /// says who pushed. What a client learns only from that event.
+    mutating func forcePush(_ request: PushRequest) throws -> JSONValue {
+        let slot = try liveSlot(request.repo, request.number), author = try account(request.author)
+        guard issues[slot].isPull, issues[slot].isOpen else { throw GitHubError(400, "Not an open pull request") }
+        var rebased = 0
+        for (index, event) in issues[slot].timeline.enumerated() {
+            guard case .committed(let sha, let message) = event.kind else { continue }
+            let newSHA = GitHubState.sha("rebase \(sha) \(nextEventID)")
+            let commit = EventKind.committed(sha: newSHA, message: message)
+            issues[slot].timeline[index] = Event(id: event.id, kind: commit, actor: event.actor, created: event.created)
+            issues[slot].headSHA = newSHA
+            rebased += 1
+        }
+        guard rebased > 0 else { throw GitHubError(400, "No commits to rebase: push one first") }
+        record(.headRefForcePushed, on: slot, by: author)
+        return ["ok": true, "sha": .string(issues[slot].headSHA)]
+    }
+
     /// Moves an issue to another repository: a new number there, the same id; the old place answers 301 and its
     /// timeline 404; a `transferred` event by `as` (default lead).
     mutating func transfer(_ request: TransferRequest) throws -> JSONValue {

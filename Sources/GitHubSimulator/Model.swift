@@ -38,6 +38,8 @@ enum EventKind: Sendable {
     case reviewed(state: String, body: String, commit: String)
     case committed(sha: String, message: String)
     case transferred(from: String)
+    /// The pull request's branch was force-pushed (after a rebase): the event says who pushed and when.
+    case headRefForcePushed
 
     /// The timeline's `event` name.
     var name: String {
@@ -58,6 +60,7 @@ enum EventKind: Sendable {
         case .reviewed: "reviewed"
         case .committed: "committed"
         case .transferred: "transferred"
+        case .headRefForcePushed: "head_ref_force_pushed"
         }
     }
 }

@@ -46,6 +46,7 @@ extension GitHubState {
             clockOffset += seconds
             return clockJSON
         case ("POST", "push"): return try push(try simDecode(PushRequest.self, call))
+        case ("POST", "force-push"): return try forcePush(try simDecode(PushRequest.self, call))
         case ("POST", "transfer"): return try transfer(try simDecode(TransferRequest.self, call))
         case ("POST", "delete"): return try delete(try simDecode(IssueRequest.self, call))
         case ("POST", "access"): return try access(try simDecode(AccessRequest.self, call))

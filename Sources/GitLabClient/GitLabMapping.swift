@@ -33,9 +33,9 @@ struct GitLabMapping {
         let state = SafeText.oneLine(item.state ?? "", limit: 20)
         var values: [String: String] = [
             GitLabFields.title: SafeText.oneLine(item.title ?? "", limit: 500), GitLabFields.state: state,
-            GitLabFields.assignees: (item.assignees ?? []).compactMap(\.username).map { SafeText.oneLine($0, limit: 60) }.sorted()
-                .joined(separator: ", "),
-            GitLabFields.labels: (item.labels ?? []).map { SafeText.oneLine($0, limit: 60) }.sorted().joined(separator: ", "),
+            GitLabFields.assignees: SafeText.list((item.assignees ?? []).compactMap(\.username), limit: 60),
+            GitLabFields.labels: SafeText.list(
+                item.labels?.values ?? [], limit: 60, isCut: item.labels?.isCut ?? false),
             GitLabFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
             GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
             GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
@@ -86,12 +86,9 @@ struct GitLabMapping {
     /// What a system note says, in field changes; GitLab's wording is no contract, so what is not recognised is
     /// left out rather than shown raw.
     static func systemNote(_ body: String, stateInNotes: Bool) -> [FieldChange] {
-        let text = String(body.prefix(2_000))
-        if text.hasPrefix("changed title from ") {
-            let parts = text.dropFirst("changed title from ".count).split(separator: " to ", omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return [] }
-            return [FieldChange(field: GitLabFields.title, old: unbold(String(parts[0])), new: unbold(String(parts[1])))]
-        }
+        // Cut by scalars: a prefix of characters reads a whole character, and one may hold millions of marks.
+        let text = SafeText.head(of: body, scalars: 2_000).head
+        if text.hasPrefix("changed title from ") { return [titleChange(text)] }
         if text.hasPrefix("changed the description") { return [FieldChange(field: GitLabFields.description, old: nil, new: nil)] }
         if text.hasPrefix("approved this merge request") { return [FieldChange(field: GitLabFields.approval, old: nil, new: "approved")] }
         if text.hasPrefix("unapproved this merge request") { return [FieldChange(field: GitLabFields.approval, old: nil, new: "revoked")] }
@@ -140,11 +137,50 @@ struct GitLabMapping {
         return changes.isEmpty ? nil : changes
     }
 
-    private static func unbold(_ text: String) -> String {
-        var value = Substring(text)
-        if value.hasPrefix("**") { value = value.dropFirst(2) }
-        if value.hasSuffix("**") { value = value.dropLast(2) }
-        return SafeText.oneLine(String(value), limit: 200)
+    /// `changed title from **A** to **B**`, read by its markers (never by a word, as " to ", that a title may hold).
+    /// GitLab marks what changed inside each title, `{-removed-}` in A and `{+added+}` in B, so that what is left of
+    /// A without its removals is B without its additions: that picks the right `** to **` when a title holds one
+    /// too. A note that cannot be read still says that the title changed.
+    static func titleChange(_ text: String) -> FieldChange {
+        let head = "changed title from **", tail = "**", separator = "** to **"
+        var note = Substring(text)
+        while note.last?.isWhitespace == true { note = note.dropLast() }
+        guard note.hasPrefix(head), note.hasSuffix(tail), note.count >= head.count + separator.count + tail.count
+        else { return FieldChange(field: GitLabFields.title, old: nil, new: nil) }
+        let inner = String(note.dropFirst(head.count).dropLast(tail.count))
+        let splits = inner.ranges(of: separator).map { (old: inner[..<$0.lowerBound], new: inner[$0.upperBound...]) }
+        let agreeing = splits.filter { without($0.old, "{-", "-}") == without($0.new, "{+", "+}") }
+        guard let split = agreeing.count == 1 ? agreeing.first : splits.count == 1 ? splits.first : nil else {
+            return FieldChange(field: GitLabFields.title, old: nil, new: nil)
+        }
+        return FieldChange(
+            field: GitLabFields.title, old: SafeText.oneLine(unmarked(split.old, "{-", "-}"), limit: 200),
+            new: SafeText.oneLine(unmarked(split.new, "{+", "+}"), limit: 200))
+    }
+
+    /// `text` with each `open`…`close` span of GitLab's inline diff taken out, marks and content.
+    private static func without(_ text: Substring, _ open: String, _ close: String) -> String {
+        marked(text, open, close).filter { !$0.isMarked }.map(\.text).joined()
+    }
+
+    /// `text` with the marks of each `open`…`close` span taken out and its content kept.
+    private static func unmarked(_ text: Substring, _ open: String, _ close: String) -> String {
+        marked(text, open, close).map(\.text).joined()
+    }
+
+    /// `text` in runs, each inside a complete `open`…`close` span or outside any; an `open` never closed is text.
+    private static func marked(_ text: Substring, _ open: String, _ close: String)
+        -> [(text: Substring, isMarked: Bool)]
+    {
+        var runs: [(text: Substring, isMarked: Bool)] = []
+        var rest = text
+        while let start = rest.firstRange(of: open), let end = rest[start.upperBound...].firstRange(of: close) {
+            runs.append((rest[..<start.lowerBound], false))
+            runs.append((rest[start.upperBound..<end.lowerBound], true))
+            rest = rest[end.upperBound...]
+        }
+        runs.append((rest, false))
+        return runs
     }
 
 }

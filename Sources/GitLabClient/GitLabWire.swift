@@ -31,7 +31,7 @@ struct GitLabItem: Decodable {
     var project_id: Int64?
     var title: String?
     var state: String?
-    var labels: [String]?
+    var labels: FirstValues<String>?
     var milestone: Milestone?
     var assignees: [GitLabUser]?
     var reviewers: [GitLabUser]?

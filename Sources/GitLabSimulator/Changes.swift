@@ -36,7 +36,26 @@ extension GitLabState {
         let old = items[slot].title
         items[slot].title = title
         items[slot].draft = items[slot].kind == .mergeRequest && Self.isDraftTitle(title)
-        addNote("changed title from **\(old)** to **\(title)**", on: slot, by: user, system: true)
+        let (markedOld, markedNew) = Self.inlineDiff(old, title)
+        addNote("changed title from **\(markedOld)** to **\(markedNew)**", on: slot, by: user, system: true)
+    }
+
+    /// GitLab's inline diff of a title change (`Gitlab::Diff::InlineDiff`, `InlineDiffMarkdownMarker`): the common
+    /// prefix and suffix kept, what differs between them marked `{-…-}` in the old title and `{+…+}` in the new.
+    static func inlineDiff(_ old: String, _ new: String) -> (String, String) {
+        let old = Array(old), new = Array(new)
+        var prefix = 0
+        while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            suffix += 1
+        }
+        func mark(_ text: [Character], _ sign: String) -> String {
+            let middle = String(text[prefix..<(text.count - suffix)])
+            let marked = middle.isEmpty ? "" : "{\(sign)\(middle)\(sign)}"
+            return String(text[..<prefix]) + marked + String(text[(text.count - suffix)...])
+        }
+        return (mark(old, "-"), mark(new, "+"))
     }
 
     static func isDraftTitle(_ title: String) -> Bool {

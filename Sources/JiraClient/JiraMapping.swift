@@ -54,8 +54,9 @@ struct JiraMapping {
             JiraFields.status: SafeText.oneLine(fields?.status?.name ?? "", limit: 100),
             JiraFields.priority: SafeText.oneLine(fields?.priority?.name ?? "", limit: 100),
             JiraFields.assignee: SafeText.oneLine(fields?.assignee?.displayName ?? "", limit: 120),
-            JiraFields.labels: SafeText.oneLine((fields?.labels ?? []).joined(separator: " "), limit: 500),
-            JiraFields.fixVersions: SafeText.oneLine((fields?.fixVersions ?? []).compactMap(\.name).joined(separator: ", "), limit: 500),
+            JiraFields.labels: Self.listField(fields?.labels?.values ?? [], isCut: fields?.labels?.isCut ?? false, " "),
+            JiraFields.fixVersions: Self.listField(
+                fields?.fixVersions?.values.compactMap(\.name) ?? [], isCut: fields?.fixVersions?.isCut ?? false, ", "),
             JiraFields.type: SafeText.oneLine(fields?.issuetype?.name ?? "", limit: 100),
         ]
         if let updated = fields?.updated?.timestamp { values[JiraFields.updated] = updated.rawValue }
@@ -88,6 +89,13 @@ struct JiraMapping {
         return ActivityEvent(
             item: issue, id: "c\(comment.id.value)", at: at, actor: comment.author?.actor,
             changes: [FieldChange(field: JiraFields.comment, old: nil, new: comment.body?.firstLine ?? "")])
+    }
+
+    /// A list as Jira shows it, in its order, one line of at most 500 characters: each value is cut to that before
+    /// the values are joined, and only the first `FirstValuesBound.count` of them are read (250 always fill 500).
+    static func listField(_ values: [String], isCut: Bool, _ separator: String) -> String {
+        let shown = SafeText.list(values, limit: 500, isCut: isCut, sorted: false, separator: separator)
+        return SafeText.oneLine(shown, limit: 500)
     }
 
     /// The issue's creation as an event by its creator: what makes an issue created already assigned to me mine.

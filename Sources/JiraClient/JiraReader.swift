@@ -150,10 +150,29 @@ struct JiraReader {
         throw tooMany(.issueChangelog(id: id))
     }
 
-    /// The newest comments of an issue whose embedded comments were cut.
+    /// The most pages of comments read for one issue: 100 (10,000 comments where Jira serves 100 a page). They are
+    /// read newest first, so what this leaves out is an old issue's oldest comments, never a new one.
+    static let mostCommentPages = 100
+
+    /// The comments of an issue whose embedded comments were cut, oldest first as embedded comments come: every
+    /// page, newest first, up to `total` or `mostCommentPages` pages (one page once dropped all but the newest).
     func newestComments(_ id: String) throws -> [JiraComment] {
-        let page: JiraCommentPage = try api.get(
-            .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", "0")])
-        return (page.comments ?? []).reversed()  // oldest first, as embedded comments come
+        var comments: [JiraComment] = [], ids = Set<String>(), firstIDs = Set<String>(), offset = 0
+        for _ in 0..<Self.mostCommentPages {
+            let page: JiraCommentPage = try api.get(
+                .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", String(offset))])
+            let entries = page.comments ?? []
+            guard let first = entries.first else { break }
+            guard firstIDs.insert(first.id.value).inserted else {
+                throw JiraError.invalidResponse(
+                    endpoint: JiraEndpoint.issueComments(id: id).name,
+                    detail: "the page of comments at \(offset) repeats an earlier one (startAt ignored)")
+            }
+            offset += entries.count
+            // A comment added while the pages are read shifts them by one: the one at the boundary comes twice.
+            for comment in entries where ids.insert(comment.id.value).inserted { comments.append(comment) }
+            if offset >= min(max(page.total ?? 0, 0), Self.largestRead) { break }
+        }
+        return comments.reversed()
     }
 }

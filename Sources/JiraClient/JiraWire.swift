@@ -63,8 +63,8 @@ struct JiraIssueFields: Decodable {
     var assignee: JiraUser?
     var reporter: JiraUser?
     var creator: JiraUser?
-    var labels: [String]?
-    var fixVersions: [Named]?
+    var labels: FirstValues<String>?
+    var fixVersions: FirstValues<Named>?
     var created: JiraTime?
     var updated: JiraTime?
     var project: Project?
@@ -171,11 +171,19 @@ struct JiraTime: Decodable {
         }
     }
 
-    /// Seconds or milliseconds since 1970, bounded before any conversion.
+    /// Seconds or milliseconds since 1970, bounded before any conversion. The milliseconds are kept, in the form
+    /// `Timestamp.parse` gives Jira's text (`.123`, trailing zeros dropped): cut to the second, a colleague's change
+    /// in the same second as one already read was taken as seen.
     static func epoch(_ number: Double) -> Timestamp? {
         guard number.isFinite, number >= 0, number < 1e15 else { return nil }
-        let seconds = number >= 1e11 ? number / 1000 : number
-        return Timestamp(secondsSinceEpoch: Int(seconds))
+        let milliseconds = Int((number >= 1e11 ? number : number * 1000).rounded())
+        let whole = Timestamp(secondsSinceEpoch: milliseconds / 1000)
+        let fraction = milliseconds % 1000
+        guard fraction > 0 else { return whole }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return Timestamp(whole.rawValue + "." + digits)
     }
 }
 
@@ -202,13 +210,19 @@ struct ADFNode: Decodable {
     var text: String?
     var content: [ADFNode]?
 
+    /// Bytes of inline text joined for a first line: more than `SafeText.firstLine` reads of it.
+    static let longestLine = 65_536
+
     /// The text of the first block that has any, its inline nodes joined (mentions and emoji by their text).
     func firstLine(depth: Int = 0) -> String {
         guard depth < 32 else { return "" }
         if let text { return text }
         guard let content else { return "" }
         if content.contains(where: { $0.text != nil }) {
-            return content.map { $0.text ?? "" }.joined()
+            // Only what a first line can show is joined (SafeText.firstLine reads no further), not a huge paragraph.
+            var line = ""
+            for node in content where line.utf8.count < Self.longestLine { line += node.text ?? "" }
+            return line
         }
         for node in content {
             let line = node.firstLine(depth: depth + 1)

@@ -18,10 +18,12 @@ public enum SafeText {
         return String(scalars)
     }
 
-    /// `oneLine(text)`, at most `maxUTF8` bytes: cut at a character boundary, `…` marking the cut.
+    /// `oneLine(text)`, at most `maxUTF8` bytes: cut at a character boundary, `…` marking the cut. Only the text's
+    /// first `maxUTF8 + 1` scalars are read (each is a byte at least), so a huge text costs what its head does.
     public static func oneLine(_ text: String, maxUTF8: Int) -> String {
-        let line = oneLine(text)
-        guard line.utf8.count > maxUTF8 else { return line }
+        let (head, isCut) = self.head(of: text, scalars: max(0, maxUTF8) + 1)
+        let line = oneLine(head)
+        guard line.utf8.count > maxUTF8 || isCut else { return line }
         let ellipsis = "…"
         var kept = ""
         for character in line {
@@ -33,13 +35,20 @@ public enum SafeText {
 
     /// At most `limit` characters and `4 × limit` Unicode scalars, `…` marking a cut. Both counts: one character may
     /// hold any number of scalars ("Z" and 200,000 combining accents is one), so a bound by characters alone
-    /// bounds nothing.
+    /// bounds nothing. Only the first `4 × limit + 1` scalars are read.
     public static func bounded(_ value: String, _ limit: Int) -> String {
+        let limit = max(1, limit)
+        let (head, isCut) = self.head(of: value, scalars: limit * 4 + 1)
+        return bounded(head, limit, isCut: isCut)
+    }
+
+    /// `bounded(_:_:)` of a head already cut to `4 × limit + 1` scalars; `isCut` says that the text went on.
+    private static func bounded(_ head: String, _ limit: Int, isCut: Bool) -> String {
         let limit = max(1, limit), maxScalars = limit * 4
-        if value.unicodeScalars.count <= maxScalars, value.count <= limit { return value }
+        if !isCut, head.unicodeScalars.count <= maxScalars, head.count <= limit { return head }
         var kept = String.UnicodeScalarView()
         var characters = 0, scalars = 0
-        for character in value {
+        for character in head {
             guard characters < limit - 1 else { break }
             let count = character.unicodeScalars.count
             if scalars + count > maxScalars - 1 {
@@ -54,13 +63,40 @@ public enum SafeText {
         return String(kept) + "…"
     }
 
-    /// `oneLine(text)`, bounded (`bounded(_:_:)`).
-    public static func oneLine(_ text: String, limit: Int) -> String { bounded(oneLine(text), limit) }
+    /// `oneLine(text)`, bounded (`bounded(_:_:)`). The text is cut to its first `4 × limit + 1` scalars before it
+    /// is rewritten: a 15 MB title once took seconds and its size again in memory to yield 500 characters. So
+    /// controls removed from that head leave the result shorter than `limit`, still marked as cut.
+    public static func oneLine(_ text: String, limit: Int) -> String {
+        let limit = max(1, limit)
+        let (head, isCut) = self.head(of: text, scalars: limit * 4 + 1)
+        return bounded(oneLine(head), limit, isCut: isCut)
+    }
 
-    /// The first line of `text` that says something (a comment's, a commit message's), one line, bounded.
+    /// The first line of `text` that says something (a comment's, a commit message's), one line, bounded. It is
+    /// looked for in the text's first `4 × limit + blankLead` scalars, and no line is split off past them: a
+    /// comment of a million short lines costs what its head does.
     public static func firstLine(_ text: String?, limit: Int) -> String {
-        let line = (text ?? "").split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
-        return oneLine(line.map(String.init) ?? "", limit: limit)
+        let limit = max(1, limit)
+        let (head, isCut) = self.head(of: text ?? "", scalars: limit * 4 + 1 + blankLead)
+        var rest = Substring(head)
+        while let end = rest.firstIndex(where: \.isNewline) {
+            if !rest[..<end].allSatisfy(\.isWhitespace) { return oneLine(String(rest[..<end]), limit: limit) }
+            rest = rest[rest.index(after: end)...]
+        }
+        guard !rest.allSatisfy(\.isWhitespace) else { return "" }
+        let line = oneLine(String(rest), limit: limit)
+        return isCut && !line.hasSuffix("…") ? line + "…" : line
+    }
+
+    /// How much blank text before a first line `firstLine` looks through.
+    public static let blankLead = 4_096
+
+    /// The first `scalars` Unicode scalars of `text`, and whether it held more. Reads no further than that.
+    public static func head(of text: String, scalars: Int) -> (head: String, isCut: Bool) {
+        var end = text.unicodeScalars.startIndex
+        guard text.unicodeScalars.formIndex(&end, offsetBy: max(0, scalars), limitedBy: text.unicodeScalars.endIndex)
+        else { return (text, false) }
+        return end == text.unicodeScalars.endIndex ? (text, false) : (String(text.unicodeScalars[..<end]), true)
     }
 
     /// Compact JSON text (as `JSONEncoder` writes it) with every control character, line separator and

@@ -24,6 +24,7 @@ struct Act: ParsableCommand {
               merge REF
             Through the control routes (/sim/):
               push REF [MESSAGE]              transfer REF OWNER/REPO
+              force-push REF (its commits rebased: new shas, their old dates)
               delete REF
 
             Example:
@@ -111,6 +112,8 @@ struct Act: ParsableCommand {
         case "push":
             return (.POST, "/sim/push", ["repo": ref.repo, "number": ref.number, "author": handle,
                 "message": a.count > 1 ? a[1] : "Update from \(handle)"])
+        case "force-push":
+            return (.POST, "/sim/force-push", ["repo": ref.repo, "number": ref.number, "author": handle])
         case "transfer":
             try need(2, "REF OWNER/REPO")
             return (.POST, "/sim/transfer", ["repo": ref.repo, "number": ref.number, "to": a[1], "as": handle])

@@ -24,7 +24,7 @@ final class WriteTests: XCTestCase {
             + #""state_event":"close"}"#
         XCTAssertEqual(sim.call("PUT", "/projects/11/issues/1", as: "lead", body: body).status, 200)
         XCTAssertEqual(Array(sim.notes("platform/web#1").suffix(2)),
-            ["changed title from **Issue 1 of platform/web** to **Faster**", "changed the description"])
+            ["changed title from **{-Issue 1 of platform/web-}** to **{+Faster+}**", "changed the description"])
         let labels = sim.get("/projects/11/issues/1/resource_label_events").array
         XCTAssertEqual(labels.last?.at("label.name") as? String, "perf")
         XCTAssertEqual(labels.last?.at("user.username") as? String, "lead")

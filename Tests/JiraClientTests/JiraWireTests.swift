@@ -87,3 +87,46 @@ final class JiraWireTests: XCTestCase {
         XCTAssertEqual(reason, "jira-burst-based")
     }
 }
+
+/// Issue 37 item 6: a time given as a number keeps its milliseconds, in the form the same moment has as text.
+final class JiraEpochTimeTests: XCTestCase {
+    private func time(_ json: String) throws -> String? {
+        try JSONDecoder().decode(JiraTime.self, from: Data(json.utf8)).timestamp?.rawValue
+    }
+
+    func test_epochMilliseconds_keepTheirFraction_asTheTextualFormDoes() throws {
+        for (number, text) in [
+            ("1768653240123", "\"2026-01-17T12:34:00.123+0000\""),
+            ("1768653240120", "\"2026-01-17T12:34:00.120+0000\""),
+            ("1768653240005", "\"2026-01-17T12:34:00.005+0000\""),
+            ("1768653240000", "\"2026-01-17T12:34:00.000+0000\""),
+            ("1768653240.5", "\"2026-01-17T12:34:00.500+0000\""),
+        ] {
+            let fromNumber = try time(number), fromText = try time(text)
+            XCTAssertNotNil(fromNumber, number)
+            XCTAssertEqual(fromNumber, fromText, number)
+        }
+        XCTAssertEqual(try time("1768653240123"), "2026-01-17 12:34:00.123")
+    }
+
+    func test_twoChangesInOneSecond_givenAsNumbers_areOrdered() throws {
+        let earlier = try XCTUnwrap(try time("1768653240100")), later = try XCTUnwrap(try time("1768653240900"))
+        XCTAssertLessThan(earlier, later, "a change in the same second as one already read is newer than it")
+    }
+}
+
+/// A long ADF paragraph is joined only as far as its first line can be shown (issue 36 item 12).
+final class JiraADFBoundsTests: XCTestCase {
+    func test_aLongParagraph_isJoinedOnlyAsFarAsAFirstLineReads() throws {
+        let node = #"{"type":"text","text":"\#(String(repeating: "w", count: 1_000))"}"#
+        let paragraph = Array(repeating: node, count: 200).joined(separator: ",")
+        let adf = #"{"type":"doc","content":[{"type":"paragraph","content":[\#(paragraph)]}]}"#
+        let root = try JSONDecoder().decode(ADFNode.self, from: Data(adf.utf8))
+        let line = root.firstLine()
+        XCTAssertGreaterThanOrEqual(line.utf8.count, ADFNode.longestLine)
+        XCTAssertLessThan(line.utf8.count, ADFNode.longestLine + 1_000, "not the whole 200 KB")
+        XCTAssertEqual(
+            try JSONDecoder().decode(JiraText.self, from: Data(adf.utf8)).firstLine,
+            SafeText.firstLine(String(repeating: "w", count: 200_000), limit: 200))
+    }
+}
