@@ -48,4 +48,17 @@ final class GitHubDaemonTests: XCTestCase {
         XCTAssertFalse(saved.contains("ghp_sim_engineer"), "no token in the transcript")
         XCTAssertFalse(saved.contains("acme/web"), "no repository in the transcript")
     }
+
+    /// Issue 36, item 9: one answer of `X-Poll-Interval: 3600` held the source for an hour. The next poll waits at
+    /// most 15 minutes, whatever the server asks.
+    func test_anHourlyPollInterval_holdsTheNextPollAtMostFifteenMinutes() throws {
+        let sim = try GitHubSim(["--poll-interval", "3600"])
+        let workspace = try Workspace(serverURL: sim.url)
+        try workspace.useGitHub(sim)
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
+        defer { stopAndWait(daemon) }
+        let first = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
+        XCTAssertTrue(first?.contains("the server asked for 900 s") == true, first ?? "\(notify.messages)")
+    }
 }
