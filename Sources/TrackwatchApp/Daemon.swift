@@ -208,7 +208,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let polled = polled.map(\.server)
         for server in polled { recordNextPoll(server) }
         // Connections closed: their idle timer would otherwise wake the loop after the poll.
-        for server in polled { server.source.closeIdleConnections() }
+        for server in polled { server.source?.closeIdleConnections() }
     }
 
     /// The last thing a wake-up that polled does, when the timers are set: systemd's status line, with what the
@@ -552,12 +552,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         edges.service.reloading()
         do {
             let fresh = try makeSession(heartbeat)
+            let waiting = Set(session.sources.filter { $0.source == nil }.map(\.settings.sourceName))
             session.logoff()
             session = fresh
             // Sources that remain keep their schedule: a server that asked to wait is still waited out.
             schedules.reconcile(
                 names: fresh.sources.map(\.settings.sourceName), interval: Double(fresh.config.poll.interval),
                 firstRetry: Double(fresh.config.poll.firstRetry))
+            // A source that waited for its credential is tried at once: the reload is likely the fix.
+            for name in waiting where fresh.sources.contains(where: { $0.settings.sourceName == name }) {
+                schedules[name].pollNow()
+            }
             outcomes = outcomes.filter { name, _ in fresh.sources.contains { $0.settings.sourceName == name } }
             logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
             showQuietHoursSummaryIfOver()
@@ -565,7 +570,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])
         }
         edges.service.ready()
-        rearmTimers()
+        rearmTimers()  // a source due now wakes the loop at once
     }
 
     // MARK: - Watchdog

@@ -66,4 +66,20 @@ final class OutageMessageTests: XCTestCase {
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: nil).summary, "Connected to Compass again")
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: "prod").summary, "Connected to Compass prod again")
     }
+
+    /// Issue 37, item 3: a table whose credential cannot be read is named as written, on the bubble and in the
+    /// journal's detail; nothing was sent, so no word about locked accounts.
+    func test_aCredentialThatCannotBeRead_namesItsTable() {
+        let error = SourceSetupError(
+            table: "[[github]] work",
+            underlying: CredentialError(description: "token_file /home/me/gh: No such file or directory"))
+        let unreadable = OutageMessage(error, tracker: "GitHub", label: "work", several: true)
+        XCTAssertEqual(unreadable.summary, "trackwatch cannot read the password or token (work)")
+        XCTAssertEqual(unreadable.body, [
+            "[[github]] work: token_file /home/me/gh: No such file or directory",
+            "Fix it; trackwatch tries again at each regular poll, or at once on: systemctl --user reload trackwatch",
+        ])
+        XCTAssertEqual(unreadable.detail, "[[github]] work: token_file /home/me/gh: No such file or directory")
+        XCTAssertEqual(ExitStatus.forError(error), .credentials)
+    }
 }
