@@ -67,6 +67,15 @@ struct OutageMessage: Equatable {
         }
     }
 
+    /// A rate limit that has held the source for long (`Daemon`): `GitHub is rate-limiting trackwatch; next try
+    /// 10:42`. The next try is a clock time, which stays true while the bubble is on screen.
+    init(rateLimited failure: any SourceFailure, tracker: String, label: String, several: Bool, nextTry: String) {
+        let what = "\(tracker) is rate-limiting trackwatch"
+        summary = (several ? "\(what) (\(label))" : what) + "; next try \(nextTry)"
+        body = ["\(label): \(failure.reason)", "trackwatch waits as \(tracker) asked, and retries by itself."]
+        detail = "\(failure)"
+    }
+
     /// "Connected to Compass again", for the bubble that replaces the outage bubble.
     static func recovered(tracker: String, server: String?) -> (summary: String, body: String) {
         (server.map { "Connected to \(tracker) \($0) again" } ?? "Connected to \(tracker) again",
