@@ -29,6 +29,25 @@ final class StatusTests: XCTestCase {
         try assertStatusFollowsThePolls(workspace) { try workspace.useGitLab(sim, token: "glpat-revoked") }
     }
 
+    /// A first poll reads who I am before any watch is asked: a token refused there was logged nowhere, and status
+    /// read "No poll yet" and 0 failures.
+    func test_aTokenRefusedBeforeAnyWatch_isAFailedPoll_forGitHubAndGitLab() throws {
+        let github = try GitHubSim()
+        let gitHubWorkspace = try Workspace(serverURL: github.url)
+        try gitHubWorkspace.useGitHub(github, token: "ghp_revoked")
+        let gitlab = try GitLabSim()
+        let gitLabWorkspace = try Workspace(serverURL: gitlab.url)
+        try gitLabWorkspace.useGitLab(gitlab, token: "glpat-revoked")
+        for workspace in [gitHubWorkspace, gitLabWorkspace] {
+            let refused = try workspace.trackwatch(["check"])
+            XCTAssertEqual(refused.status, 77, refused.stderr)
+            let json = try statusJSON(workspace)
+            XCTAssertEqual(json["lastPollOK"] as? Bool, false, "\(json)")
+            XCTAssertEqual(json["consecutiveFailures"] as? Int, 1, "\(json)")
+            XCTAssertFalse(try workspace.trackwatch(["status"]).stdout.contains("No poll yet"))
+        }
+    }
+
     /// Two good checks, then `refuseTheToken` and two refused ones: what `status` and `status --json` say after each.
     private func assertStatusFollowsThePolls(
         _ workspace: Workspace, file: StaticString = #filePath, line: UInt = #line, refuseTheToken: () throws -> Void
