@@ -580,7 +580,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         edges.service.reloading()
         do {
             let fresh = try makeSession(heartbeat)
-            let waiting = Set(session.sources.filter { $0.source == nil }.map(\.settings.sourceName))
+            let waiting = Set(session.sources.filter { $0.setupFailure != nil }.map(\.settings.sourceName))
             session.logoff()
             session = fresh
             // Sources that remain keep their schedule: a server that asked to wait is still waited out.

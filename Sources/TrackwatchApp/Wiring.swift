@@ -91,6 +91,9 @@ public final class SourceSession {
     public let deadline: PollDeadline
     private let deadlineSeconds: Double
     private let make: () throws -> any Source
+    /// `setupFailure` is from making it just now, with the session: the next poll says it rather than try again
+    /// at once (a failing `token_command` would run twice in one `check`).
+    private var failedJustNow = false
     private let logger: Logger
 
     init(settings: any SourceSettings, config: Config, stateDirectory: String, environment: [String: String],
@@ -118,8 +121,8 @@ public final class SourceSession {
         do {
             source = try make()
         } catch let error as SourceSetupError where error.waitsForTheFix {
-            setupFailure = error
-            self.logger.error("source not polled until its credential can be read", metadata: ["error": "\(error)"])
+            setupFailure = error  // said by its first poll, which fails with it (`check` and the daemon name it)
+            failedJustNow = true
         }
     }
 
@@ -155,6 +158,10 @@ public final class SourceSession {
     /// The source, made now if it could not be before (its credential may have been written since).
     private func ready() throws -> any Source {
         if let source { return source }
+        if failedJustNow, let setupFailure {
+            failedJustNow = false
+            throw setupFailure
+        }
         do {
             let made = try make()
             source = made
