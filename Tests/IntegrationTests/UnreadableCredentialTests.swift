@@ -113,4 +113,22 @@ final class UnreadableCredentialTests: XCTestCase {
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains(named), "the log names the table: \(log)")
     }
+
+    /// Without a reload the source is made at its next regular poll once the file is there, and not tried sooner:
+    /// no spinning on a credential nobody has written yet.
+    func test_daemon_makesTheSourceAtItsNextRegularPoll_andNotSooner() throws {
+        workspace.customConfig = workspace.customConfig?.replacingOccurrences(of: "\"10m\"", with: "\"10s\"")
+        try workspace.writeConfig()
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("oss: failed") }, "\(notify.messages)")
+        let failed = Date()
+        notify.skipReceived()
+        XCTAssertNil(notify.waitFor(timeout: 5) { $0.hasPrefix("STATUS=Last poll") }, "no poll before the interval")
+        _ = try workspace.secretFile("oss-token", "ghp_sim_engineer")
+        let made = notify.waitFor { $0.hasPrefix("STATUS=Last poll") && $0.contains("oss: ") && !$0.contains("oss: failed") }
+        XCTAssertNotNil(made, "made at the next regular poll: \(notify.messages)")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(failed), 9.5, "at the interval, not sooner")
+    }
 }
