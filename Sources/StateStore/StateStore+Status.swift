@@ -26,9 +26,9 @@ extension StateStore {
     /// its own failure in `failingWatches`), whatever the tracker calls it — `assigned`, `items`, `issues`, `mine`.
     private static func pollLogStanding(_ database: Database) throws -> StoreStatus {
         let own = "watch NOT LIKE 'watch:%'"
-        let lastPoll = try database.queryFirst("SELECT \(pollColumnList) FROM polls WHERE \(own) ORDER BY id DESC LIMIT 1") {
-            pollLogEntry($0, from: 0)
-        }
+        let lastPoll = try database.queryFirst(
+            "SELECT \(pollColumnList) FROM polls WHERE \(own) ORDER BY id DESC LIMIT 1"
+        ) { pollLogEntry($0, from: 0) }
         let lastSuccess = try database.queryFirst(
             "SELECT id, \(pollColumnList) FROM polls WHERE \(own) AND error IS NULL ORDER BY id DESC LIMIT 1"
         ) { (id: $0.int64(at: 0), entry: pollLogEntry($0, from: 1)) }
@@ -121,7 +121,8 @@ extension StateStore {
                 }
                 let text = String(decoding: try JSONEncoder().encode(standing), as: UTF8.self)
                 try database.execute(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    "INSERT INTO meta (key, value) VALUES (?, ?) "
+                        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     [.text(Self.standingKey), .text(text)])
             }
         }

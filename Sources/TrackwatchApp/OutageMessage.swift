@@ -33,7 +33,8 @@ struct OutageMessage: Equatable {
             // Nothing was sent: no account to lock, but nothing heals by itself either.
             (what, next, reason) = (
                 "trackwatch cannot read the password or token",
-                "Fix it; trackwatch tries again at each regular poll, or at once on: systemctl --user reload trackwatch",
+                "Fix it; trackwatch tries again at each regular poll, or at once on: "
+                    + "systemctl --user reload trackwatch",
                 "\(error)")
         case is ConfigError, is ConfigFileError, is UntrustedFile:
             (what, next, reason) = ("trackwatch configuration error", fixConfiguration, "\(error)")

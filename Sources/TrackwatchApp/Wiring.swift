@@ -141,8 +141,9 @@ public final class SourceSession {
             return report
         } catch {
             if !dryRun {
-                record(PollLogEntry(startedAt: started, durationMilliseconds: WatchPoller.milliseconds(clock.now - start),
-                                    recordCount: 0, changeCount: 0, error: "\(error)"))
+                let duration = WatchPoller.milliseconds(clock.now - start)
+                record(PollLogEntry(startedAt: started, durationMilliseconds: duration, recordCount: 0, changeCount: 0,
+                                    error: "\(error)"))
             }
             throw error
         }

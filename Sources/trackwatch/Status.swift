@@ -44,7 +44,8 @@ struct Status: ParsableCommand {
     /// One entry per line; an entry holding the server's text stays one line when printed (see `Console`).
     private func describe(_ status: StoreStatus) -> [String] {
         guard let last = status.lastPoll else { return ["No poll yet. Run `trackwatch check` or start the daemon."] }
-        var lines = ["Last poll:    \(StatusJSON.time(last.startedAt)) (\(last.error == nil ? "ok" : "failed"), \(last.durationMilliseconds) ms)"]
+        let outcome = last.error == nil ? "ok" : "failed"
+        var lines = ["Last poll:    \(StatusJSON.time(last.startedAt)) (\(outcome), \(last.durationMilliseconds) ms)"]
         if let success = status.lastSuccess {
             lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
         }

@@ -164,9 +164,10 @@ final class OutboxAndLogTests: StoreTestCase {
     /// watches are called, and also for a poll that failed before asking anything (a token that cannot be read).
     func test_status_followsTheSourcesPollsAsAWhole() throws {
         let store = try makeStore()
-        try store.recordSourcePoll(log(at: 100, error: "[[github]] work: token_file /x: No such file or directory"))
+        let unreadable = "[[github]] work: token_file /x: No such file or directory"
+        try store.recordSourcePoll(log(at: 100, error: unreadable))
         var status = try store.status()
-        XCTAssertEqual(status.lastPoll, log(at: 100, error: "[[github]] work: token_file /x: No such file or directory"))
+        XCTAssertEqual(status.lastPoll, log(at: 100, error: unreadable))
         XCTAssertEqual(status.consecutiveFailures, 1)
         XCTAssertNil(status.lastSuccess)
         try store.recordSourcePoll(log(at: 200, error: "HTTP 401"))

@@ -86,10 +86,13 @@ final class OutageMessageTests: XCTestCase {
     /// Issue 36, item 8: a rate limit that holds is said with when the next try is, a clock time that stays true.
     func test_aRateLimit_saysWhoLimitsAndTheNextTry() {
         let failure = CompassError.server(status: 429, message: "slow down", endpoint: "query", retryAfter: 600)
-        let one = OutageMessage(rateLimited: failure, tracker: "GitHub", label: "github", several: false, nextTry: "10:42")
+        let one = OutageMessage(
+            rateLimited: failure, tracker: "GitHub", label: "github", several: false, nextTry: "10:42")
         XCTAssertEqual(one.summary, "GitHub is rate-limiting trackwatch; next try 10:42")
-        XCTAssertEqual(one.body, ["github: HTTP 429: slow down", "trackwatch waits as GitHub asked, and retries by itself."])
-        let several = OutageMessage(rateLimited: failure, tracker: "GitHub", label: "work", several: true, nextTry: "10:42")
+        XCTAssertEqual(
+            one.body, ["github: HTTP 429: slow down", "trackwatch waits as GitHub asked, and retries by itself."])
+        let several = OutageMessage(
+            rateLimited: failure, tracker: "GitHub", label: "work", several: true, nextTry: "10:42")
         XCTAssertEqual(several.summary, "GitHub is rate-limiting trackwatch (work); next try 10:42")
     }
 }
