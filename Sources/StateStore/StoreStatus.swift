@@ -12,14 +12,18 @@ public struct LoggedPoll: Equatable, Sendable {
 }
 
 /// What `trackwatch status` shows: the latest polls, failures in a row, and what is stored per watch.
+///
+/// The first four are the source's polls as a whole, as the command or daemon that made them recorded them
+/// (`StateStore.recordSourcePoll`), whatever the source's watches are called; a store where none was recorded yet
+/// has them from its poll log.
 public struct StoreStatus: Equatable, Sendable {
-    /// The most recent poll of the built-in watch, successful or not; `nil` before the first poll.
-    public var lastPoll: LoggedPoll?
+    /// The most recent poll of the source, successful or not; `nil` before the first poll.
+    public var lastPoll: PollLogEntry?
     /// The most recent poll without an error.
     public var lastSuccess: PollLogEntry?
-    /// The most recent poll with an error, even if later polls succeeded.
+    /// The most recent poll with an error (or a part that failed), even if later polls succeeded.
     public var lastError: PollLogEntry?
-    /// Failed polls of the built-in watch since its last successful one; 0 when the last poll succeeded.
+    /// Failed polls of the source since its last successful one; 0 when the last poll succeeded.
     public var consecutiveFailures: Int
     /// Records in the stored snapshot, per watch that has a baseline.
     public var recordCounts: [String: Int]
@@ -33,7 +37,7 @@ public struct StoreStatus: Equatable, Sendable {
     public var nextPoll: NextPoll?
 
     public init(
-        lastPoll: LoggedPoll?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
+        lastPoll: PollLogEntry?, lastSuccess: PollLogEntry?, lastError: PollLogEntry?, consecutiveFailures: Int,
         recordCounts: [String: Int], checkpoints: [String: Timestamp], undelivered: Int,
         failingWatches: [String: String] = [:], nextPoll: NextPoll? = nil
     ) {

@@ -47,6 +47,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private final class ServerHealth {
         var consecutiveFailures = 0
         var outageAnnounced = false
+        /// Boot-time seconds of the first of the rate-limited polls in a row, while they last.
+        var rateLimitedSince: Double?
         /// Delivered changes the store has not yet recorded as delivered, with what goes along with marking.
         var awaitingMark = Set<Int64>()
         var awaitingHold = Set<Int64>()
@@ -208,7 +210,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let polled = polled.map(\.server)
         for server in polled { recordNextPoll(server) }
         // Connections closed: their idle timer would otherwise wake the loop after the poll.
-        for server in polled { server.source.closeIdleConnections() }
+        for server in polled { server.source?.closeIdleConnections() }
     }
 
     /// The last thing a wake-up that polled does, when the timers are set: systemd's status line, with what the
@@ -243,19 +245,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
         health.consecutiveFailures = 0
         health.outageAnnounced = false
+        health.rateLimitedSince = nil
     }
 
     private func pollFailed(_ server: SourceSession, _ error: any Error) {
-        if (error as? any SourceFailure)?.isRateLimited == true {
-            // No outage: the server said when to come back, and the schedule waits that long. Nobody is told.
-            logger.warning("rate limited; polling again when the server said", metadata: [
-                "server": "\(server.settings.label)", "error": "\(error)",
-                "retry_after_s": "\((error as? any SourceFailure)?.retryAfter.map { Int($0.rounded(.up)) } ?? 0)",
-            ])
-            return
-        }
         let health = health(of: server)
         health.consecutiveFailures += 1
+        if let failure = error as? any SourceFailure, failure.isRateLimited {
+            rateLimited(server, failure, health)
+            return
+        }
+        health.rateLimitedSince = nil
         var metadata: Logger.Metadata = [
             "server": "\(server.settings.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
         ]
@@ -275,6 +275,34 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
                                                 server: server.settings.url)
         }
+    }
+
+    /// A rate limit is no outage: the server said when to come back, and the schedule waits that long. Waited out
+    /// before a regular interval has passed, it cost nothing and nobody is told. One that has held the source for
+    /// `alert_after_failures` polls in a row and for longer than the interval is said once, with the next try (issue
+    /// 36, item 8: GitHub out of quota for hours was never announced); its end is said as an outage's is.
+    private func rateLimited(_ server: SourceSession, _ failure: any SourceFailure, _ health: ServerHealth) {
+        let now = SystemClocks.bootTime()
+        let since = health.rateLimitedSince ?? now
+        health.rateLimitedSince = since
+        logger.warning("rate limited; polling again when the server said", metadata: [
+            "server": "\(server.settings.label)", "error": "\(failure)",
+            "retry_after_s": "\(failure.retryAfter.map { Int($0.rounded(.up)) } ?? 0)",
+            "failures_in_a_row": "\(health.consecutiveFailures)",
+        ])
+        guard !health.outageAnnounced, health.consecutiveFailures >= session.config.notify.alertAfterFailures,
+            now - since >= Double(session.config.poll.interval)
+        else { return }
+        health.outageAnnounced = true
+        let schedule = schedules[server.settings.sourceName]
+        let nextTry = SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: now))
+        let message = OutageMessage(
+            rateLimited: failure, tracker: server.settings.trackerName, label: server.settings.label,
+            several: session.sources.count > 1, nextTry: nextTry)
+        edges.announcer.announceServiceProblem(summary: message.summary, body: message.body, resolved: false,
+                                               server: server.settings.label, settings: session.config.notify)
+        edges.recorder.recordServiceProblem(message.summary, detail: message.detail, resolved: false,
+                                            server: server.settings.url)
     }
 
     /// Errors that only a person can fix: credentials and configuration.
@@ -552,12 +580,17 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         edges.service.reloading()
         do {
             let fresh = try makeSession(heartbeat)
+            let waiting = Set(session.sources.filter { $0.setupFailure != nil }.map(\.settings.sourceName))
             session.logoff()
             session = fresh
             // Sources that remain keep their schedule: a server that asked to wait is still waited out.
             schedules.reconcile(
                 names: fresh.sources.map(\.settings.sourceName), interval: Double(fresh.config.poll.interval),
                 firstRetry: Double(fresh.config.poll.firstRetry))
+            // A source that waited for its credential is tried at once: the reload is likely the fix.
+            for name in waiting where fresh.sources.contains(where: { $0.settings.sourceName == name }) {
+                schedules[name].pollNow()
+            }
             outcomes = outcomes.filter { name, _ in fresh.sources.contains { $0.settings.sourceName == name } }
             logger.notice("configuration reloaded", metadata: ["interval_s": "\(fresh.config.poll.interval)"])
             showQuietHoursSummaryIfOver()
@@ -565,7 +598,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])
         }
         edges.service.ready()
-        rearmTimers()
+        rearmTimers()  // a source due now wakes the loop at once
     }
 
     // MARK: - Watchdog

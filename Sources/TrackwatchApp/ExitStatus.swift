@@ -24,6 +24,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The exit status for an error that ended a command.
     public static func forError(_ error: any Error) -> ExitStatus {
         switch error {
+        case let error as SourceSetupError: return forError(error.underlying)
         case is ConfigError, is ConfigFileError, is UntrustedFile: return .configuration
         case is CredentialError: return .credentials
         case let error as any SourceFailure:

@@ -17,18 +17,25 @@ struct OutageMessage: Equatable {
     ///   - tracker: what people call the source's tracker (`SourceSettings.trackerName`).
     ///   - label: the source as the user wrote it (`SourceSettings.label`: a profile's name, the URL).
     ///   - several: whether there are several sources (then the summary names this one).
-    init(_ error: any Error, tracker: String, label: String, several: Bool) {
+    init(_ original: any Error, tracker: String, label: String, several: Bool) {
         let retrying = "trackwatch retries by itself."
         let regularPoll = "trackwatch retries at the next regular poll, not sooner (servers lock accounts)."
         let fixConfiguration = "Fix the configuration, then: systemctl --user reload trackwatch"
         let what: String, next: String, reason: String
+        // A table that could not be made is named as written (`[[github]] work`); the words are the cause's.
+        let error = (original as? SourceSetupError)?.underlying ?? original
         switch error {
         case let failure as any SourceFailure:
             (what, next) = Self.words(failure, tracker: tracker, retrying: retrying, regularPoll: regularPoll,
                                       fixConfiguration: fixConfiguration)
             reason = failure.reason
         case is CredentialError:
-            (what, next, reason) = ("trackwatch cannot read the password", regularPoll, "\(error)")
+            // Nothing was sent: no account to lock, but nothing heals by itself either.
+            (what, next, reason) = (
+                "trackwatch cannot read the password or token",
+                "Fix it; trackwatch tries again at each regular poll, or at once on: "
+                    + "systemctl --user reload trackwatch",
+                "\(error)")
         case is ConfigError, is ConfigFileError, is UntrustedFile:
             (what, next, reason) = ("trackwatch configuration error", fixConfiguration, "\(error)")
         case is StateStoreFailure:
@@ -36,9 +43,9 @@ struct OutageMessage: Equatable {
         default:
             (what, next, reason) = ("\(tracker) sent an answer trackwatch cannot use", retrying, "\(error)")
         }
-        detail = "\(error)"
+        detail = "\(original)"
         summary = several ? "\(what) (\(label))" : what
-        body = ["\(label): \(reason)", next]
+        body = ["\((original as? SourceSetupError)?.table ?? label): \(reason)", next]
     }
 
     private static func words(
@@ -59,6 +66,15 @@ struct OutageMessage: Equatable {
         case .configuration: return ("trackwatch configuration error", fixConfiguration)
         default: return ("\(tracker) sent an answer trackwatch cannot use", retrying)
         }
+    }
+
+    /// A rate limit that has held the source for long (`Daemon`): `GitHub is rate-limiting trackwatch; next try
+    /// 10:42`. The next try is a clock time, which stays true while the bubble is on screen.
+    init(rateLimited failure: any SourceFailure, tracker: String, label: String, several: Bool, nextTry: String) {
+        let what = "\(tracker) is rate-limiting trackwatch"
+        summary = (several ? "\(what) (\(label))" : what) + "; next try \(nextTry)"
+        body = ["\(label): \(failure.reason)", "trackwatch waits as \(tracker) asked, and retries by itself."]
+        detail = "\(failure)"
     }
 
     /// "Connected to Compass again", for the bubble that replaces the outage bubble.

@@ -36,7 +36,10 @@ public struct Session {
     /// In configuration order.
     public let sources: [SourceSession]
 
-    /// Loads every source's credentials, opens its HTTP transport and its state store.
+    /// Loads every source's credentials, opens its HTTP transport and its state store. A source whose credential
+    /// cannot be read is still in `sources`, waiting for the fix (`SourceSession.setupFailure`); anything else wrong
+    /// with a table (a file others could change, a `ca_file` that does not load) stops here, as a configuration
+    /// error does.
     public init(
         config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
         heartbeat: Heartbeat? = nil
@@ -50,24 +53,53 @@ public struct Session {
     }
 
     /// Ends every source's server session.
-    public func logoff() { sources.forEach { $0.source.close() } }
+    public func logoff() { sources.forEach { $0.source?.close() } }
 
     /// What the sources' changes call their tracker: its name when all sources are of one tracker.
     public var trackerName: String? { config.trackerName }
 }
 
+/// A table of the configuration that could not be made into a source, named as it is written
+/// (`[[github]] work: token_file /home/me/.config/trackwatch/github: No such file or directory`), so that one of
+/// several says which.
+public struct SourceSetupError: Error, CustomStringConvertible {
+    /// `[[github]] work`, or `[server]` for a single Compass server.
+    public let table: String
+    public let underlying: any Error
+
+    public var description: String { "\(table): \(underlying)" }
+
+    /// A credential that cannot be read (a missing token file, a failing `token_command`, no keyring) stops only
+    /// its own source, which waits for the fix: a person may write the file later. Anything else stops the command.
+    var waitsForTheFix: Bool { ExitStatus.forError(underlying) == .credentials }
+}
+
 /// One source's parts: the source (its client, with its own credentials) and its state store.
-public struct SourceSession {
+///
+/// A source whose credential cannot be read is not made: it waits for the fix while the others are polled, and
+/// each of its polls tries again to make it (`poll` throws the `SourceSetupError` meanwhile, which the daemon and
+/// `check` handle as they handle a refused login). Every poll that is not a dry run is recorded in the store as a
+/// whole (`StateStore.recordSourcePoll`), the failure to make the source included, for `trackwatch status`.
+public final class SourceSession {
     public let settings: any SourceSettings
-    public let source: any Source
+    /// `nil` while it cannot be made (`setupFailure`).
+    public private(set) var source: (any Source)?
+    /// Why the source could not be made, until it is.
+    public private(set) var setupFailure: SourceSetupError?
     public let store: StateStore
     /// What holds each poll of this source to `[poll] deadline`.
     public let deadline: PollDeadline
     private let deadlineSeconds: Double
+    private let make: () throws -> any Source
+    /// `setupFailure` is from making it just now, with the session: the next poll says it rather than try again
+    /// at once (a failing `token_command` would run twice in one `check`).
+    private var failedJustNow = false
+    private let logger: Logger
 
     init(settings: any SourceSettings, config: Config, stateDirectory: String, environment: [String: String],
          logger: Logger, heartbeat: Heartbeat?) throws {
         self.settings = settings
+        self.logger = logger.forSource(settings.sourceName)
         try FileTrust.checkFiles(of: settings, environment: environment)
         let store = try StateStore.openRecovering(directory: Self.stateDirectory(of: settings, in: stateDirectory)) {
             aside in
@@ -85,23 +117,98 @@ public struct SourceSession {
                 DeadlineTransport(heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http, deadline: deadline)
             },
             wallClock: SystemClocks.wallTime)
-        guard let source = try SourceRegistry.factories.lazy.compactMap({ try $0.makeSource(settings, context: context) })
-            .first
-        else { preconditionFailure("no factory for the source \(settings.sourceName)") }
-        self.source = source
+        make = { try SourceRegistry.makeSource(settings, context: context) }
+        do {
+            source = try make()
+        } catch let error as SourceSetupError where error.waitsForTheFix {
+            setupFailure = error  // said by its first poll, which fails with it (`check` and the daemon name it)
+            failedJustNow = true
+        }
     }
 
-    /// Polls the source once, within `[poll] deadline` (`PollDeadline`).
+    /// Polls the source once, within `[poll] deadline` (`PollDeadline`), and records how it went in the store
+    /// (unless `dryRun`). A source not made yet is made first; while it cannot be, the poll throws why.
     public func poll(dryRun: Bool, fullRead: Bool = false) throws -> PollReport {
+        let started = SystemClocks.wallTime()
+        let clock = ContinuousClock(), start = clock.now
+        do {
+            let report = try pollOnce(dryRun: dryRun, fullRead: fullRead)
+            if !dryRun {
+                record(PollLogEntry(startedAt: started, durationMilliseconds: report.durationMilliseconds,
+                                    recordCount: report.recordCount, changeCount: report.changes.count, error: nil),
+                       partialFailure: report.failure.map { "\($0)" })
+            }
+            return report
+        } catch {
+            if !dryRun {
+                let duration = WatchPoller.milliseconds(clock.now - start)
+                record(PollLogEntry(startedAt: started, durationMilliseconds: duration, recordCount: 0, changeCount: 0,
+                                    error: "\(error)"))
+            }
+            throw error
+        }
+    }
+
+    private func pollOnce(dryRun: Bool, fullRead: Bool) throws -> PollReport {
+        let source = try ready()
         deadline.arm(seconds: deadlineSeconds)
         defer { deadline.disarm() }
         return try source.poll(dryRun: dryRun, fullRead: fullRead)
+    }
+
+    /// The source, made now if it could not be before (its credential may have been written since).
+    private func ready() throws -> any Source {
+        if let source { return source }
+        if failedJustNow, let setupFailure {
+            failedJustNow = false
+            throw setupFailure
+        }
+        do {
+            let made = try make()
+            source = made
+            setupFailure = nil
+            logger.notice("source made: its credential can be read now")
+            return made
+        } catch let error as SourceSetupError {
+            setupFailure = error
+            throw error
+        }
+    }
+
+    /// A failure to record costs only `status`'s view of this poll (the poll itself is committed or not already).
+    private func record(_ log: PollLogEntry, partialFailure: String? = nil) {
+        do {
+            try store.recordSourcePoll(log, partialFailure: partialFailure)
+        } catch {
+            logger.warning("could not record the poll for trackwatch status", metadata: ["error": "\(error)"])
+        }
     }
 
     /// The state directory of `settings`: its folder below `root` (a single `[server]` keeps its state in the
     /// root itself).
     public static func stateDirectory(of settings: any SourceSettings, in root: String) -> String {
         settings.stateFolder.isEmpty ? root : "\(root)/\(settings.stateFolder)"
+    }
+}
+
+extension SourceRegistry {
+    /// The source for `settings`, from the factory of its kind; what goes wrong is named with its table.
+    static func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> any Source {
+        for factory in factories {
+            do {
+                if let source = try factory.makeSource(settings, context: context) { return source }
+            } catch {
+                throw SourceSetupError(table: table(of: settings, kind: factory.kind), underlying: error)
+            }
+        }
+        preconditionFailure("no factory for the source \(settings.sourceName)")
+    }
+
+    /// `[[github]] work`, or `[server]` for a single Compass server (whose state is the root's): the kind's table
+    /// that holds a `url` (Compass's `[[watch]]` does not), as the configuration spells it.
+    static func table(of settings: any SourceSettings, kind: any SourceKind) -> String {
+        let name = kind.tables.filter { $0.value.contains("url") }.keys.sorted().first ?? "source"
+        return settings.stateFolder.isEmpty ? "[\(name)]" : "[[\(name)]] \(settings.sourceName)"
     }
 }
 

@@ -7,8 +7,9 @@
 /// A failed poll is retried before the next regular one, after a delay that doubles from `firstRetry` and is
 /// capped at the interval (so a long outage settles into the normal rhythm instead of hammering the
 /// server); a server's `Retry-After` lengthens a delay but never shortens it. A server that asks to be polled
-/// less often (`serverInterval`: GitHub's `X-Poll-Interval`) is polled no sooner than it asked. Each source has
-/// its own schedule (`SourceSchedules`), so what one server asks for never delays another.
+/// less often (`serverInterval`: GitHub's `X-Poll-Interval`) is polled no sooner than it asked — for the next poll
+/// only, and at most `longestServerInterval` later: one answer never silences a source. Each source has its own
+/// schedule (`SourceSchedules`), so what one server asks for never delays another.
 public struct PollSchedule: Equatable, Sendable {
     /// Why the next poll is due when it is: what `status` says beside the time.
     public enum Standing: Equatable, Sendable {
@@ -51,8 +52,12 @@ public struct PollSchedule: Equatable, Sendable {
 
     /// A wake-up earlier than the due time by no more than this still polls (timers have leeway).
     public static let tolerance = 1.0
-    /// The longest `Retry-After` or server interval honoured; a server asking for more is polled after this.
+    /// The longest `Retry-After` honoured; a server asking for more is asked again after this.
     public static let longestRetryAfter = 3_600.0
+    /// The longest server interval (`X-Poll-Interval`) honoured for one poll. A server may ask for more on every
+    /// answer; a single answer holds the source at most this long (it was an hour: one answer of 3600 and the
+    /// source went quiet for an hour, whatever later answers said).
+    public static let longestServerInterval = 900.0
 
     public func isDue(at now: Double) -> Bool {
         guard let dueAt else { return true }
@@ -74,11 +79,12 @@ public struct PollSchedule: Equatable, Sendable {
     }
 
     /// A poll succeeded: back to the regular interval, or to `serverInterval` seconds after the poll started when
-    /// the server asked for longer (bounded by `longestRetryAfter`).
+    /// the server asked for longer (bounded by `longestServerInterval`). It moves only the poll after this one: the
+    /// next `pollStarted` is back on the interval unless that poll's answers ask again.
     public mutating func pollSucceeded(serverInterval: Double? = nil) {
         failures = 0
         guard let serverInterval, serverInterval > 0, let startedAt else { return }
-        let asked = min(serverInterval, Self.longestRetryAfter)
+        let asked = min(serverInterval, Self.longestServerInterval)
         if startedAt + asked > dueAt ?? 0 {
             dueAt = startedAt + asked
             standing = .serverAsked(seconds: asked)

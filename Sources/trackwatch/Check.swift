@@ -41,7 +41,8 @@ struct Check: ParsableCommand {
                 environment: environment, logger: logger)
             defer { session.logoff() }
             // Every source is polled; the exit status is the first failure's. With several sources each
-            // failure is named, so that one source's trouble does not hide another's changes.
+            // failure is named, so that one source's trouble does not hide another's changes: a credential that
+            // cannot be read included, whose source is not polled while the others are.
             var firstFailure: (any Error)?
             for server in session.sources {
                 let failure: (any Error)?
@@ -57,7 +58,9 @@ struct Check: ParsableCommand {
                     failure = error
                 }
                 if let failure, session.sources.count > 1 {
-                    Console.error("trackwatch: \(server.settings.label): \(failure)")
+                    // A source that could not be made names its table already.
+                    let name = failure is SourceSetupError ? "" : "\(server.settings.label): "
+                    Console.error("trackwatch: \(name)\(failure)")
                     firstFailure = firstFailure ?? ExitCode(ExitStatus.forError(failure).rawValue)
                 } else if let failure {
                     firstFailure = firstFailure ?? failure

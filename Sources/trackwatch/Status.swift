@@ -44,7 +44,8 @@ struct Status: ParsableCommand {
     /// One entry per line; an entry holding the server's text stays one line when printed (see `Console`).
     private func describe(_ status: StoreStatus) -> [String] {
         guard let last = status.lastPoll else { return ["No poll yet. Run `trackwatch check` or start the daemon."] }
-        var lines = ["Last poll:    \(StatusJSON.time(last.entry.startedAt)) (\(last.entry.error == nil ? "ok" : "failed"), \(last.entry.durationMilliseconds) ms)"]
+        let outcome = last.error == nil ? "ok" : "failed"
+        var lines = ["Last poll:    \(StatusJSON.time(last.startedAt)) (\(outcome), \(last.durationMilliseconds) ms)"]
         if let success = status.lastSuccess {
             lines.append("Last success: \(StatusJSON.time(success.startedAt)): \(success.recordCount) records, \(success.changeCount) changes")
         }
@@ -65,6 +66,11 @@ struct Status: ParsableCommand {
         }
         if status.consecutiveFailures > 0, let error = status.lastError {
             lines.append("Failing:      \(status.consecutiveFailures) poll(s) in a row; last error: \(error.error ?? "")")
+        } else if let error = status.lastError?.error, status.lastError?.startedAt == last.startedAt,
+            !status.failingWatches.values.contains(error)
+        {
+            // The poll was made, but a part of it failed (a project it cannot read): said unless a watch says it.
+            lines.append("Failing:      part of the last poll: \(error)")
         }
         if status.undelivered > 0 { lines.append("Undelivered:  \(status.undelivered) change(s), delivered at the next start") }
         return lines
@@ -104,8 +110,8 @@ struct StatusJSON: Encodable {
     init(_ status: StoreStatus, server: String? = nil) {
         self.server = server
         failingWatches = status.failingWatches
-        lastPoll = status.lastPoll.map { Self.time($0.entry.startedAt) }
-        lastPollOK = status.lastPoll.map { $0.entry.error == nil }
+        lastPoll = status.lastPoll.map { Self.time($0.startedAt) }
+        lastPollOK = status.lastPoll.map { $0.error == nil }
         lastSuccess = status.lastSuccess.map { Self.time($0.startedAt) }
         records = status.recordCounts
         checkpoints = status.checkpoints.mapValues(\.rawValue)

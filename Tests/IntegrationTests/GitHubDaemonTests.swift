@@ -48,4 +48,51 @@ final class GitHubDaemonTests: XCTestCase {
         XCTAssertFalse(saved.contains("ghp_sim_engineer"), "no token in the transcript")
         XCTAssertFalse(saved.contains("acme/web"), "no repository in the transcript")
     }
+
+    /// Issue 36, item 9: one answer of `X-Poll-Interval: 3600` held the source for an hour. The next poll waits at
+    /// most 15 minutes, whatever the server asks.
+    func test_anHourlyPollInterval_holdsTheNextPollAtMostFifteenMinutes() throws {
+        let sim = try GitHubSim(["--poll-interval", "3600"])
+        let workspace = try Workspace(serverURL: sim.url)
+        try workspace.useGitHub(sim)
+        let notify = try NotifySocket()
+        let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
+        defer { stopAndWait(daemon) }
+        let first = notify.waitFor { $0.hasPrefix("STATUS=Last poll") }
+        XCTAssertTrue(first?.contains("the server asked for 900 s") == true, first ?? "\(notify.messages)")
+    }
+
+    /// Issue 36, item 8: a rate limit that holds the source (403 with `X-RateLimit-Remaining: 0`, five polls in a row,
+    /// past the 10 s interval) is said once, with the next try, and its end as an outage's end is; before, nobody was
+    /// ever told, however long it lasted. The short limits of `JSONDaemonTests` and `QaseDaemonTests` stay silent.
+    func test_aRateLimitThatHolds_isSaidOnce_withTheNextTry_andItsEnd() throws {
+        let sim = try GitHubSim()
+        let workspace = try Workspace(serverURL: sim.url)
+        workspace.extraPollLines = ["first_retry = \"1s\""]
+        try workspace.useGitHub(sim)
+        let notify = try NotifySocket()
+        let stderr = Pipe()
+        let daemon = try workspace.startDaemon(notify: notify, stderr: stderr, bus: bus)
+        defer { stopAndWait(daemon) }
+        XCTAssertNotNil(notify.waitFor { $0.hasPrefix("STATUS=Last poll") })
+        try bus.clearCalls()
+
+        try sim.act("alice", "assign", "acme/web#2", "engineer")
+        try sim.fault("rateLimit", on: "GET /issues", count: 5, retryAfter: 2)
+        notify.poll(daemon, expecting: "limiting")
+        XCTAssertNotNil(
+            notify.waitFor(timeout: 60) { $0.hasPrefix("STATUS=Last poll") && $0.contains("1 change;") },
+            "reported once the limit ends: \(notify.messages)")
+        let summaries = try bus.notifyCalls().map(\.summary)
+        let limited = summaries.filter { $0.hasPrefix("GitHub is rate-limiting trackwatch; next try ") }
+        XCTAssertEqual(limited.count, 1, "said once: \(summaries)")
+        XCTAssertEqual(limited.first?.count, "GitHub is rate-limiting trackwatch; next try 10:42".count, "\(limited)")
+        XCTAssertEqual(summaries.filter { $0 == "Connected to GitHub again" }.count, 1, "its end: \(summaries)")
+        XCTAssertTrue(summaries.last?.hasPrefix("acme/web#2: ") == true, "then the change: \(summaries)")
+
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("GitHub is rate-limiting trackwatch; next try "), "and in the log: \(log)")
+    }
 }

@@ -134,7 +134,7 @@ final class OutboxAndLogTests: StoreTestCase {
         try store.recordFailure(watch: "assigned", log: log(at: 300, error: "login rejected"))
 
         let status = try store.status()
-        XCTAssertEqual(status.lastPoll, LoggedPoll(watch: "assigned", entry: log(at: 300, error: "login rejected")))
+        XCTAssertEqual(status.lastPoll, log(at: 300, error: "login rejected"))
         XCTAssertEqual(status.lastSuccess, log(at: 150, changes: 1))
         XCTAssertEqual(status.lastError, log(at: 300, error: "login rejected"))
         XCTAssertEqual(status.consecutiveFailures, 2)
@@ -145,6 +145,46 @@ final class OutboxAndLogTests: StoreTestCase {
         try store.commit(poll(at: 400))
         XCTAssertEqual(try store.status().consecutiveFailures, 0)
         XCTAssertEqual(try store.status().lastError, log(at: 300, error: "login rejected"))
+    }
+
+    /// Issue 37, item 4: Jira's watch is `issues`; status looked for `assigned` and `items` only, and read "No poll
+    /// yet" however many polls there were. From the poll log alone, every watch of the source's own counts.
+    func test_status_fromThePollLog_readsAnyWatchName_butNotAWatchedQuery() throws {
+        let store = try makeStore()
+        try store.commit(baseline([record(1)], watch: "issues", at: 100))
+        try store.recordFailure(watch: "issues", log: log(at: 200, error: "HTTP 401"))
+        try store.recordFailure(watch: "watch:Team", log: log(at: 250, error: "no such query"))
+        let status = try store.status()
+        XCTAssertEqual(status.lastPoll, log(at: 200, error: "HTTP 401"))
+        XCTAssertEqual(status.lastSuccess, log(at: 100, records: 1))
+        XCTAssertEqual(status.consecutiveFailures, 1, "a [[watch]] failing is its own line, not the source's")
+    }
+
+    /// What the command or the daemon recorded of the source's polls as a whole stands for the source, whatever its
+    /// watches are called, and also for a poll that failed before asking anything (a token that cannot be read).
+    func test_status_followsTheSourcesPollsAsAWhole() throws {
+        let store = try makeStore()
+        let unreadable = "[[github]] work: token_file /x: No such file or directory"
+        try store.recordSourcePoll(log(at: 100, error: unreadable))
+        var status = try store.status()
+        XCTAssertEqual(status.lastPoll, log(at: 100, error: unreadable))
+        XCTAssertEqual(status.consecutiveFailures, 1)
+        XCTAssertNil(status.lastSuccess)
+        try store.recordSourcePoll(log(at: 200, error: "HTTP 401"))
+        XCTAssertEqual(try store.status().consecutiveFailures, 2)
+
+        try store.recordSourcePoll(log(at: 300, records: 4, changes: 1))
+        status = try store.status()
+        XCTAssertEqual(status.lastPoll, log(at: 300, records: 4, changes: 1))
+        XCTAssertEqual(status.lastSuccess, log(at: 300, records: 4, changes: 1))
+        XCTAssertEqual(status.lastError, log(at: 200, error: "HTTP 401"), "the last error stays known")
+        XCTAssertEqual(status.consecutiveFailures, 0)
+
+        try store.recordSourcePoll(log(at: 400, records: 4), partialFailure: "project SEC cannot be read")
+        status = try store.status()
+        XCTAssertEqual(status.lastPoll, log(at: 400, records: 4), "the poll was made")
+        XCTAssertEqual(status.consecutiveFailures, 0)
+        XCTAssertEqual(status.lastError, log(at: 400, records: 4, error: "project SEC cannot be read"))
     }
 
     func test_settings_storeReplaceAndDelete() throws {

@@ -66,4 +66,33 @@ final class OutageMessageTests: XCTestCase {
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: nil).summary, "Connected to Compass again")
         XCTAssertEqual(OutageMessage.recovered(tracker: "Compass", server: "prod").summary, "Connected to Compass prod again")
     }
+
+    /// Issue 37, item 3: a table whose credential cannot be read is named as written, on the bubble and in the
+    /// journal's detail; nothing was sent, so no word about locked accounts.
+    func test_aCredentialThatCannotBeRead_namesItsTable() {
+        let error = SourceSetupError(
+            table: "[[github]] work",
+            underlying: CredentialError(description: "token_file /home/me/gh: No such file or directory"))
+        let unreadable = OutageMessage(error, tracker: "GitHub", label: "work", several: true)
+        XCTAssertEqual(unreadable.summary, "trackwatch cannot read the password or token (work)")
+        XCTAssertEqual(unreadable.body, [
+            "[[github]] work: token_file /home/me/gh: No such file or directory",
+            "Fix it; trackwatch tries again at each regular poll, or at once on: systemctl --user reload trackwatch",
+        ])
+        XCTAssertEqual(unreadable.detail, "[[github]] work: token_file /home/me/gh: No such file or directory")
+        XCTAssertEqual(ExitStatus.forError(error), .credentials)
+    }
+
+    /// Issue 36, item 8: a rate limit that holds is said with when the next try is, a clock time that stays true.
+    func test_aRateLimit_saysWhoLimitsAndTheNextTry() {
+        let failure = CompassError.server(status: 429, message: "slow down", endpoint: "query", retryAfter: 600)
+        let one = OutageMessage(
+            rateLimited: failure, tracker: "GitHub", label: "github", several: false, nextTry: "10:42")
+        XCTAssertEqual(one.summary, "GitHub is rate-limiting trackwatch; next try 10:42")
+        XCTAssertEqual(
+            one.body, ["github: HTTP 429: slow down", "trackwatch waits as GitHub asked, and retries by itself."])
+        let several = OutageMessage(
+            rateLimited: failure, tracker: "GitHub", label: "work", several: true, nextTry: "10:42")
+        XCTAssertEqual(several.summary, "GitHub is rate-limiting trackwatch (work); next try 10:42")
+    }
 }

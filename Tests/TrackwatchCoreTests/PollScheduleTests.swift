@@ -99,7 +99,25 @@ final class PollScheduleServerIntervalTests: XCTestCase {
         XCTAssertEqual(schedule.standing, .regular)
         schedule.pollStarted(at: 2_000, random: 0)
         schedule.pollSucceeded(serverInterval: 1e12)
-        XCTAssertEqual(schedule.dueAt, 2_000 + PollSchedule.longestRetryAfter)
+        XCTAssertEqual(schedule.dueAt, 2_000 + PollSchedule.longestServerInterval)
+    }
+
+    /// Issue 36, item 9: GitHub sent `X-Poll-Interval: 3600` once, and every later poll was an hour apart. One
+    /// answer moves the next poll only, by at most 15 minutes; the poll after it is back on the interval.
+    func test_aServerInterval_movesTheNextPollOnly_byAtMostFifteenMinutes() {
+        var schedule = PollSchedule(interval: 60, jitterFraction: 0)
+        schedule.pollStarted(at: 1_000, random: 0)
+        schedule.pollSucceeded(serverInterval: 3_600)
+        XCTAssertEqual(PollSchedule.longestServerInterval, 900)
+        XCTAssertEqual(schedule.dueAt, 1_900, "bounded to 15 minutes")
+        XCTAssertEqual(schedule.standing, .serverAsked(seconds: 900))
+        schedule.pollStarted(at: 1_900, random: 0)
+        schedule.pollSucceeded(serverInterval: nil)
+        XCTAssertEqual(schedule.dueAt, 1_960, "the poll after is back on the interval")
+        XCTAssertEqual(schedule.standing, .regular)
+        schedule.pollStarted(at: 1_960, random: 0)
+        schedule.pollFailed(startedAt: 1_960, at: 1_961, retryAfter: nil, random: 0)
+        XCTAssertEqual(schedule.dueAt, 1_991, "a failure retries on its own rule, not the old server interval")
     }
 
     func test_standing_saysWhyTheNextPollIsThen() {
