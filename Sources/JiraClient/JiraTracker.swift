@@ -93,12 +93,12 @@ final class JiraTracker: ActivityTracker {
     ) throws -> [String: ItemLookup<JiraIssue>] {
         var answers: [String: ItemLookup<JiraIssue>] = [:]
         for start in stride(from: 0, to: ids.count, by: 100) {
-            try confirm(Array(ids[start..<min(start + 100, ids.count)]), into: &answers, since: poll.window.since)
+            try confirm(Array(ids[start..<min(start + 100, ids.count)]), into: &answers, poll)
         }
         return answers
     }
 
-    private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], since: Timestamp) throws {
+    private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) throws {
         let found: [JiraIssue]
         do {
             if batch.count == 1 {
@@ -111,8 +111,8 @@ final class JiraTracker: ActivityTracker {
             return
         } catch JiraError.server(400, _, _) {
             let half = batch.count / 2
-            try confirm(Array(batch[..<half]), into: &answers, since: since)
-            try confirm(Array(batch[half...]), into: &answers, since: since)
+            try confirm(Array(batch[..<half]), into: &answers, poll)
+            try confirm(Array(batch[half...]), into: &answers, poll)
             return
         }
         let returned = Dictionary(found.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -122,9 +122,17 @@ final class JiraTracker: ActivityTracker {
                 continue
             }
             // Updated within the window: the search may simply lag behind it. Asked again next time.
-            if let updated = issue.fields?.updated?.timestamp, updated >= since { continue }
-            answers[id] = .found(issue, isMine: false)
+            if let updated = issue.fields?.updated?.timestamp, updated >= poll.window.since { continue }
+            answers[id] = .found(issue, isMine: isMine(issue, me: poll.me.id))
         }
+    }
+
+    /// Whether an issue the search did not return is still mine by its own fields: a Data Center search paged by
+    /// offset skips the issue at a page's edge when another leaves the set meanwhile, and such an issue stays watched.
+    private func isMine(_ issue: JiraIssue, me: String) -> Bool {
+        let fields = issue.fields
+        if let projects = jira.projects, let key = fields?.project?.key, !projects.contains(key.uppercased()) { return false }
+        return fields?.assignee?.id == me || fields?.reporter?.id == me || fields?.watches?.isWatching == true
     }
 
     func item(_ issue: JiraIssue, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {

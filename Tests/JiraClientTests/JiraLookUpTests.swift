@@ -12,10 +12,13 @@ import XCTest
 final class JiraLookUpTests: XCTestCase {
     /// A Jira Data Center that knows issues 1…`count` except `deleted`, and refuses a search naming a deleted id.
     private final class ScriptedJira: HTTPTransport, @unchecked Sendable {
-        let known: Set<Int>
+        let known: Set<Int>, reportedByMe: Set<Int>
         private(set) var requests: [String] = []
 
-        init(count: Int, deleted: Set<Int>) { known = Set(1...count).subtracting(deleted) }
+        init(count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = []) {
+            known = Set(1...count).subtracting(deleted)
+            self.reportedByMe = reportedByMe
+        }
 
         func send(_ request: HTTPRequest) throws -> HTTPResponse {
             requests.append(request.url)
@@ -40,6 +43,7 @@ final class JiraLookUpTests: XCTestCase {
 
         private func issue(_ id: Int) -> String {
             #"{"id":"\#(id)","key":"WEB-\#(id)","fields":{"summary":"Issue \#(id)","updated":"2026-01-01T10:00:00.000+0000","#
+                + (reportedByMe.contains(id) ? #""reporter":{"key":"me"},"# : "")
                 + #""assignee":{"key":"carol","displayName":"Carol"}}}"#
         }
 
@@ -48,8 +52,10 @@ final class JiraLookUpTests: XCTestCase {
         }
     }
 
-    private func lookUp(count: Int, deleted: Set<Int>) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
-        let jira = ScriptedJira(count: count, deleted: deleted)
+    private func lookUp(
+        count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = []
+    ) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
+        let jira = ScriptedJira(count: count, deleted: deleted, reportedByMe: reportedByMe)
         let settings = JiraSettings(url: "https://jira.example", signIn: .personalToken, credential: .tokenFile(path: "/x"))
         let api = JiraAPI(base: settings.url, authorization: Secret("Bearer x"), transport: jira, timeout: 30, logger: Logger(label: "test"))
         api.flavour = .dataCenter
@@ -76,6 +82,14 @@ final class JiraLookUpTests: XCTestCase {
         let found = answers.filter { if case .found = $0.value { true } else { false } }
         XCTAssertEqual(found.count, 98)
         XCTAssertEqual(Set(answers.filter { if case .gone = $0.value { true } else { false } }.keys), ["1", "100"])
+    }
+
+    /// Issue 36 item 13: Data Center's offset paging skips the issue at a page's edge when another leaves the set
+    /// between two pages. Confirmed by id, an issue I reported is still mine: it stays watched.
+    func test_anIssueTheSearchSkipped_butStillMine_staysWatched() throws {
+        let (answers, _) = try lookUp(count: 4, deleted: [], reportedByMe: [2])
+        guard case .found(_, isMine: true)? = answers["2"] else { return XCTFail("\(String(describing: answers["2"]))") }
+        guard case .found(_, isMine: false)? = answers["3"] else { return XCTFail("\(String(describing: answers["3"]))") }
     }
 
     func test_anAcceptedBatch_isOneSearch() throws {
