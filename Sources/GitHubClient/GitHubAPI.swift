@@ -79,7 +79,13 @@ final class GitHubAPI {
     ) throws -> GitHubAnswer {
         let target = url ?? base + endpoint.path + PercentEncoding.query(query)
         guard target.hasPrefix(base + "/") else {
-            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a link to another server")
+            // The token never follows a link elsewhere. A server reached by an alias links its pages under its own
+            // name: say which, so that a person can configure that one.
+            let detail = Self.origin(of: target).map {
+                "a next page on \($0), not on the configured url; if that is this server's own name, set url in "
+                    + "[[github]] to \($0)\(Self.path(of: base))"
+            }
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: detail ?? "a link to another server")
         }
         let answer = try send(target, endpoint: endpoint, etag: etag)
         if answer.response.status == 400, version == Self.versions[0],
@@ -148,6 +154,23 @@ final class GitHubAPI {
             return .missingScope(message: message, scopes: scopes(response))
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
+    }
+
+    /// `https://host:port` of a URL from the server, if it is made of a host name's characters only (it is shown).
+    static func origin(of url: String) -> String? {
+        guard let scheme = ["https://", "http://"].first(where: url.hasPrefix) else { return nil }
+        let rest = url.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard (1...100).contains(authority.utf8.count),
+            authority.utf8.allSatisfy({ $0 < 0x80 && ($0 == 0x2E || $0 == 0x2D || $0 == 0x3A || Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber) })
+        else { return nil }
+        return scheme + authority
+    }
+
+    /// The path of the configured base (`/api/v3`, or empty).
+    static func path(of base: String) -> String {
+        guard let origin = origin(of: base) else { return "" }
+        return String(base.dropFirst(origin.count))
     }
 
     static func scopes(_ response: HTTPResponse) -> String? {
