@@ -88,7 +88,9 @@ final class GitHubAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
-        try JSONAnswer.decode(type, answer.response) { GitHubError.invalidResponse(endpoint: endpoint.name, detail: $0) }
+        try JSONAnswer.decode(type, answer.response) {
+            GitHubError.invalidResponse(endpoint: endpoint.name, detail: $0)
+        }
     }
 
     private func send(_ url: String, endpoint: GitHubEndpoint, etag: String?) throws -> GitHubAnswer {

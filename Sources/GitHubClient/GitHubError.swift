@@ -31,7 +31,8 @@ extension GitHubError: TrackerFailure {
         case .tokenRejected(let message): .tokenRejected(message: message)
         case .rateLimited(let retryAfter, let resource):
             .rateLimited(status: nil, retryAfter: retryAfter, limit: Self.limit(resource))
-        case .server(let status, let message, let endpoint): .server(status: status, message: message, endpoint: endpoint)
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
         case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
         case .missingScope, .repositoriesUnavailable: nil
         }

@@ -16,10 +16,14 @@ public struct GitHubFactory: ActivityTrackerFactory {
             + "Personal access tokens)"
     }
 
-    public func session(_ settings: GitHubSettings, secret: Secret, transport: any HTTPTransport, logger: Logger) -> TrackerSession {
-        let api = GitHubAPI(base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
+    public func session(
+        _ settings: GitHubSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = GitHubAPI(
+            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
         return TrackerSession(
-            tracker: GitHubTracker(settings: settings, api: api, logger: logger), survey: GitHubSurvey(settings: settings, api: api).run)
+            tracker: GitHubTracker(settings: settings, api: api, logger: logger),
+            survey: GitHubSurvey(settings: settings, api: api).run)
     }
 }
 

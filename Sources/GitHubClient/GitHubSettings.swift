@@ -88,7 +88,8 @@ extension ConfigReader {
         let credential = try requiredCredential(
             table, "github", url: url, user: name, line: line,
             missing: Self.missingToken("github", "a personal access token: GitHub, Settings, Developer settings"))
-        var settings = GitHubSettings(account: try account(table, "github", name: name, url: url, credential: credential))
+        var settings = GitHubSettings(
+            account: try account(table, "github", name: name, url: url, credential: credential))
         if let repos = try stringArray(table, "github", "repos") {
             guard !repos.isEmpty else {
                 throw error(

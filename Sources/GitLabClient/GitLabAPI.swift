@@ -55,7 +55,8 @@ final class GitLabAPI {
     init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
         requests = APIRequests(
             base: base, transport: transport, timeout: timeout,
-            headers: [("PRIVATE-TOKEN", token.value), ("Accept", "application/json")], unreachable: GitLabError.unreachable)
+            headers: [("PRIVATE-TOKEN", token.value), ("Accept", "application/json")],
+            unreachable: GitLabError.unreachable)
     }
 
     func get<Value: Decodable>(_ type: Value.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)] = []) throws -> Value {

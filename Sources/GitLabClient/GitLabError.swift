@@ -27,7 +27,8 @@ extension GitLabError: TrackerFailure {
         case .unreachable(let error): .unreachable(error)
         case .tokenRejected(let message): .tokenRejected(message: message)
         case .rateLimited(let retryAfter): .rateLimited(status: 429, retryAfter: retryAfter, limit: "HTTP 429")
-        case .server(let status, let message, let endpoint): .server(status: status, message: message, endpoint: endpoint)
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
         case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
         case .projectUnavailable: nil
         }

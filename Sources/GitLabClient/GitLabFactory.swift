@@ -16,10 +16,13 @@ public struct GitLabFactory: ActivityTrackerFactory {
             + "Preferences, Access tokens)"
     }
 
-    public func session(_ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger) -> TrackerSession {
+    public func session(
+        _ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
         let api = GitLabAPI(base: settings.api, token: secret, transport: transport, timeout: settings.requestTimeout)
         return TrackerSession(
-            tracker: GitLabTracker(settings: settings, api: api, logger: logger), survey: GitLabSurvey(settings: settings, api: api).run)
+            tracker: GitLabTracker(settings: settings, api: api, logger: logger),
+            survey: GitLabSurvey(settings: settings, api: api).run)
     }
 }
 

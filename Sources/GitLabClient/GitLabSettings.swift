@@ -79,7 +79,8 @@ extension ConfigReader {
             table, "gitlab", url: url, user: name, line: line,
             missing: Self.missingToken(
                 "gitlab", "a personal access token with the read_api scope: GitLab, Preferences, Access tokens"))
-        var settings = GitLabSettings(account: try account(table, "gitlab", name: name, url: url, credential: credential))
+        var settings = GitLabSettings(
+            account: try account(table, "gitlab", name: name, url: url, credential: credential))
         if let projects = try stringArray(table, "gitlab", "projects") {
             guard !projects.isEmpty else {
                 throw error(

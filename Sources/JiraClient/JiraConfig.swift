@@ -104,8 +104,8 @@ extension ConfigReader {
                         + "credential, keyring)")
         }
         return try requiredCredential(
-            table, "jira", keys: usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : TrackerAccount.tokenKeys,
-            url: url, user: user, line: line, missingKey: usesPassword ? "password_file" : "token_file",
+            table, "jira",
+            keys: usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : TrackerAccount.tokenKeys, url: url, user: user, line: line, missingKey: usesPassword ? "password_file" : "token_file",
             missing: usesPassword
                 ? "missing; add password_file = \"~/.config/trackwatch/jira-password\", or password_command, "
                     + "credential or keyring = true"

@@ -34,8 +34,10 @@ extension JiraError: TrackerFailure {
         switch self {
         case .unreachable(let error) where ![.tls, .responseTooLarge, .notTLS].contains(error.kind): .unreachable(error)
         case .rateLimited(let status, let retryAfter, let reason):
-            .rateLimited(status: status, retryAfter: retryAfter, limit: "HTTP \(status)\(reason.map { " (\($0))" } ?? "")")
-        case .server(let status, let message, let endpoint): .server(status: status, message: message, endpoint: endpoint)
+            .rateLimited(
+                status: status, retryAfter: retryAfter, limit: "HTTP \(status)\(reason.map { " (\($0))" } ?? "")")
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
         case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
         default: nil
         }

@@ -38,11 +38,14 @@ public struct JiraFactory: ActivityTrackerFactory {
         }
     }
 
-    public func session(_ jira: JiraSettings, secret: Secret, transport: any HTTPTransport, logger: Logger) -> TrackerSession {
+    public func session(
+        _ jira: JiraSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
         let api = JiraAPI(
             base: jira.url, authorization: JiraAPI.authorization(jira.signIn, secret: secret), transport: transport,
             timeout: jira.requestTimeout, logger: logger)
         return TrackerSession(
-            tracker: JiraTracker(settings: jira, api: api, logger: logger), survey: JiraSurvey(settings: jira, api: api).run)
+            tracker: JiraTracker(settings: jira, api: api, logger: logger),
+            survey: JiraSurvey(settings: jira, api: api).run)
     }
 }

@@ -3,7 +3,8 @@ import TrackwatchCore
 
 /// The failures every tracker with a token and a JSON API shares, with their sentences, kinds and short reasons
 /// written once. A tracker's own error enum keeps its cases (its code throws and catches them) and hands the shared
-/// ones to this through `TrackerFailure` (with its words); what only it has (Jira's `invalidJQL`, GitHub's scopes) it says itself.
+/// ones to this through `TrackerFailure` (with its words); what only it has (Jira's `invalidJQL`, GitHub's
+/// scopes) it says itself.
 public enum CommonFailure: Equatable, Sendable {
     /// No HTTP answer: connection refused, DNS, TLS, a timeout, an answer over the size limit.
     case unreachable(TransportError)
