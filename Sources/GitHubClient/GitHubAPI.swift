@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
@@ -54,22 +50,18 @@ final class GitHubAPI {
     /// The API versions trackwatch reads: the default one, and the next where a server retired the default.
     static let versions = ["2022-11-28", "2026-03-10"]
 
-    let base: String
-    let transport: any HTTPTransport
-    private let token: Secret
-    private let timeout: Int
+    let requests: APIRequests
+    var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
     private var version = GitHubAPI.versions[0]
-    /// Requests sent and 304s among them (for the report and the benchmark).
-    private(set) var requestCount = 0, notModifiedCount = 0
     /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
     var pollInterval: Double?
 
     init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
-        self.base = base
-        self.token = token
-        self.transport = transport
-        self.timeout = timeout
+        requests = APIRequests(
+            base: base, transport: transport, timeout: timeout,
+            headers: [("Authorization", "Bearer " + token.value), ("Accept", "application/vnd.github+json")],
+            unreachable: GitHubError.unreachable)
         self.logger = logger
     }
 
@@ -77,13 +69,13 @@ final class GitHubAPI {
     func get(
         _ endpoint: GitHubEndpoint, _ query: [(String, String)] = [], url: String? = nil, etag: String? = nil
     ) throws -> GitHubAnswer {
-        let target = url ?? base + endpoint.path + PercentEncoding.query(query)
-        guard target.hasPrefix(base + "/") else {
+        let target = url ?? requests.url(endpoint.path, query)
+        guard target.hasPrefix(requests.base + "/") else {
             // The token never follows a link elsewhere. A server reached by an alias links its pages under its own
             // name: say which, so that a person can configure that one.
             let detail = Self.origin(of: target).map {
                 "a next page on \($0), not on the configured url; if that is this server's own name, set url in "
-                    + "[[github]] to \($0)\(Self.path(of: base))"
+                    + "[[github]] to \($0)\(Self.path(of: requests.base))"
             }
             throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: detail ?? "a link to another server")
         }
@@ -102,28 +94,14 @@ final class GitHubAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
-        if let excess = JSONBudget.excess(in: answer.response.body) {
-            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: excess)
-        }
-        do { return try JSONDecoder().decode(Value.self, from: Data(answer.response.body)) } catch {
-            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: Self.describe(answer.response))
+        try JSONAnswer.decode(type, answer.response) {
+            GitHubError.invalidResponse(endpoint: endpoint.name, detail: $0)
         }
     }
 
     private func send(_ url: String, endpoint: GitHubEndpoint, etag: String?) throws -> GitHubAnswer {
-        var headers: [(name: String, value: String)] = [
-            ("Authorization", "Bearer " + token.value), ("Accept", "application/vnd.github+json"),
-            ("X-GitHub-Api-Version", version), ("User-Agent", "trackwatch"),
-        ]
-        if let etag { headers.append(("If-None-Match", etag)) }
-        requestCount += 1
-        let response: HTTPResponse
-        do {
-            response = try transport.send(HTTPRequest(method: .get, url: url, headers: headers, timeout: timeout))
-        } catch let error as TransportError {
-            throw GitHubError.unreachable(error)
-        }
-        if response.status == 304 { notModifiedCount += 1 }
+        let response = try requests.send(
+            .get, url, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
         if let interval = response.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
             pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
         }
@@ -136,16 +114,15 @@ final class GitHubAPI {
         switch response.status {
         case 401: return .tokenRejected(message: message)
         case 403, 429:
-            let jitter = Double.random(in: 1.1...1.3)
             if let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) {
-                return .rateLimited(retryAfter: wait * jitter, resource: nil)
+                return .rateLimited(retryAfter: RetryAfter.jittered(wait), resource: nil)
             }
             if response.header("X-RateLimit-Remaining") == "0" {
                 let resource = response.header("X-RateLimit-Resource").map { SafeText.oneLine($0, limit: 20) }
-                return .rateLimited(retryAfter: untilReset(response).map { $0 * jitter }, resource: resource ?? "core")
+                return .rateLimited(retryAfter: untilReset(response).map(RetryAfter.jittered), resource: resource ?? "core")
             }
             if response.status == 429 || message.lowercased().contains("rate limit") {
-                return .rateLimited(retryAfter: 60 * jitter, resource: nil)  // GitHub's advice: a minute at least
+                return .rateLimited(retryAfter: RetryAfter.jittered(60), resource: nil)  // GitHub's advice: a minute at least
             }
             return .missingScope(message: message, scopes: scopes(response))
         // A search refused as a whole, and a classic token (it says its scopes) without the repo scope: the scope.
@@ -186,17 +163,9 @@ final class GitHubAPI {
     }
 
     static func message(_ response: HTTPResponse) -> String {
-        (try? JSONDecoder().decode(GitHubErrorBody.self, from: Data(response.body)))?.text ?? ""
+        JSONAnswer.message(GitHubErrorBody.self, response)?.text ?? ""
     }
 
     /// The `rel="next"` URL of the `Link` header.
     static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
-
-    static func describe(_ response: HTTPResponse) -> String {
-        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
-            return "an HTML page instead of JSON (a proxy's or a login page?)"
-        }
-        return response.body.isEmpty ? "an empty body" : "JSON of an unexpected shape, or cut short"
-    }
 }

@@ -4,76 +4,26 @@ import TrackerHTTP
 import TrackwatchCore
 
 /// GitHub as the application wires it: `[[github]]` tables become `GitHubTracker`s on the shared poller; `doctor` and `probe` survey them.
-public struct GitHubFactory: SourceFactory {
-    /// The largest answer accepted: a page of 100 issues or timeline items; 16 MB leaves each 160 kB.
-    public static let maximumBodySize = 16 * 1024 * 1024
-
+public struct GitHubFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitHubSourceKind() }
+    public static var watch: String { GitHubTracker.watch }
+    public static var route: @Sendable (String) -> String { GitHubSurvey.route }
 
-    public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
-        guard let github = settings as? GitHubSettings else { return nil }
-        let logger = context.logger.forSource(github.name)
-        github.connection.warnings(logger: logger)
-        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
-        let api = try Self.api(
-            github, token: try github.credential.headerToken(context.secret, what: "the GitHub token"), environment: context.environment,
-            logger: logger, wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
-        return ActivityPoller(
-            tracker: GitHubTracker(settings: github, api: api, logger: logger), settings: github,
-            watch: GitHubTracker.watch, context: context, logger: logger, budget: budget)
+    public func secretFix(_ settings: GitHubSettings) -> String {
+        "put a personal access token alone on the first line of that file (GitHub, Settings, Developer settings, "
+            + "Personal access tokens)"
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
-        guard let github = settings as? GitHubSettings else { return nil }
-        var report = DoctorReport()
-        if ServerURL.isCleartextToAnotherHost(github.url) { report.warn("\(github.url): \(Connection.cleartextWarning)") }
-        guard
-            let token = report.check(
-                "token of [[github]] \(github.name) (\(github.credential.summary))",
-                { try github.credential.headerToken(context.secret, what: "the GitHub token") },
-                fix: "put a personal access token alone on the first line of that file (GitHub, Settings, Developer "
-                    + "settings, Personal access tokens)")
-        else {
-            report.skip("GitHub at \(github.url) (needs the token)")
-            return report
-        }
-        guard
-            let api = report.check(
-                "GitHub at \(github.url)",
-                {
-                    try Self.api(
-                        github, token: token, environment: context.environment,
-                        logger: context.logger.forSource(github.name))
-                }, fix: "check url, ca_file, insecure and proxy in [[github]] \(github.name)")
-        else { return report }
-        defer { api.transport.closeIdleConnections() }
-        report.append(survey: GitHubSurvey(settings: github, api: api).run(), fix: "check [[github]] \(github.name)")
-        if github.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
-        return report
-    }
-
-    public func probe(
-        _ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool
-    ) throws -> (any SourceProbe)? {
-        guard let github = settings as? GitHubSettings else { return nil }
-        let recorder = ExchangeTranscript(label: "github", recording: transcript, shape: GitHubSurvey.route)
-        let api = try Self.api(
-            github, token: try github.credential.headerToken(context.secret, what: "the GitHub token"), environment: context.environment,
-            logger: context.logger.forSource(github.name), wrap: { recorder.wrapping($0) })
-        let survey = GitHubSurvey(settings: github, api: api)
-        return SurveyProbe(survey: survey.run, recorder: recorder)
-    }
-
-    static func api(
-        _ github: GitHubSettings, token: Secret, environment: [String: String], logger: Logger,
-        wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
-    ) throws -> GitHubAPI {
-        let http = try github.connection.transport(
-            environment: environment, table: "[[github]] \(github.name)", label: github.name, logger: logger,
-            maximumBodySize: maximumBodySize)
-        return GitHubAPI(base: github.url, token: token, transport: wrap(http), timeout: github.requestTimeout, logger: logger)
+    public func session(
+        _ settings: GitHubSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = GitHubAPI(
+            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
+        return TrackerSession(
+            tracker: GitHubTracker(settings: settings, api: api, logger: logger),
+            survey: GitHubSurvey(settings: settings, api: api).run)
     }
 }
 
@@ -83,8 +33,7 @@ struct GitHubSurvey {
     let api: GitHubAPI
 
     func run() -> ProbeReport {
-        var findings = ProbeReport()
-        do {
+        .survey(fix: fix(for:)) { findings in
             let answer = try api.get(.user)
             let me = try api.decode(GitHubUser.self, answer, .user)
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
@@ -111,19 +60,15 @@ struct GitHubSurvey {
                 .pass,
                 "a steady poll with nothing changed costs 3 requests: two answered 304 (free of the hourly quota), "
                     + "one search (its own per-minute quota)")
-        } catch {
-            findings.add(.fail, "\(error)", then: fix(for: error))
-            findings.stoppedBy = error
         }
-        return findings
     }
 
     private func fix(for error: any Error) -> String {
         switch error as? GitHubError {
-        case .tokenRejected: "make a new personal access token and put it in the \(settings.credential.summary) of [[github]] \(settings.name)"
+        case .tokenRejected: "make a new personal access token and put it in the \(settings.credential.summary) of \(settings.tableName)"
         case .missingScope: "give the token the repo scope (classic) or read access to Issues and Pull requests (fine-grained)"
         case .rateLimited: "wait: GitHub limits this token for a while; trackwatch backs off by itself"
-        default: "check url in [[github]] \(settings.name): https://api.github.com, or your server's /api/v3"
+        default: "check url in \(settings.tableName): https://api.github.com, or your server's /api/v3"
         }
     }
 

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
@@ -52,18 +48,15 @@ enum GitLabEndpoint: Equatable {
 /// GitLab's REST API over one `HTTPTransport`: the token as `PRIVATE-TOKEN`, every answer read whole, offset paging
 /// followed by `X-Next-Page`, errors as `GitLabError`. Not thread-safe: a source polls from one queue.
 final class GitLabAPI {
-    let base: String
-    let transport: any HTTPTransport
-    private let token: Secret
-    private let timeout: Int
-    private(set) var requestCount = 0
+    let requests: APIRequests
+    var transport: any HTTPTransport { requests.transport }
     static let mostPages = 100
 
     init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
-        self.base = base
-        self.token = token
-        self.transport = transport
-        self.timeout = timeout
+        requests = APIRequests(
+            base: base, transport: transport, timeout: timeout,
+            headers: [("PRIVATE-TOKEN", token.value), ("Accept", "application/json")],
+            unreachable: GitLabError.unreachable)
     }
 
     func get<Value: Decodable>(_ type: Value.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)] = []) throws -> Value {
@@ -108,45 +101,25 @@ final class GitLabAPI {
     }
 
     private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {
-        let url = base + endpoint.path + PercentEncoding.query(query)
-        let headers: [(name: String, value: String)] = [
-            ("PRIVATE-TOKEN", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
-        ]
-        requestCount += 1
-        let response: HTTPResponse
-        do {
-            response = try transport.send(HTTPRequest(method: .get, url: url, headers: headers, timeout: timeout))
-        } catch let error as TransportError {
-            throw GitLabError.unreachable(error)
-        }
+        let response = try requests.send(.get, requests.url(endpoint.path, query))
         guard !(200..<300).contains(response.status) else { return response }
         throw Self.failure(response, endpoint: endpoint)
     }
 
     static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {
-        let message = (try? JSONDecoder().decode(GitLabErrorBody.self, from: Data(response.body)))?.text
+        let message = JSONAnswer.message(GitLabErrorBody.self, response)?.text
             ?? SafeText.oneLine(String(decoding: response.body.prefix(200), as: UTF8.self), limit: 100)
         switch response.status {
         case 401: return .tokenRejected(message: message)
         case 429:
             // GitLab.com sends Retry-After; a self-managed limit may answer a plain "Retry later": a minute then.
             let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) ?? 60
-            return .rateLimited(retryAfter: wait * Double.random(in: 1.1...1.3))
+            return .rateLimited(retryAfter: RetryAfter.jittered(wait))
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
     }
 
     private func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, _ endpoint: GitLabEndpoint) throws -> Value {
-        if let excess = JSONBudget.excess(in: response.body) {
-            throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: excess)
-        }
-        do { return try JSONDecoder().decode(Value.self, from: Data(response.body)) } catch {
-            let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            let html = response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<")
-            throw GitLabError.invalidResponse(
-                endpoint: endpoint.name,
-                detail: html ? "an HTML page instead of JSON (a proxy's or a login page?)" : "JSON of an unexpected shape, or cut short")
-        }
+        try JSONAnswer.decode(type, response) { GitLabError.invalidResponse(endpoint: endpoint.name, detail: $0) }
     }
-
 }

@@ -4,73 +4,25 @@ import TrackerHTTP
 import TrackwatchCore
 
 /// GitLab as the application wires it: `[[gitlab]]` tables become `GitLabTracker`s on the shared poller; `doctor` and `probe` survey them.
-public struct GitLabFactory: SourceFactory {
-    /// The largest answer accepted: a page of 100 items or notes; 16 MB leaves each 160 kB.
-    public static let maximumBodySize = 16 * 1024 * 1024
-
+public struct GitLabFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitLabSourceKind() }
+    public static var watch: String { GitLabTracker.watch }
+    public static var route: @Sendable (String) -> String { GitLabSurvey.route }
 
-    public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
-        guard let gitlab = settings as? GitLabSettings else { return nil }
-        let logger = context.logger.forSource(gitlab.name)
-        gitlab.connection.warnings(logger: logger)
-        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
-        let api = try Self.api(
-            gitlab, token: try gitlab.credential.headerToken(context.secret, what: "the GitLab token"), environment: context.environment,
-            logger: logger, wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
-        return ActivityPoller(
-            tracker: GitLabTracker(settings: gitlab, api: api, logger: logger), settings: gitlab,
-            watch: GitLabTracker.watch, context: context, logger: logger, budget: budget)
+    public func secretFix(_ settings: GitLabSettings) -> String {
+        "put a personal access token with the read_api scope alone on the first line of that file (GitLab, "
+            + "Preferences, Access tokens)"
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
-        guard let gitlab = settings as? GitLabSettings else { return nil }
-        var report = DoctorReport()
-        if ServerURL.isCleartextToAnotherHost(gitlab.url) { report.warn("\(gitlab.url): \(Connection.cleartextWarning)") }
-        guard
-            let token = report.check(
-                "token of [[gitlab]] \(gitlab.name) (\(gitlab.credential.summary))",
-                { try gitlab.credential.headerToken(context.secret, what: "the GitLab token") },
-                fix: "put a personal access token with the read_api scope alone on the first line of that file "
-                    + "(GitLab, Preferences, Access tokens)")
-        else {
-            report.skip("GitLab at \(gitlab.url) (needs the token)")
-            return report
-        }
-        guard
-            let api = report.check(
-                "GitLab at \(gitlab.url)",
-                { try Self.api(gitlab, token: token, environment: context.environment, logger: context.logger.forSource(gitlab.name)) },
-                fix: "check url, ca_file, insecure and proxy in [[gitlab]] \(gitlab.name)")
-        else { return report }
-        defer { api.transport.closeIdleConnections() }
-        report.append(survey: GitLabSurvey(settings: gitlab, api: api).run(), fix: "check [[gitlab]] \(gitlab.name)")
-        if gitlab.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
-        return report
-    }
-
-    public func probe(
-        _ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool
-    ) throws -> (any SourceProbe)? {
-        guard let gitlab = settings as? GitLabSettings else { return nil }
-        let recorder = ExchangeTranscript(label: "gitlab", recording: transcript, shape: GitLabSurvey.route)
-        let api = try Self.api(
-            gitlab, token: try gitlab.credential.headerToken(context.secret, what: "the GitLab token"), environment: context.environment,
-            logger: context.logger.forSource(gitlab.name), wrap: { recorder.wrapping($0) })
-        let survey = GitLabSurvey(settings: gitlab, api: api)
-        return SurveyProbe(survey: survey.run, recorder: recorder)
-    }
-
-    static func api(
-        _ gitlab: GitLabSettings, token: Secret, environment: [String: String], logger: Logger,
-        wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
-    ) throws -> GitLabAPI {
-        let http = try gitlab.connection.transport(
-            environment: environment, table: "[[gitlab]] \(gitlab.name)", label: gitlab.name, logger: logger,
-            maximumBodySize: maximumBodySize)
-        return GitLabAPI(base: gitlab.api, token: token, transport: wrap(http), timeout: gitlab.requestTimeout)
+    public func session(
+        _ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = GitLabAPI(base: settings.api, token: secret, transport: transport, timeout: settings.requestTimeout)
+        return TrackerSession(
+            tracker: GitLabTracker(settings: settings, api: api, logger: logger),
+            survey: GitLabSurvey(settings: settings, api: api).run)
     }
 }
 
@@ -80,8 +32,7 @@ struct GitLabSurvey {
     let api: GitLabAPI
 
     func run() -> ProbeReport {
-        var findings = ProbeReport()
-        do {
+        .survey(fix: fix(for:)) { findings in
             let me = try api.get(GitLabUser.self, .user)
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
             for path in settings.projects ?? [] {
@@ -90,7 +41,7 @@ struct GitLabSurvey {
                     findings.add(.pass, "project \(path) is visible")
                 } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                     findings.add(.fail, "\(GitLabError.projectUnavailable(path: path, status: status))",
-                                 then: "check projects in [[gitlab]] \(settings.name), or ask for access")
+                                 then: "check projects in \(settings.tableName), or ask for access")
                 }
             }
             let assigned = try api.get(
@@ -119,18 +70,14 @@ struct GitLabSurvey {
             }
             findings.add(.pass, "a steady poll with nothing changed costs 5 requests (GitLab has no filter for "
                 + "\"assigned or authored\"); items that changed add their notes and resource events")
-        } catch {
-            findings.add(.fail, "\(error)", then: fix(for: error))
-            findings.stoppedBy = error
         }
-        return findings
     }
 
     private func fix(for error: any Error) -> String {
         switch error as? GitLabError {
-        case .tokenRejected: "make a new personal access token with read_api and put it in the \(settings.credential.summary) of [[gitlab]] \(settings.name)"
+        case .tokenRejected: "make a new personal access token with read_api and put it in the \(settings.credential.summary) of \(settings.tableName)"
         case .rateLimited: "wait: GitLab limits this token for a while; trackwatch backs off by itself"
-        default: "check url in [[gitlab]] \(settings.name): your GitLab without /api/v4"
+        default: "check url in \(settings.tableName): your GitLab without /api/v4"
         }
     }
 

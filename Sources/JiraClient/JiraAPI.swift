@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
@@ -61,29 +62,25 @@ enum JiraEndpoint: Equatable {
 /// Jira's REST API over one `HTTPTransport`: credentials on every request, every answer read whole (or the request
 /// fails), errors as `JiraError`. Not thread-safe: a source polls from one queue.
 final class JiraAPI {
-    let base: String
-    let transport: any HTTPTransport
-    private let authorization: Secret
-    private let timeout: Int
+    let requests: APIRequests
+    var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
     /// Learned from `serverInfo` at the first request that needs it; kept for the process.
     var flavour: JiraFlavour?
-    /// Requests sent (for `probe`, the benchmark and the logs).
-    private(set) var requestCount = 0
 
     init(base: String, authorization: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
-        self.base = base
-        self.authorization = authorization
-        self.transport = transport
-        self.timeout = timeout
+        requests = APIRequests(
+            base: base, transport: transport, timeout: timeout,
+            headers: [("Authorization", authorization.value), ("Accept", "application/json")],
+            unreachable: JiraError.unreachable)
         self.logger = logger
     }
 
     /// The `Authorization` header for a sign-in and its secret.
     static func authorization(_ signIn: JiraSettings.SignIn, secret: Secret) -> Secret {
         switch signIn {
-        case .apiToken(let email): Secret("Basic " + Base64.encode(Array("\(email):\(secret.value)".utf8)))
-        case .password(let username): Secret("Basic " + Base64.encode(Array("\(username):\(secret.value)".utf8)))
+        case .apiToken(let user), .password(let user):
+            Secret(BasicAuthorization.header(user: user, password: secret.value))
         case .personalToken: Secret("Bearer " + secret.value)
         }
     }
@@ -117,14 +114,7 @@ final class JiraAPI {
     }
 
     private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
-        if let excess = JSONBudget.excess(in: response.body) {
-            throw JiraError.invalidResponse(endpoint: endpoint.name, detail: excess)
-        }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: Data(response.body))
-        } catch {
-            throw JiraError.invalidResponse(endpoint: endpoint.name, detail: Self.describe(response))
-        }
+        try JSONAnswer.decode(Answer.self, response) { JiraError.invalidResponse(endpoint: endpoint.name, detail: $0) }
     }
 
     /// Sends one request; an error status becomes a `JiraError`.
@@ -132,26 +122,14 @@ final class JiraAPI {
         _ method: HTTPMethod, _ endpoint: JiraEndpoint, _ query: [(String, String)], body: [UInt8]?,
         flavour: JiraFlavour
     ) throws -> HTTPResponse {
-        var headers: [(name: String, value: String)] = [
-            ("Authorization", authorization.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
-        ]
-        if body != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPRequest(
-            method: method, url: url(endpoint.path(flavour), query), headers: headers, body: body, timeout: timeout)
-        requestCount += 1
-        let response: HTTPResponse
-        do {
-            response = try transport.send(request)
-        } catch let error as TransportError {
-            throw JiraError.unreachable(error)
-        }
+        let response = try requests.send(method, url(endpoint.path(flavour), query), body: body)
         guard !(200..<300).contains(response.status) else { return response }
         throw Self.failure(response, endpoint: endpoint, cloud: flavour == .cloud)
     }
 
     /// The `JiraError` for an error answer.
     static func failure(_ response: HTTPResponse, endpoint: JiraEndpoint, cloud: Bool) -> JiraError {
-        let message = (try? JSONDecoder().decode(JiraErrorBody.self, from: Data(response.body)))?.text ?? ""
+        let message = JSONAnswer.message(JiraErrorBody.self, response)?.text ?? ""
         switch response.status {
         case 401: return .credentialsRejected(message: message, cloud: cloud)
         case 403 where response.header("X-Authentication-Denied-Reason") != nil || message.lowercased().contains("captcha"):
@@ -163,7 +141,7 @@ final class JiraAPI {
                 return .server(status: 503, message: message, endpoint: endpoint.name)
             }
             // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
-            let wait = retryAfter(response).map { $0 * Double.random(in: 1.1...1.3) }
+            let wait = retryAfter(response).map(RetryAfter.jittered)
             let reason = response.header("RateLimit-Reason").map { SafeText.oneLine($0, limit: 60) }
             return .rateLimited(status: response.status, retryAfter: wait, reason: reason)
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
@@ -180,36 +158,6 @@ final class JiraAPI {
         return min(max(0, Double(resetSeconds) - date), RetryAfter.longest)
     }
 
-    func url(_ path: String, _ query: [(String, String)]) -> String {
-        base + path + PercentEncoding.query(query)
-    }
+    func url(_ path: String, _ query: [(String, String)]) -> String { requests.url(path, query) }
 
-    /// What a 2xx answer that does not decode is: an HTML page, a cut body, or JSON of another shape.
-    static func describe(_ response: HTTPResponse) -> String {
-        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
-            return "an HTML page instead of JSON (a proxy's or a login page?)"
-        }
-        if response.body.isEmpty { return "an empty body" }
-        if first != UInt8(ascii: "{") { return "not a JSON object" }
-        return "JSON of an unexpected shape, or cut short"
-    }
-}
-
-/// Base64 for the Basic header (RFC 4648, with padding).
-enum Base64 {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var out = ""
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for position in 0..<4 {
-                out.append(position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : "=")
-            }
-            index += 3
-        }
-        return out
-    }
 }

@@ -2,23 +2,22 @@ import SourceKit
 import TrackwatchCore
 
 /// `[[jira]]` tables.
-public struct JiraSourceKind: SourceKind {
+public struct JiraSourceKind: TrackerSourceKind {
     public init() {}
 
-    static let tokenKeys = ["token_file", "token_command", "credential", "keyring"]
     static let passwordKeys = ["password_file", "password_command"]
 
     public var tables: [String: [String]] {
         [
-            "jira": ["name", "url", "email", "username"] + Self.tokenKeys + Self.passwordKeys
-                + ["jql", "projects", "ignore_apps", "ignore_users", "ca_file", "insecure", "timeout", "proxy"]
+            "jira": ["name", "url", "email", "username"] + TrackerAccount.tokenKeys + Self.passwordKeys + ownKeys
+                + TrackerAccount.connectionKeys
         ]
     }
-    public var sharedKeys: [String: [String]] { [:] }
+    public var ownKeys: [String] { ["jql", "projects", "ignore_apps", "ignore_users"] }
     public var advice: String { "a [[jira]] table with url, email and token_file" }
 
-    public func sources(in root: TOMLTable, reader: ConfigReader) throws(ConfigError) -> [ConfiguredSource] {
-        try reader.sourceTables(root, "jira") { (table, line) throws(ConfigError) in try reader.jira(table, line: line) }
+    public func read(_ table: TOMLTable, line: Int?, reader: ConfigReader) throws(ConfigError) -> JiraSettings {
+        try reader.jira(table, line: line)
     }
 }
 
@@ -29,15 +28,12 @@ extension ConfigReader {
         let url = try jiraURL(table, line: line)
         let signIn = try jiraSignIn(table)
         let credential = try jiraCredential(table, url: url, signIn: signIn, line: line)
-        var settings = JiraSettings(name: name, url: url, signIn: signIn, credential: credential)
+        var settings = JiraSettings(
+            account: try account(table, "jira", name: name, url: url, credential: credential), signIn: signIn)
         settings.jql = try jql(table)
         settings.projects = try jiraProjects(table)
         settings.ignoreApps = try boolean(table, "jira", "ignore_apps") ?? false
         settings.ignoreUsers = try stringArray(table, "jira", "ignore_users") ?? []
-        settings.caFile = try string(table, "jira", "ca_file").map(resolved)
-        settings.insecure = try boolean(table, "jira", "insecure") ?? false
-        settings.requestTimeout = try duration(table, "jira", "timeout", range: 1...600) ?? settings.requestTimeout
-        settings.proxy = try proxy(table, "jira")
         return settings
     }
 
@@ -97,7 +93,7 @@ extension ConfigReader {
         case .personalToken: user = ""
         }
         let usesPassword: Bool = if case .password = signIn { true } else { false }
-        let wrong = usesPassword ? JiraSourceKind.tokenKeys.filter { $0 != "keyring" && $0 != "credential" }
+        let wrong = usesPassword ? TrackerAccount.tokenKeys.filter { $0 != "keyring" && $0 != "credential" }
             : JiraSourceKind.passwordKeys
         if let key = wrong.first(where: { table[$0] != nil }) {
             throw error(
@@ -107,21 +103,15 @@ extension ConfigReader {
                     : "a password goes with username (Data Center); with a token use token_file (or token_command, "
                         + "credential, keyring)")
         }
-        let keys = usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : JiraSourceKind.tokenKeys
-        guard
-            let credential = try credential(
-                table, "jira", keys: keys, keyringAttributes: ["service", "trackwatch", "server", url, "user", user])
-        else {
-            throw ConfigError(
-                file: file, line: table["keyring"]?.line ?? line, key: usesPassword ? "jira.password_file" : "jira.token_file",
-                message: usesPassword
-                    ? "missing; add password_file = \"~/.config/trackwatch/jira-password\", or password_command, "
-                        + "credential or keyring = true"
-                    : "missing; add token_file = \"~/.config/trackwatch/jira-token\" (Cloud: an API token from "
-                        + "id.atlassian.com; Data Center: a personal access token from your profile), or "
-                        + "token_command, credential or keyring = true")
-        }
-        return credential
+        return try requiredCredential(
+            table, "jira",
+            keys: usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : TrackerAccount.tokenKeys, url: url, user: user, line: line, missingKey: usesPassword ? "password_file" : "token_file",
+            missing: usesPassword
+                ? "missing; add password_file = \"~/.config/trackwatch/jira-password\", or password_command, "
+                    + "credential or keyring = true"
+                : Self.missingToken(
+                    "jira", "Cloud: an API token from id.atlassian.com; Data Center: a personal access token from your "
+                        + "profile"))
     }
 
     /// JQL that narrows the watch: one line, bounded, without `ORDER BY` (trackwatch orders its own queries).

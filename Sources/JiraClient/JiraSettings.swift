@@ -5,7 +5,7 @@ import TrackwatchCore
 // own with its own credentials and its own state folder.
 
 /// One `[[jira]]` table.
-public struct JiraSettings: Equatable, Sendable {
+public struct JiraSettings: TrackerSettings {
     /// How trackwatch signs in: the flavour is asked of the server (`serverInfo`), never guessed from the host.
     public enum SignIn: Equatable, Sendable {
         /// `email` + an API token, as HTTP Basic (Jira Cloud).
@@ -16,58 +16,30 @@ public struct JiraSettings: Equatable, Sendable {
         case password(username: String)
     }
 
-    /// Unique among all sources; names the state folder (`sources/<name>`). Default `jira`.
-    public var name: String
-    /// The site (`https://acme.atlassian.net`) or the server with its context path (`https://jira.example.com/jira`),
-    /// without a trailing slash.
-    public var url: String
+    public static let table = "jira"
+    /// `url`: the site (`https://acme.atlassian.net`) or the server with its context path
+    /// (`https://jira.example.com/jira`), without a trailing slash. Default name `jira`.
+    public var account: TrackerAccount
     public var signIn: SignIn
-    public var credential: CredentialSource
     /// JQL that narrows what is watched, ANDed with "mine"; `nil`: everything assigned to me, reported by me or
     /// watched by me.
     public var jql: String?
     /// Project keys to watch, upper-cased; `nil`: every project. A project the account cannot see is named and left
     /// out; the others are watched.
     public var projects: [String]?
-    public var ignoreApps: Bool
+    public var ignoreApps = false
     /// Account ids, user names or display names whose changes are silent.
-    public var ignoreUsers: [String]
-    public var caFile: String?
-    public var insecure: Bool
-    public var requestTimeout: Int
-    public var proxy: ProxySetting
+    public var ignoreUsers: [String] = []
 
     public static let defaultName = "jira"
 
-    public init(
-        name: String = JiraSettings.defaultName, url: String, signIn: SignIn, credential: CredentialSource,
-        jql: String? = nil, projects: [String]? = nil, ignoreApps: Bool = false, ignoreUsers: [String] = [],
-        caFile: String? = nil, insecure: Bool = false, requestTimeout: Int = 30, proxy: ProxySetting = .environment
-    ) {
-        self.name = name
-        self.url = url
+    /// The other keys as when left out; the reader sets them.
+    public init(account: TrackerAccount, signIn: SignIn) {
+        self.account = account
         self.signIn = signIn
-        self.credential = credential
-        self.jql = jql
-        self.projects = projects
-        self.ignoreApps = ignoreApps
-        self.ignoreUsers = ignoreUsers
-        self.caFile = caFile
-        self.insecure = insecure
-        self.requestTimeout = requestTimeout
-        self.proxy = proxy
     }
 
-    public var connection: Connection {
-        Connection(url: url, caFile: caFile, insecure: insecure, requestTimeout: requestTimeout, proxy: proxy)
-    }
-}
-
-extension JiraSettings: SourceSettings {
-    public var sourceName: String { name }
     public var trackerName: String { "Jira" }
-    public var label: String { name }
-    public var stateFolder: String { "sources/\(name)" }
     /// An issue's page in Jira's web UI: `<url>/browse/WEB-42` on both flavours.
     public func link(for change: Change) -> String? {
         if let link = change.link { return link }
@@ -75,16 +47,6 @@ extension JiraSettings: SourceSettings {
     }
     /// A mute lifts when an issue's status or assignee changes.
     public var ownerAndStateFields: [String] { [JiraFields.status, JiraFields.assignee] }
-    public var files: [(key: String, path: String)] {
-        var files: [(key: String, path: String)] = []
-        switch credential {
-        case .tokenFile(let path): files.append(("token_file", path))
-        case .passwordFile(let path): files.append(("password_file", path))
-        default: break
-        }
-        if let caFile { files.append(("ca_file", caFile)) }
-        return files
-    }
 }
 
 /// An issue key as Jira makes them: a project key (a letter, then letters, digits or `_`), `-`, a number. Keys

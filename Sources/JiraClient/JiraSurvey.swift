@@ -9,8 +9,7 @@ struct JiraSurvey {
     let api: JiraAPI
 
     func run() -> ProbeReport {
-        var findings = ProbeReport()
-        do {
+        .survey(fix: fix(for:)) { findings in
             let flavour = try api.knownFlavour()
             findings.add(
                 .pass,
@@ -28,22 +27,18 @@ struct JiraSurvey {
                 .pass,
                 "a steady poll with nothing changed costs 1 request; issues that changed add "
                     + (flavour == .cloud ? "1 bulk changelog request" : "1 search with their changelogs"))
-        } catch {
-            findings.add(.fail, "\(error)", then: fix(for: error))
-            findings.stoppedBy = error
         }
-        return findings
     }
 
     /// The action that mends `error`, said as an action.
     private func fix(for error: any Error) -> String {
         switch error as? JiraError {
         case .credentialsRejected:
-            "\(JiraFactory.whereToMakeOne(settings)), and put it in the \(settings.credential.summary) of [[jira]] \(settings.name)"
-        case .unreachable: "check url, ca_file, insecure and proxy in [[jira]] \(settings.name), and the network"
-        case .invalidJQL: "correct jql in [[jira]] \(settings.name) (try it in Jira's issue search first)"
+            "\(JiraFactory.whereToMakeOne(settings)), and put it in the \(settings.credential.summary) of \(settings.tableName)"
+        case .unreachable: "check url, ca_file, insecure and proxy in \(settings.tableName), and the network"
+        case .invalidJQL: "correct jql in \(settings.tableName) (try it in Jira's issue search first)"
         case .rateLimited: "wait: Jira limits requests for a while; trackwatch backs off by itself"
-        default: "check url in [[jira]] \(settings.name): your Jira site or server, with its context path"
+        default: "check url in \(settings.tableName): your Jira site or server, with its context path"
         }
     }
 
@@ -55,7 +50,7 @@ struct JiraSurvey {
         } catch JiraError.server(400, _, _) {
             findings.add(
                 .fail, "project \(project): Jira says it does not exist or this account cannot see it",
-                then: "check projects in [[jira]] \(settings.name), or ask for access; the other projects are watched")
+                then: "check projects in \(settings.tableName), or ask for access; the other projects are watched")
         } catch {
             findings.add(.unknown, "project \(project): \(error)")
         }

@@ -56,7 +56,9 @@ final class JiraLookUpTests: XCTestCase {
         count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = []
     ) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
         let jira = ScriptedJira(count: count, deleted: deleted, reportedByMe: reportedByMe)
-        let settings = JiraSettings(url: "https://jira.example", signIn: .personalToken, credential: .tokenFile(path: "/x"))
+        let settings = JiraSettings(
+            account: TrackerAccount(name: "jira", url: "https://jira.example", credential: .tokenFile(path: "/x")),
+            signIn: .personalToken)
         let api = JiraAPI(base: settings.url, authorization: Secret("Bearer x"), transport: jira, timeout: 30, logger: Logger(label: "test"))
         api.flavour = .dataCenter
         let tracker = JiraTracker(settings: settings, api: api, logger: Logger(label: "test"))

@@ -1,0 +1,84 @@
+import SourceKit
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+/// What every token tracker shares, tested once: the common failures' words, kinds and reasons; a JSON answer
+/// that is not one; the jittered wait; the account's files.
+final class TrackerSeamTests: XCTestCase {
+    /// A tracker's error with only the shared cases, in the default words.
+    private struct ForgeError: TrackerFailure {
+        static var tracker: String { "Forge" }
+        static var newToken: String { "token (Forge, Settings)" }
+        let common: CommonFailure?
+        var own: OwnFailure { OwnFailure("", kind: .badAnswer, reason: "") }
+    }
+
+    func test_commonFailure_saysWhatToDo_inTheTrackersWords() {
+        let rows: [(CommonFailure, String, FailureKind, String)] = [
+            (.unreachable(TransportError(.connectionFailed, "connection refused")),
+             "Cannot reach Forge: connection refused. Check the url in [[forge]] and the network; the next poll retries.",
+             .unreachable(.connectionFailed), TransportError(.connectionFailed, "connection refused").reason),
+            (.unreachable(TransportError(.tls, "certificate expired")),
+             "certificate expired. If the server uses a private certificate, set ca_file in [[forge]].",
+             .unreachable(.tls), TransportError(.tls, "certificate expired").reason),
+            (.tokenRejected(message: "Bad credentials"),
+             "Forge rejected the token (HTTP 401: Bad credentials): it expired, was revoked or is wrong. Make a new "
+                + "token (Forge, Settings) and put it in the token_file of [[forge]].",
+             .credentials, "HTTP 401: token rejected"),
+            (.rateLimited(status: 429, retryAfter: 10.2, limit: "HTTP 429"),
+             "Forge is limiting this token's requests (HTTP 429); it asked to wait 11 s. trackwatch waits and tries "
+                + "again by itself; nothing is lost.",
+             .server(status: 429), "HTTP 429: too many requests"),
+            (.rateLimited(status: nil, retryAfter: .nan, limit: "a secondary limit"),
+             "Forge is limiting this token's requests (a secondary limit); it asked to wait 0 s. trackwatch waits and "
+                + "tries again by itself; nothing is lost.",
+             .server(status: 429), "rate limited"),
+            (.server(status: 502, message: "", endpoint: "issues"), "Forge answered HTTP 502 to the issues request.",
+             .server(status: 502), "HTTP 502"),
+            (.invalidResponse(endpoint: "user", detail: "an empty body"),
+             "Forge sent an unexpected answer to the user request: an empty body.", .badAnswer,
+             "an unexpected answer to the user request"),
+        ]
+        for (failure, description, kind, reason) in rows {
+            let error = ForgeError(common: failure)
+            XCTAssertEqual(error.description, description)
+            XCTAssertEqual(error.failureKind, kind, description)
+            XCTAssertEqual(error.reason, reason, description)
+            XCTAssertEqual(error.isRateLimited, error.retryAfter != nil, description)
+        }
+    }
+
+    func test_jsonAnswer_namesWhatCameInsteadOfJSON() {
+        struct Shape: Decodable { let id: Int }
+        let rows: [(HTTPResponse, String)] = [
+            (HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<p>login".utf8)),
+             "an HTML page instead of JSON (a proxy's or a login page?)"),
+            (HTTPResponse(status: 200, body: Array("  <html>".utf8)), "an HTML page instead of JSON (a proxy's or a login page?)"),
+            (HTTPResponse(status: 200), "an empty body"),
+            (HTTPResponse(status: 200, body: Array(#"{"id":"x"}"#.utf8)), "JSON of an unexpected shape, or cut short"),
+        ]
+        for (response, detail) in rows {
+            XCTAssertThrowsError(try JSONAnswer.decode(Shape.self, response) { ConfigurationProblem($0) }) {
+                XCTAssertEqual(($0 as? ConfigurationProblem)?.message, detail)
+            }
+        }
+        XCTAssertEqual(try JSONAnswer.decode(Shape.self, HTTPResponse(status: 200, body: Array(#"{"id":7}"#.utf8))) {
+            ConfigurationProblem($0)
+        }.id, 7)
+    }
+
+    func test_jittered_addsTenToThirtyPercent() {
+        for _ in 0..<100 { XCTAssertTrue((11.0...13.0).contains(RetryAfter.jittered(10))) }
+    }
+
+    func test_account_files_areTheSecretsFileAndTheCA() {
+        var account = TrackerAccount(name: "work", url: "https://x", credential: .tokenFile(path: "/t"))
+        account.connection.caFile = "/ca.pem"
+        XCTAssertEqual(account.files.map(\.key), ["token_file", "ca_file"])
+        account.credential = .passwordFile(path: "/p")
+        XCTAssertEqual(account.files.map(\.path), ["/p", "/ca.pem"])
+        account.credential = .passwordCommand("pass show x")
+        XCTAssertEqual(account.files.map(\.key), ["ca_file"])
+    }
+}
