@@ -114,7 +114,7 @@ final class GitHubAPI {
         switch response.status {
         case 401: return .tokenRejected(message: message)
         case 403, 429:
-            if let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) {
+            if let wait = RetryAfter.seconds(in: response) {
                 return .rateLimited(retryAfter: RetryAfter.jittered(wait), resource: nil)
             }
             if response.header("X-RateLimit-Remaining") == "0" {

@@ -113,7 +113,7 @@ final class GitLabAPI {
         case 401: return .tokenRejected(message: message)
         case 429:
             // GitLab.com sends Retry-After; a self-managed limit may answer a plain "Retry later": a minute then.
-            let wait = RetryAfter.seconds(response.header("Retry-After"), now: 0) ?? 60
+            let wait = RetryAfter.seconds(in: response) ?? 60
             return .rateLimited(retryAfter: RetryAfter.jittered(wait))
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }

@@ -150,7 +150,7 @@ final class JiraAPI {
 
     /// `Retry-After`, else `X-RateLimit-Reset` (an ISO 8601 time) counted from the answer's `Date`.
     static func retryAfter(_ response: HTTPResponse) -> Double? {
-        if let seconds = RetryAfter.seconds(response.header("Retry-After"), now: 0) { return seconds }
+        if let seconds = RetryAfter.seconds(in: response) { return seconds }
         guard let reset = response.header("X-RateLimit-Reset").flatMap({ Timestamp.parse($0)?.timestamp }),
             let resetSeconds = reset.secondsSinceEpoch,
             let date = response.header("Date").flatMap(RetryAfter.httpDate)

@@ -201,7 +201,7 @@ final class QaseAPI {
         }
         guard !(200..<300).contains(response.status) else { return response }
         let message = Self.message(response)
-        let retryAfter = RetryAfter.seconds(response.header("Retry-After"), now: 0)
+        let retryAfter = RetryAfter.seconds(in: response)
         switch response.status {
         case 401: throw QaseError.tokenRejected(message: message)
         // Qase's own reporter waits the whole Retry-After plus 10–30 %, so that clients do not return in step.
