@@ -111,7 +111,7 @@ cp -R "$src/data" "$work/src/"   # the icon and the desktop entry
 # The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
 if [ -x "$bin/generate-manual" ]; then
     mkdir -p "$work/src/.build/man"
-    "$bin/generate-manual" "$bin/trackwatch" --output-directory "$work/src/.build/man" > /dev/null ||
+    "$here/man.sh" "$bin/generate-manual" "$bin/trackwatch" "$work/src/.build/man" ||
         { echo "generate-manual failed" >&2; exit 1; }
 fi
 chmod -R a+rX "$work"
