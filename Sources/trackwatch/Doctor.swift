@@ -53,6 +53,7 @@ struct Doctor: ParsableCommand {
                 for factory in SourceRegistry.factories {
                     if let found = factory.diagnose(source, context: context) { report.append(found) }
                 }
+                LoopbackCheck.run(source, report: &report)
             }
         } else {
             report.skip("password source and server (need the configuration)")
