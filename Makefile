@@ -35,11 +35,12 @@ test:
 e2e: build
 	BIN="$(BIN)" scripts/e2e-user-unit.sh
 
-# The man page, generated from the command definitions by swift-argument-parser's generate-manual.
+# The man page, generated from the command definitions by swift-argument-parser's generate-manual (through
+# scripts/man.sh, which keeps the characters generate-manual drops).
 man: release
 	$(SWIFT) build -c release --product generate-manual $(SWIFT_FLAGS)
 	mkdir -p .build/man
-	"$(RELEASE_BIN)/generate-manual" "$(RELEASE_BIN)/trackwatch" --output-directory .build/man
+	scripts/man.sh "$(RELEASE_BIN)/generate-manual" "$(RELEASE_BIN)/trackwatch" .build/man
 
 # dist/trackwatch_<version>-1_<arch>.deb (and its -dbgsym): installs on Debian 12 / Ubuntu 22.04+ without Swift.
 deb: release man

@@ -111,7 +111,7 @@ cp -R "$src/data" "$work/src/"   # the icon and the desktop entry
 # The man page, as `make man` generates it (scripts/test.sh builds generate-manual), for install.sh to install.
 if [ -x "$bin/generate-manual" ]; then
     mkdir -p "$work/src/.build/man"
-    "$bin/generate-manual" "$bin/trackwatch" --output-directory "$work/src/.build/man" > /dev/null ||
+    "$here/man.sh" "$bin/generate-manual" "$bin/trackwatch" "$work/src/.build/man" ||
         { echo "generate-manual failed" >&2; exit 1; }
 fi
 chmod -R a+rX "$work"
@@ -173,7 +173,8 @@ if [ -n "$deb" ]; then
     ok "systemd-analyze verify --user $unit_file: no output"
 
     # 3–4. README.md's quick start, word for word, as the user. The configuration it has you write is README's
-    #      minimal configuration with compass-sim's URL; the password is the lab's.
+    #      minimal configuration of Compass (<!-- e2e: minimal configuration -->) with compass-sim's URL; the token
+    #      file it writes holds the lab's password.
     readme_block "e2e: minimal configuration" | sed "s|^url = .*|url = \"$url\"|" > "$work/readme-config.toml"
     grep -q '^\[server\]' "$work/readme-config.toml" || fail "README.md has no block after <!-- e2e: minimal configuration -->"
     readme_block "e2e: quick start" | sed 's/[[:space:]]\{1,\}#.*$//' | grep -v '^[[:space:]]*$' > "$work/quickstart.sh"
@@ -184,7 +185,7 @@ if [ -n "$deb" ]; then
         step=$((step + 1))
         case $line in
             '$EDITOR '*) X sh -c "cat '$work/readme-config.toml' > ${line#\$EDITOR }" ;;   # what a person types in
-            *) X bash -c "${line//your-password/$password}" > "$work/quickstart.$step.out" 2>&1 ||
+            *) X bash -c "${line//your-token/$password}" > "$work/quickstart.$step.out" 2>&1 ||
                    { cat "$work/quickstart.$step.out"; fail "README quick start, line $step: $line"; } ;;
         esac
     done < "$work/quickstart.sh"
@@ -192,6 +193,8 @@ if [ -n "$deb" ]; then
         fail "after README's quick start the unit is $(prop ActiveState), $(prop UnitFileState)"
     [ "$(prop ExecStart | sed -n 's/.*path=\([^ ;]*\).*/\1/p')" = /usr/bin/trackwatch ] || fail "ExecStart is $(prop ExecStart)"
     ok "README quick start ($step lines): configured, checked, enabled and started /usr/bin/trackwatch; MainPID=$(prop MainPID)"
+    # The steps below, as without DEB, know the password file by its Compass name (the unit's LoadCredential= line).
+    X sh -c "umask 077 && printf '$password\n' > ~/.config/trackwatch/password"
 else
     # 1. install.sh as the user, as `make install` runs it
     X env BIN="$work/bin" PREFIX="$home/.local" "$work/src/scripts/install.sh" install > "$work/install.out" 2>&1 ||

@@ -206,7 +206,7 @@ do_install() {
     elif [ -f "$src/etc/config.example.toml" ]; then
         install -d -m 0700 "${config%/*}"
         install -m 0600 "$src/etc/config.example.toml" "$config"
-        echo "created $config from the example (mode 0600): set your server, user name and password source"
+        echo "created $config from the example (mode 0600): uncomment your tracker's table and name its token file"
     else
         echo "no configuration yet: create $config (see trackwatch --help)"
     fi

@@ -40,11 +40,13 @@ bin=$(swift build --show-bin-path)
 # The man page, generated from the command definitions, documents every command.
 build generate-manual swift build --product generate-manual
 mkdir "$logs/man"
-"$bin/generate-manual" "$bin/trackwatch" --output-directory "$logs/man"
+scripts/man.sh "$bin/generate-manual" "$bin/trackwatch" "$logs/man"
 for command in check run status log mute unmute doctor probe notify-test; do
     grep -q "^\.It Em $command\$" "$logs/man/trackwatch.1" || { echo "man page lacks $command"; exit 1; }
 done
-echo "man page: every command documented"
+# The help texts' em dashes (and every other character past ASCII) reach the page as roff escapes.
+grep -qF '\[u2014]' "$logs/man/trackwatch.1" || { echo "man page lost its em dashes"; exit 1; }
+echo "man page: every command documented, em dashes kept"
 
 # The release build is the one extra cost of the package (~11 min of CPU). It runs in the background while the
 # demo, the fuzz replay and XCTest run: those spend most of their time waiting for processes and sockets, and
@@ -109,7 +111,7 @@ if [ -n "$release_pid" ]; then
     echo "release build: $(tail -n 1 "$logs/build-release.log"), done $((SECONDS - release_started)) s after it started"
     scripts/check-warnings.sh "$logs/build-release.log"
     release=$(swift build -c release --show-bin-path)
-    "$bin/generate-manual" "$release/trackwatch" --output-directory "$logs/man"
+    scripts/man.sh "$bin/generate-manual" "$release/trackwatch" "$logs/man"
     BIN=$release MAN=$logs/man/trackwatch.1 scripts/deb.sh | tee "$logs/deb.out"
     deb=$(grep '/dist/trackwatch_.*\.deb$' "$logs/deb.out")
     dbgsym=$(grep '/dist/trackwatch-dbgsym_.*\.deb$' "$logs/deb.out")

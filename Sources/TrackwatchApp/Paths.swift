@@ -52,8 +52,8 @@ public func loadConfig(path: String) throws -> Config {
             path: path,
             reason: missing
                 ? "no such file. Copy the example there (/usr/share/doc/trackwatch/config.example.toml, or "
-                    + "etc/config.example.toml in the source) and fill in a table per tracker ([server], [[qase]], "
-                    + "[[json]]), or pass --config PATH"
+                    + "etc/config.example.toml in the source) and uncomment your tracker's table ([[github]], "
+                    + "[[gitlab]], [[jira]], [[qase]], [[json]], or [server] for HCL Compass), or pass --config PATH"
                 : "\(error)",
             missing: missing)
     }

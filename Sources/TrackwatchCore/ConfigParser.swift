@@ -85,9 +85,10 @@ public struct ConfigReader: Sendable {
         var sources: [ConfiguredSource] = []
         for kind in kinds { sources += try kind.sources(in: root, reader: self) }
         guard !sources.isEmpty else {
-            let key = kinds.first?.tables.keys.sorted().first ?? "source"
-            throw ConfigError(file: file, line: nil, key: key,
-                              message: "missing; add \(kinds.map(\.advice).joined(separator: ", or "))")
+            // No table is the one to blame: say what each tracker needs (config.example.toml has each, commented).
+            throw ConfigError(file: file, line: nil, key: nil,
+                              message: "no tracker to watch; uncomment or add your tracker's table: "
+                                  + kinds.map(\.advice).joined(separator: "; or "))
         }
         var seen: [String: ConfiguredSource] = [:]
         for source in sources {
@@ -415,6 +416,6 @@ enum ForeignFormat: String {
 
     var advice: String {
         "this looks like \(rawValue), but the configuration is TOML: `key = value` lines under table headers such as "
-            + "[server] (see config.example.toml in /usr/share/doc/trackwatch or etc/ of the source)"
+            + "[[github]] (see config.example.toml in /usr/share/doc/trackwatch or etc/ of the source)"
     }
 }

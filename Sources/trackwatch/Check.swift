@@ -13,8 +13,9 @@ struct Check: ParsableCommand {
         commandName: "check",
         abstract: "Poll every source once now and print each change.",
         discussion: """
-            Prints one line per change, e.g. "SAMPL00000042 assigned to you by lead: Crash on save \
-            [2-Give High Attention]". The first check takes a silent baseline and prints one summary line. \
+            Prints one line per change, e.g. "acme/web#7 assigned to you by bob: Refactor the router" or \
+            "WEB-42 changed by Bob Brown: Crash on save (Priority: Medium → High)". The first check takes a \
+            silent baseline and prints one summary line. \
             On failure nothing is stored except the failure itself, and the next successful check reports \
             what happened meanwhile, once.
             """)

@@ -35,7 +35,8 @@ struct Doctor: ParsableCommand {
         let config = report.check("configuration \(configPath)", { try loadConfig(path: configPath) }, fix: { error in
             if let untrusted = error as? UntrustedFile { return untrusted.fix }
             if (error as? ConfigFileError)?.missing == true {
-                return "copy the example named above to \(configPath) and fill it in (see README.md, Quick start)"
+                return "copy the example named above to \(configPath) and uncomment your tracker's table (each "
+                    + "tracker's minimal table is in README.md, section Set up, also in /usr/share/doc/trackwatch/)"
             }
             return "correct the line and key named above (etc/config.example.toml documents every key)"
         })
@@ -52,6 +53,7 @@ struct Doctor: ParsableCommand {
                 for factory in SourceRegistry.factories {
                     if let found = factory.diagnose(source, context: context) { report.append(found) }
                 }
+                LoopbackCheck.run(source, report: &report)
             }
         } else {
             report.skip("password source and server (need the configuration)")

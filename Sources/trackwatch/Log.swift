@@ -8,7 +8,7 @@ struct Log: ParsableCommand {
         commandName: "log",
         abstract: "Show past changes from the state store, newest first.",
         discussion: """
-            Examples: `trackwatch log --since 1d`, `trackwatch log --record SAMPL00000042 --json`, \
+            Examples: `trackwatch log --since 1d`, `trackwatch log --record WEB-42 --json`, `trackwatch log --record 'platform/web!4'`, \
             `trackwatch log --html > changes.html`. \
             --since takes a duration back from now (30m, 12h, 1d, 2w) or a date (2026-11-20, UTC).
             """)
@@ -18,7 +18,7 @@ struct Log: ParsableCommand {
     @Option(help: ArgumentHelp("Only changes detected since then: 30m, 12h, 1d, 2w, or YYYY-MM-DD.", valueName: "when"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Only this record's changes.", valueName: "id"))
+    @Option(help: ArgumentHelp("Only this record's changes (its id as a line of the log shows it).", valueName: "id"))
     var record: String?
 
     @Option(help: "At most this many changes.")
@@ -29,7 +29,7 @@ struct Log: ParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "An HTML page of the changes, as the daemon keeps it in the state directory (changes.html), on stdout.",
-        discussion: "Each record is linked to its web page (for Compass, web_url in [notify])."))
+        discussion: "Each record is linked to its page in its tracker (for HCL Compass, web_url in [notify])."))
     var html = false
 
     func validate() throws {

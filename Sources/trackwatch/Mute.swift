@@ -7,17 +7,20 @@ import TrackwatchCore
 struct Mute: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mute",
-        abstract: "Stop bubbles for a record until it changes owner or state.",
+        abstract: "Stop bubbles for a record until its owner or state changes.",
         discussion: """
             Changes of a muted record are still journaled. The mute ends by itself when a change touches a \
-            field listed in unmute_on (default Owner and State) or the record enters or leaves your records; \
-            `trackwatch unmute ID` ends it at once. Without an ID, lists the muted records. Works while the \
-            daemon runs.
+            field listed in unmute_on (default: its owner and state as its tracker names them, e.g. Assignee \
+            and Status on Jira) or the record enters or leaves your records; `trackwatch unmute ID` ends it at \
+            once. Without an ID, lists the muted records. Works while the daemon runs. Quote an id with ! or # \
+            for the shell: trackwatch mute 'platform/web!4'.
             """)
 
     @OptionGroup var options: ConfigOptions
 
-    @Argument(help: "Record id, e.g. SAMPL00000042, DEMO-9 or DEMO/defect/7.")
+    @Argument(help: ArgumentHelp(
+        "Record id as bubbles and `trackwatch log` show it, e.g. WEB-42, acme/web#7, 'platform/web!4', SAMPL00000042.",
+        valueName: "id"))
     var records: [String] = []
 
     @Option(help: ArgumentHelp("Only in this source (its table's name); default: every source.", valueName: "name"))
@@ -69,15 +72,14 @@ struct Mute: ParsableCommand {
         }
     }
 
-    /// Record ids are what people copy from bubbles, `log` and the web client: letters, digits and `_ - . / : @ + #`
-    /// (`SAMPL00000042`, `DEMO/defect/7`, `jd123@duke.edu`); anything else is a typo, or worse.
+    /// A record id as people copy it from bubbles, `log` and the trackers' pages (`RecordID.typed`): any source's
+    /// key, never a control character or more than `RecordID.longestTyped` bytes.
     static func recordID(_ text: String) throws -> RecordID {
-        guard !text.isEmpty, text.count <= 200,
-            text.allSatisfy({ $0.isLetter || $0.isNumber || "_-./:@+#".contains($0) })
-        else {
-            throw ValidationError("\"\(text)\" is not a record id such as SAMPL00000042 or DEMO/defect/7")
+        do {
+            return try RecordID.typed(text)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return RecordID(text)
     }
 
     /// The stores of the source named `source`, or all of them.
@@ -99,7 +101,7 @@ struct Unmute: ParsableCommand {
 
     @OptionGroup var options: ConfigOptions
 
-    @Argument(help: "Record id, e.g. SAMPL00000042.")
+    @Argument(help: ArgumentHelp("Record id, as `trackwatch mute` lists it.", valueName: "id"))
     var records: [String]
 
     @Option(help: ArgumentHelp("Only in this source (its table's name); default: every source.", valueName: "name"))

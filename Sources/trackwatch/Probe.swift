@@ -13,7 +13,8 @@ struct Probe: ParsableCommand {
         commandName: "probe",
         abstract: "Ask each tracker's server what trackwatch needs of it: is it supported?",
         discussion: """
-            Asks each configured source's server, read-only, what the daemon will ask — for Compass: logs in \
+            Asks each configured source's server, read-only, what the daemon will ask — for GitHub, GitLab and \
+            Jira: who the token belongs to, what it may read and what is assigned to you; for Compass: logs in \
             once, finds the query folders, runs the built-in queries on tiny pages, reads the newest history \
             entry, asks for /query, and reuses its logged-off token — then prints each finding: ✔ works, ⚠ \
             differs (and what trackwatch does about it), ✘ does not work (and what to do), · not checked. \
@@ -21,8 +22,7 @@ struct Probe: ParsableCommand {
             with secrets removed and record text replaced by salted hashes, to attach to a bug report.
 
             Exit status: 0 when nothing is ✘, 1 otherwise; 69 server unreachable; 76 an answer that is not the \
-            documented API; 77 login refused; \
-            78 configuration invalid.
+            documented API; 77 login or token refused; 78 configuration invalid.
             """)
 
     @OptionGroup var options: ConfigOptions

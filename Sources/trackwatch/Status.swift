@@ -11,7 +11,7 @@ import TrackwatchCore
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the last poll, the record count and the last error from the state store.")
+        abstract: "Show the last poll, the record count and the last error of each source, from the state store.")
 
     @OptionGroup var options: ConfigOptions
 

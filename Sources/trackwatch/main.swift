@@ -14,10 +14,12 @@ struct Trackwatch: ParsableCommand {
         commandName: "trackwatch",
         abstract: "Watch your trackers for changes to your records and report each change once.",
         discussion: """
-            Asks each configured source its questions — on an HCL Compass server, records assigned to you and \
-            records you own that someone else changed; likewise on Qase TestOps; or the items of any JSON list — \
-            compares the answers with the snapshot kept in $XDG_STATE_HOME/trackwatch and reports every change \
-            as a desktop notification and a journal entry.
+            Watches the trackers where your work lives, one table each in $XDG_CONFIG_HOME/trackwatch/config.toml: \
+            GitHub ([[github]]), GitLab ([[gitlab]]), Jira ([[jira]]), Qase TestOps ([[qase]]), HCL Compass \
+            ([server]) and any JSON list over HTTP ([[json]]); /usr/share/doc/trackwatch/config.example.toml has \
+            each, commented. Every poll asks each what is assigned to you or awaits your review, and what someone \
+            else changed of yours, compares the answers with the snapshot kept in $XDG_STATE_HOME/trackwatch, \
+            and reports every change once, as a desktop notification and a journal entry.
 
             Exit status: 0 success; 64 usage; 69 a tracker unreachable or failing (retry later); 74 state \
             directory unusable; 75 another trackwatch holds the state directory; 76 unexpected answer from a \

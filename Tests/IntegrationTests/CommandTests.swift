@@ -47,7 +47,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(try workspace.trackwatch(["unmute", "SAMPL00000001"]).stdout, "SAMPL00000001 unmuted\n")
         XCTAssertEqual(try workspace.trackwatch(["unmute", "SAMPL00000001"]).stdout, "SAMPL00000001 was not muted\n")
         XCTAssertEqual(try workspace.trackwatch(["mute"]).stdout, "")
-        XCTAssertEqual(try workspace.trackwatch(["mute", "not an id; rm -rf"]).status, 64)
+        XCTAssertEqual(try workspace.trackwatch(["mute", "SAMPL00000001\u{1B}[2J"]).status, 64, "no control characters")
     }
 
     func test_doctor_onABrokenSetup_saysWhatIsWrongAndHowToFixIt() throws {

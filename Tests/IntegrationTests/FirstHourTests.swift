@@ -45,11 +45,16 @@ final class FirstHourTests: XCTestCase {
         let missing = try runProduct("trackwatch", ["check", "--config", "/nonexistent/config.toml"])
         XCTAssertEqual(missing.status, 78, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("/usr/share/doc/trackwatch/config.example.toml"), missing.stderr)
-        XCTAssertTrue(missing.stderr.contains("a table per tracker ([server], [[qase]], [[json]])"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("uncomment your tracker's table ([[github]], [[gitlab]], [[jira]], [[qase]], "
+                                              + "[[json]], or [server] for HCL Compass)"), missing.stderr)
         // doctor's fix for it is the copy, not a line and key that do not exist.
         let doctor = try runProduct("trackwatch", ["doctor", "--config", "/nonexistent/config.toml"])
         XCTAssertEqual(doctor.status, 1, doctor.stdout + doctor.stderr)
         XCTAssertTrue(doctor.stdout.contains("fix: copy the example named above to /nonexistent/config.toml"), doctor.stdout)
+        // … and points to a section that exists (issue 32.11).
+        XCTAssertTrue(doctor.stdout.contains("README.md, section Set up"), doctor.stdout)
+        let readme = try String(contentsOf: sourceRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains("\n## Set up\n"), "doctor names README.md's section Set up")
         XCTAssertFalse(doctor.stdout.contains("correct the line and key"), doctor.stdout)
     }
 

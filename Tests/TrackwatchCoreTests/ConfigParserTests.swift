@@ -68,7 +68,7 @@ final class ConfigParserTests: XCTestCase {
             (minimal + "password_file = \"a\"\ntoken_file = \"b\"\n", 7, "server.token_file", "set only one of password_file and token_file"),
             (minimal.replacingOccurrences(of: "repo = \"2.0.0\"\n", with: ""), nil, "server.repo", "missing; add repo ="),
             (minimal.replacingOccurrences(of: "https://compass.example.com:8190", with: "compass.example.com"), 2, "server.url", "http:// or https://"),
-            ("[poll]\ninterval = \"5m\"\n", nil, "server", "missing; add a [server] table"),
+            ("[poll]\ninterval = \"5m\"\n", nil, nil, "no tracker to watch; uncomment or add your tracker's table: "),
             (minimal + "repo = \"again\"\n", 6, nil, "duplicate key repo"),
             (minimal + "timeout = \"30s\" extra\n", 6, nil, "unexpected text after the value"),
             (minimal + "[poll]\n[poll]\n", 7, nil, "defined twice"),
@@ -97,11 +97,24 @@ final class ConfigParserTests: XCTestCase {
         }
     }
 
-    func test_exampleConfigInTheRepository_parses() throws {
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// As copied, every tracker's table is commented: the example asks for one. Each tracker's minimal table,
+    /// uncommented alone, makes a configuration of that one source.
+    func test_exampleConfigInTheRepository_parsesWithAnyOneTrackersTableUncommented() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("etc/config.example.toml")
-        let config = try Config.parse(try String(contentsOf: example, encoding: .utf8), file: example.path)
-        XCTAssertEqual(config.poll.interval, 300)
+        let example = try String(contentsOf: path, encoding: .utf8)
+        XCTAssertThrowsError(try Config.parse(example, file: path.path)) { error in
+            XCTAssertTrue("\(error)".contains("no tracker to watch"), "\(error)")
+        }
+        let tables = ["[[github]]": "github", "[[gitlab]]": "gitlab", "[[jira]]": "jira", "[[qase]]": "qase",
+                      "[server]": "compass", "[[json]]": "devices"]
+        for (header, name) in tables.sorted(by: { $0.key < $1.key }) {
+            let text = uncommentingMinimalTable(header, in: example)
+            XCTAssertNotEqual(text, example, "no commented \(header) table")
+            let config = try Config.parse(text, file: path.path)
+            XCTAssertEqual(config.sources.map(\.sourceName), [name], header)
+            XCTAssertEqual(config.poll.interval, 300)
+        }
     }
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// What a newcomer copies (issue 32.10): the example configuration and the README's minimal tables. Each tracker's
+/// minimal table works on its own, against that tracker's server of ours, with only what a person fills in changed
+/// (the URL, the e-mail, the secret in the file the table names); the example as copied, every table commented,
+/// asks for a tracker and names them all.
+final class FirstSetupTests: XCTestCase {
+    /// A tracker of ours: the header of its table, and what a person fills in.
+    private struct Tracker {
+        let header: String
+        let url: String
+        let secret: String
+        let server: AnyObject
+    }
+
+    private func tracker(_ header: String) throws -> Tracker {
+        switch header {
+        case "[[github]]":
+            let sim = try GitHubSim()
+            return Tracker(header: header, url: sim.url, secret: "ghp_sim_engineer", server: sim)
+        case "[[gitlab]]":
+            let sim = try GitLabSim()
+            return Tracker(header: header, url: sim.url, secret: "glpat-sim-engineer", server: sim)
+        case "[[jira]]":
+            let sim = try JiraSim()
+            return Tracker(header: header, url: sim.url, secret: "jira-sim-engineer-token", server: sim)
+        case "[[qase]]":
+            let sim = try QaseSim()
+            return Tracker(header: header, url: sim.apiURL, secret: "qase-sim-engineer-token", server: sim)
+        case "[server]":
+            let sim = try Simulator()
+            return Tracker(header: header, url: sim.url, secret: "engineer", server: sim)
+        default:
+            throw XCTSkip("no server of ours for \(header)")
+        }
+    }
+
+    private func text(_ path: String) throws -> String {
+        try String(contentsOf: sourceRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The lines of the example's table `header` a person uncomments: the header and the `# key = value` lines
+    /// after it, up to the first other line.
+    private func minimalTable(_ header: String, in example: String) -> [String] {
+        let lines = example.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: "# \(header)") else { return [] }
+        let table = lines[(start + 1)...].prefix { $0.firstMatch(of: #/^# [a-z_]+ = /#) != nil }
+        return ([lines[start]] + table).map { String($0.dropFirst(2)) }
+    }
+
+    /// `check` in a fresh home whose configuration is `table` with what a person fills in: the baseline.
+    private func assertWatched(_ table: [String], of tracker: Tracker, from origin: String,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directory = home.appendingPathComponent(".config/trackwatch")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var secretFiles: [String] = []
+        let filled = table.map { entry -> String in
+            if entry.hasPrefix("url = ") { return "url = \"\(tracker.url)\"" }
+            if entry.hasPrefix("email = ") { return "email = \"engineer@example.com\"" }
+            if let path = entry.firstMatch(of: /^(token_file|password_file) = "~\/([^"]+)"/) { secretFiles.append(String(path.2)) }
+            return entry
+        }
+        XCTAssertEqual(secretFiles.count, 1, "\(origin): one secret file in \(table)", file: file, line: line)
+        for path in secretFiles {
+            let secret = home.appendingPathComponent(path)
+            try Data("\(tracker.secret)\n".utf8).write(to: secret)
+            chmod(secret.path, 0o600)
+        }
+        let config = directory.appendingPathComponent("config.toml")
+        try Data((filled.joined(separator: "\n") + "\n").utf8).write(to: config)
+        chmod(config.path, 0o600)
+        let check = try runProduct("trackwatch", ["check"], environment: [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
+        ])
+        XCTAssertEqual(check.status, 0, "\(origin):\n\(filled.joined(separator: "\n"))\n\(check.stderr)", file: file, line: line)
+        XCTAssertTrue(check.stdout.hasPrefix("Baseline: watching "), "\(origin): \(check.stdout)", file: file, line: line)
+    }
+
+    func test_example_eachTrackersMinimalTableUncommented_isWatchedOnItsOwn() throws {
+        let example = try text("etc/config.example.toml")
+        for header in ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[server]"] {
+            let table = minimalTable(header, in: example)
+            XCTAssertGreaterThan(table.count, 1, "config.example.toml has no commented \(header) table")
+            try assertWatched(table, of: try tracker(header), from: "config.example.toml's \(header)")
+        }
+    }
+
+    func test_example_asCopied_asksForATracker_namingEach() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let config = home.appendingPathComponent("config.toml")
+        try Data(try text("etc/config.example.toml").utf8).write(to: config)
+        chmod(config.path, 0o600)
+        let check = try runProduct("trackwatch", ["check", "--config", config.path], environment: ["HOME": home.path])
+        XCTAssertEqual(check.status, 78, check.stderr)
+        XCTAssertTrue(check.stderr.contains("no tracker to watch; uncomment or add your tracker's table"), check.stderr)
+        for table in ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[[json]]", "[server]"] {
+            XCTAssertTrue(check.stderr.contains(table), "names \(table): \(check.stderr)")
+        }
+        XCTAssertFalse(check.stderr.contains("password"), "no tracker's secret is asked for: \(check.stderr)")
+    }
+
+    /// The README's Set up: each ```toml block is one tracker's minimal table, watched on its own.
+    func test_readme_eachTrackersMinimalTable_isWatchedOnItsOwn() throws {
+        let readme = try text("README.md")
+        let setUp = try XCTUnwrap(readme.firstRange(of: "\n## Set up\n").map { readme[$0.upperBound...] })
+        let section = setUp.firstRange(of: "\n## ").map { setUp[..<$0.lowerBound] } ?? setUp
+        var headers: [String] = []
+        for block in section.matches(of: /```toml\n((?:.*\n)*?)```/) {
+            let lines = block.1.split(separator: "\n").map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard let header = lines.first else { continue }
+            headers.append(header)
+            try assertWatched(lines, of: try tracker(header), from: "README.md's \(header)")
+        }
+        XCTAssertEqual(headers, ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[server]"])
+    }
+}
