@@ -29,7 +29,8 @@ final class ActivityLinkTests: XCTestCase {
 
     func test_theLatestEventsPlace_isAddedToTheItemsLink() {
         let page = "https://jira.example.com/browse/WEB-1"
-        let comment = changed(page, events: [event("c1", minute: 1, link: nil), event("c2", minute: 2, link: "?focusedCommentId=2")])
+        let events = [event("c1", minute: 1, link: nil), event("c2", minute: 2, link: "?focusedCommentId=2")]
+        let comment = changed(page, events: events)
         XCTAssertEqual(comment?.link, "https://jira.example.com/browse/WEB-1?focusedCommentId=2")
         XCTAssertEqual(changed(page, events: [event("h1", minute: 1, link: nil)])?.link, page, "the item otherwise")
         XCTAssertNil(changed(nil, events: [event("c1", minute: 1, link: "#note_1")])?.link, "no place without a page")

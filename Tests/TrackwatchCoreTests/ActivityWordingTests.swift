@@ -25,7 +25,8 @@ final class ActivityWordingTests: XCTestCase {
     func test_reviewRequest_saysSo_andKeepsItsKind_whileAnAssignmentStaysAnAssignment() {
         let asked = change(.assigned, [field("Review request", nil, "added engineer")])
         XCTAssertEqual(body(asked), "bob asked for your review · State: open")
-        XCTAssertEqual(asked.sentence, "acme/web#7 review requested by bob: Refactor the router (Review request: added engineer)")
+        XCTAssertEqual(
+            asked.sentence, "acme/web#7 review requested by bob: Refactor the router (Review request: added engineer)")
         XCTAssertEqual(asked.kind, .assigned)
         let withdrawn = change(.unassigned, [field("Review request", nil, "removed engineer")])
         XCTAssertEqual(body(withdrawn), "bob withdrew the review request")
@@ -63,15 +64,18 @@ final class ActivityWordingTests: XCTestCase {
     func test_rename_doesNotRepeatTheNewTitle() {
         let renamed = change(.modified, [field("Title", "Router cleanup", "Refactor the router")])
         XCTAssertEqual(body(renamed), "bob renamed it from Router cleanup")
-        let alongside = change(.modified, [field("Comment", nil, "Renamed"), field("Title", "Old", "Refactor the router")])
+        let alongside = change(
+            .modified, [field("Comment", nil, "Renamed"), field("Title", "Old", "Refactor the router")])
         XCTAssertEqual(body(alongside), "bob commented: Renamed · Title was: Old")
     }
 
     func test_reassignmentAwayFromMe_saysToWhom() {
-        let jira = change(.unassigned, by: "Bob Brown", [field("Assignee", "Eve Engineer", "Carol Jones")], record: "WEB-3")
+        let jira = change(
+            .unassigned, by: "Bob Brown", [field("Assignee", "Eve Engineer", "Carol Jones")], record: "WEB-3")
         XCTAssertEqual(body(jira), "Bob Brown reassigned it to Carol Jones")
         XCTAssertEqual(jira.summary, "WEB-3 reassigned to Carol Jones by Bob Brown")
-        let github = change(.unassigned, [field("Assignees", nil, "removed engineer"), field("Assignees", nil, "added carol")])
+        let github = change(
+            .unassigned, [field("Assignees", nil, "removed engineer"), field("Assignees", nil, "added carol")])
         XCTAssertEqual(body(github), "bob reassigned it to carol")
     }
 
@@ -86,6 +90,7 @@ final class ActivityWordingTests: XCTestCase {
         let qase = Change(record: RecordID("DEMO-12"), kind: .modified, headline: "Login", by: "bob",
                           changes: [field("Status", "Open", "Done")])
         XCTAssertEqual(body(qase), "Changed by bob · Status: Open → Done")
-        XCTAssertEqual(NotificationPlan.single(qase, bodyMarkup: false).buttons.map(\.label), ["Open", "Mute this record"])
+        XCTAssertEqual(
+            NotificationPlan.single(qase, bodyMarkup: false).buttons.map(\.label), ["Open", "Mute this record"])
     }
 }

@@ -15,7 +15,8 @@ final class ChangesPageListItemTests: XCTestCase {
         var titled = Change(record: RecordID("2"), kind: .changed, headline: "Pixel 8 (Android 14)", by: "Sam Carter",
                             changes: [FieldChange(field: "Checked out", old: "no", new: "yes")], watch: "devices")
         titled.naming = .title
-        XCTAssertTrue(page(titled).contains("rel=\"noreferrer noopener\">\(iso("Pixel 8 (Android 14)"))</a>"), page(titled))
+        let link = "rel=\"noreferrer noopener\">\(iso("Pixel 8 (Android 14)"))</a>"
+        XCTAssertTrue(page(titled).contains(link), page(titled))
         var untitled = titled
         untitled.naming = .key
         XCTAssertTrue(page(untitled).contains("rel=\"noreferrer noopener\">Item \(iso("2"))</a>"), page(untitled))
@@ -27,7 +28,8 @@ final class ChangesPageListItemTests: XCTestCase {
         entered.naming = .title
         XCTAssertTrue(page(entered).contains("<li>\(iso("Owner")): <ins>\(iso("Sam"))</ins></li>"), page(entered))
         XCTAssertFalse(page(entered).contains("∅"))
-        let emptied = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "x", by: "lead", action: "Modify",
+        let emptied = Change(record: RecordID("SAMPL00000001"), kind: .modified, headline: "x", by: "lead",
+                             action: "Modify",
                              changes: [FieldChange(field: "Owner", old: "", new: "lead")])
         XCTAssertTrue(page(emptied).contains("<li>\(iso("Owner")): <ins>\(iso("lead"))</ins></li>"), page(emptied))
     }
