@@ -50,7 +50,9 @@ struct GitHubMapping {
         let actor = (item.actor ?? item.user)?.actor
         func make(_ prefix: String, at: String?, _ changes: [FieldChange], by: Actor? = actor) -> ActivityEvent? {
             guard let id = item.id, let time = GitHubTime.parse(at ?? item.created_at) else { return nil }
-            return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes)
+            // A comment and a review are anchors of the item's page, by their numeric id (as their `html_url`).
+            let anchor = ["c": "#issuecomment-", "r": "#pullrequestreview-"][prefix].map { "\($0)\(id)" }
+            return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes, link: anchor)
         }
         func change(_ field: String, _ old: String?, _ new: String?) -> [FieldChange] {
             [FieldChange(field: field, old: old.map { SafeText.oneLine($0, limit: 200) }, new: new.map { SafeText.oneLine($0, limit: 200) })]

@@ -47,7 +47,7 @@ struct GitLabMapping {
             id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,
             facts: ItemFacts(
-                headline: values[GitLabFields.title] ?? "", state: state,
+                headline: values[GitLabFields.title] ?? "", state: state == "opened" ? "open" : state,
                 link: "\(web)/\(reference.project)/-/\(mergeRequest ? "merge_requests" : "issues")/\(reference.iid)"))
     }
 
@@ -57,13 +57,16 @@ struct GitLabMapping {
     func event(_ note: GitLabNote, item: String, stateInNotes: Bool) -> ActivityEvent? {
         guard let at = GitLabTime.parse(note.created_at) else { return nil }
         let changes: [FieldChange]
+        var anchor: String?
         if note.system == true {
             changes = Self.systemNote(note.body ?? "", stateInNotes: stateInNotes)
             guard !changes.isEmpty else { return nil }
         } else {
             changes = [FieldChange(field: GitLabFields.comment, old: nil, new: SafeText.firstLine(note.body, limit: 200))]
+            anchor = "#note_\(note.id)"  // the comment on the item's page, by its numeric id
         }
-        return ActivityEvent(item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes)
+        return ActivityEvent(
+            item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes, link: anchor)
     }
 
     /// A label, state or milestone event.

@@ -88,7 +88,9 @@ struct JiraMapping {
         guard let at = comment.created?.timestamp else { return nil }
         return ActivityEvent(
             item: issue, id: "c\(comment.id.value)", at: at, actor: comment.author?.actor,
-            changes: [FieldChange(field: JiraFields.comment, old: nil, new: comment.body?.firstLine ?? "")])
+            changes: [FieldChange(field: JiraFields.comment, old: nil, new: comment.body?.firstLine ?? "")],
+            // The comment on the issue's page; a `JiraID` is digits only.
+            link: "?focusedCommentId=\(comment.id.value)")
     }
 
     /// A list as Jira shows it, in its order, one line of at most 500 characters: each value is cut to that before

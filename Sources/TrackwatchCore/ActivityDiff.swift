@@ -29,13 +29,17 @@ public struct ActivityEvent: Equatable, Sendable {
     /// What changed, in the tracker's display names; a comment is `FieldChange(field: "Comment", old: nil,
     /// new: its first line)`.
     public var changes: [FieldChange]
+    /// Where the event is on the item's page, for a change it causes: a fragment (`#note_5`) or query
+    /// (`?focusedCommentId=5`) of the item's link, made of the tracker's numeric id; `nil`: the item itself.
+    public var link: String?
 
-    public init(item: String, id: String, at: Timestamp, actor: Actor?, changes: [FieldChange]) {
+    public init(item: String, id: String, at: Timestamp, actor: Actor?, changes: [FieldChange], link: String? = nil) {
         self.item = item
         self.id = id
         self.at = at
         self.actor = actor
         self.changes = changes
+        self.link = link
     }
 
     /// Its key in the store's seen history: events are told apart by the item and their own id.
@@ -228,10 +232,12 @@ public enum ActivityDiff {
     private static func change(_ item: ActivityItem, _ kind: ChangeKind, fields: [FieldChange], cause: ActivityEvent?)
         -> Change
     {
-        Change(
+        // The event's place on the item's page (`#note_5`) goes after the item's link, which has no query or fragment.
+        let link = item.facts.link.map { $0.contains("#") || $0.contains("?") ? $0 : $0 + (cause?.link ?? "") }
+        return Change(
             record: item.record.id, kind: kind, headline: item.facts.headline, by: cause?.actor?.name,
             changes: fields, at: cause?.at, priority: item.facts.priority, severity: item.facts.severity,
-            state: item.facts.state, link: item.facts.link)
+            state: item.facts.state, link: link)
     }
 
     /// The latest event that changed an assignment, among those reported.

@@ -27,6 +27,7 @@ extension Change {
     public func event(isolating isolate: (String) -> String) -> String {
         let by = self.by.map { isolate(SafeText.bounded($0, Self.nameLimit)) }
         let watch = self.watch.map { isolate(SafeText.bounded($0, Self.nameLimit)) } ?? "a watched query"
+        if let words = ActivityDeed.of(self)?.deed.event(by: by, isolate: isolate) { return words }
         switch kind {
         case .assigned:
             return "assigned to you"
@@ -51,7 +52,7 @@ extension Change {
     /// Carter in devices (Checked out: no → yes)` — one line for the terminal and the journal.
     public var sentence: String {
         var text = summary
-        if kind == .assigned, let by { text += " by \(SafeText.bounded(by, Self.nameLimit))" }
+        if kind == .assigned, let by, !saysWho { text += " by \(SafeText.bounded(by, Self.nameLimit))" }
         // A list's item is named by its title already (or has none): the headline is not said again.
         if naming == nil { text += ": \(SafeText.bounded(headline, Self.headlineLimit))" }
         if let priority, !priority.isEmpty { text += " [\(SafeText.bounded(priority, Self.nameLimit))]" }
@@ -59,6 +60,10 @@ extension Change {
         if !fields.isEmpty { text += " (\(fields))" }
         return text
     }
+
+    /// Whether `event` names who did it already: an assignment says it after (`assigned to you by lead`), a review
+    /// request in its own words (`review requested by bob`).
+    var saysWho: Bool { kind != .assigned || ActivityDeed.of(self)?.deed.event(by: nil, isolate: { $0 }) != nil }
 
     /// `State: Opened → Resolved, Priority: 3-Normal Queue → 1-Resolve Immediately`.
     public var fieldSummary: String {

@@ -78,7 +78,8 @@ public enum ChangesPage {
         html += "<td class=\"when\">\(text(entry.detected, 40))"
         if let server = entry.server { html += "<br><span class=\"server\">\(isolated(server, 80))</span>" }
         html += "</td><td class=\"record\">"
-        let id = text(change.record.rawValue, 80)
+        // A list's item by its title or as `Item 3`, never by a bare key that reads as a count.
+        let id = change.naming == nil ? text(change.record.rawValue, 80) : change.name(isolating: { isolated($0, 80) })
         html += isWebURL(entry.url) ? "<a href=\"\(text(entry.url, 2_000))\" rel=\"noreferrer noopener\">\(id)</a>" : id
         html += "</td><td class=\"what\"><strong>\(text(NotificationPlan.event(change), 300))</strong>"
         if let reason { html += " <span class=\"badge\">critical: \(isolated(reason, 120))</span>" }
@@ -123,8 +124,13 @@ public enum ChangesPage {
             return field.new.map { "<li>\(isolated(field.field, 80)): <ins>\(value($0))</ins></li>" }
                 ?? "<li>\(isolated(field.field, 80)) changed</li>"
         }
-        return "<li>\(isolated(field.field, 80)): <del>\(value(field.old))</del> → "
-            + "<ins>\(value(field.new))</ins></li>"
+        // A value set where there was none, or taken away: only the side that has one (no struck-through ∅).
+        let (old, new) = (field.old.flatMap { $0.isEmpty ? nil : $0 }, field.new.flatMap { $0.isEmpty ? nil : $0 })
+        switch (old, new) {
+        case (nil, let new?): return "<li>\(isolated(field.field, 80)): <ins>\(value(new))</ins></li>"
+        case (let old?, nil): return "<li>\(isolated(field.field, 80)): <del>\(value(old))</del></li>"
+        default: return "<li>\(isolated(field.field, 80)): <del>\(value(old))</del> → <ins>\(value(new))</ins></li>"
+        }
     }
 
     static func value(_ value: String?) -> String { value.map { isolated($0, valueLimit) } ?? "∅" }

@@ -40,9 +40,10 @@ public struct BubbleButton: Equatable, Sendable {
     /// A change's bubble: a click (or "Open", where the server draws the click as a button) opens the record,
     /// "Mute this record" mutes it. Where a server draws no button for the click, `NotificationServerStyle` adds a
     /// visible "Open"; where it does (xfce4-notifyd, dunst's menu), that would be a second one.
-    static func forRecord(_ record: RecordID, source: String? = nil) -> [BubbleButton] {
+    /// - Parameter noun: what the tracker's items are called to people (`record`; `item` for an issue or pull request).
+    static func forRecord(_ record: RecordID, source: String? = nil, noun: String = "record") -> [BubbleButton] {
         [BubbleButton(key: "default", label: "Open", action: .open(record, source: source)),
-         BubbleButton(key: "mute", label: "Mute this record", action: .mute(record, source: source))]
+         BubbleButton(key: "mute", label: "Mute this \(noun)", action: .mute(record, source: source))]
     }
 
     /// A summary's one way on: the page of recent changes.
@@ -82,7 +83,9 @@ public enum NotificationPlan {
         DesktopNotification(
             summary: line(title(change)), body: body(lines(change), markup: bodyMarkup),
             urgency: criticalReason(change) == nil ? .normal : .critical, category: changeCategory,
-            buttons: BubbleButton.forRecord(change.record, source: change.source), record: change.record)
+            buttons: BubbleButton.forRecord(
+                change.record, source: change.source, noun: change.isFromActivityLog ? "item" : "record"),
+            record: change.record)
     }
 
     /// The summary bubble of what `digest` stands for: `8 … changes`, a short line for each change it names
@@ -182,15 +185,24 @@ public enum NotificationPlan {
     /// `assigned to you by ⁨lead⁩`, `resolved by ⁨lead⁩`: what happened and who did it, names isolated.
     static func event(_ change: Change) -> String {
         let event = change.event(isolating: Markup.isolated)
-        if change.kind == .assigned, let by = change.by { return "\(event) by \(Markup.isolated(by))" }
+        if change.kind == .assigned, !change.saysWho, let by = change.by { return "\(event) by \(Markup.isolated(by))" }
         return event
     }
 
     /// What happened and who did it, with the first detail — `Resolved by ⁨lead⁩ · State: ⁨Opened⁩ → ⁨Resolved⁩` —
     /// since a banner and GNOME's message list show only a body's first line; then the other details.
+    /// An activity log's change says it in the tracker's words (`⁨bob⁩ commented: …`), bounded by the line, not by
+    /// a field value's room.
     static func lines(_ change: Change) -> [String] {
-        let details = self.details(change)
-        return [([capitalized(event(change))] + details.prefix(1)).joined(separator: " · ")] + details.dropFirst()
+        let found = ActivityDeed.of(change)
+        var told = change
+        if let found {
+            told.changes = change.changes.enumerated().filter { !found.told.contains($0.offset) }.map(\.element)
+        }
+        // What the words said is not said again; what is left are the details.
+        let details = found != nil && change.kind == .modified && told.changes.isEmpty ? [] : self.details(told)
+        let first = found.map { $0.deed.line(by: change.by, isolate: Markup.isolated) } ?? capitalized(event(change))
+        return [([first] + details.prefix(1)).joined(separator: " · ")] + details.dropFirst()
     }
 
     /// For a record arriving, its priority, severity where it matters and state; for a record changed, every changed
@@ -205,8 +217,13 @@ public enum NotificationPlan {
             let fields = change.changes.filter { $0.field != "Headline" }
             let ordered = fields.filter { $0.field == reason } + fields.filter { $0.field != reason }
             var lines = ordered.prefix(fieldLineLimit).map { field in
-                change.described(field, name: { Markup.isolated(bounded(Markup.plain($0), fieldNameLimit)) },
-                                 value: value)
+                // A rename: the new title is the bubble's title already.
+                if change.isFromActivityLog,
+                    case .renamed(let old)? = ActivityDeed.deed(field, headline: change.headline) {
+                    return "\(Markup.isolated(bounded(Markup.plain(field.field), fieldNameLimit))) was: \(value(old))"
+                }
+                return change.described(
+                    field, name: { Markup.isolated(bounded(Markup.plain($0), fieldNameLimit)) }, value: value)
             }
             if change.changes.isEmpty, change.by != nil { lines.append(unknownFields) }
             if ordered.count > fieldLineLimit { lines.append("and \(ordered.count - fieldLineLimit) more fields") }
