@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "jira-sim", targets: ["jira-sim"]),
         .executable(name: "github-sim", targets: ["github-sim"]),
         .executable(name: "gitlab-sim", targets: ["gitlab-sim"]),
+        .executable(name: "forgejo-sim", targets: ["forgejo-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -202,6 +203,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `github-sim act` plays a colleague through the real API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
+        // The local Forgejo or Gitea server (REST API under /api/v1) for tests and the demo.
+        .target(name: "ForgejoSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "forgejo-sim",
+            dependencies: [
+                "ForgejoSimulator", "SimulatorKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
