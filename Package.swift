@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "jira-sim", targets: ["jira-sim"]),
         .executable(name: "github-sim", targets: ["github-sim"]),
         .executable(name: "gitlab-sim", targets: ["gitlab-sim"]),
+        .executable(name: "forgejo-sim", targets: ["forgejo-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -85,6 +86,13 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Forgejo, Gitea and Codeberg as a source ([[forgejo]]): its REST client and its mapping onto the activity
+        // shape.
+        .target(
+            name: "ForgejoClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -108,7 +116,7 @@ let package = Package(
         .target(
             name: "TrackwatchApp",
             dependencies: [
-                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient", "GitLabClient",
+                "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient", "GitLabClient", "ForgejoClient",
                 "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
@@ -205,6 +213,15 @@ let package = Package(
             ]
         ),
 
+        // The local Forgejo or Gitea server (REST API under /api/v1) for tests and the demo.
+        .target(name: "ForgejoSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "forgejo-sim",
+            dependencies: [
+                "ForgejoSimulator", "SimulatorKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // The local GitLab server (REST API v4 under /api/v4) for tests, the demo and the benchmark.
         .target(name: "GitLabSimulator", dependencies: ["SimulatorKit"]),
         .executableTarget(
@@ -262,7 +279,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "TestSupport",
+                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "forgejo-sim",
+                           "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ]

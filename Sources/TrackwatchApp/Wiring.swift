@@ -1,4 +1,5 @@
 import CompassClient
+import ForgejoClient
 import GitHubClient
 import GitLabClient
 #if canImport(Glibc)
@@ -22,6 +23,7 @@ extension StateDirectoryError: StateStoreFailure {}
 public enum SourceRegistry {
     public static let factories: [any SourceFactory] = [
         CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory(), GitHubFactory(), GitLabFactory(),
+        ForgejoFactory(),
     ]
 
     /// Their configuration tables (`Config.parse`).

@@ -22,6 +22,9 @@ final class FirstSetupTests: XCTestCase {
         case "[[gitlab]]":
             let sim = try GitLabSim()
             return Tracker(header: header, url: sim.url, secret: "glpat-sim-engineer", server: sim)
+        case "[[forgejo]]":
+            let sim = try ForgejoSim()
+            return Tracker(header: header, url: sim.url, secret: "fj_sim_engineer", server: sim)
         case "[[jira]]":
             let sim = try JiraSim()
             return Tracker(header: header, url: sim.url, secret: "jira-sim-engineer-token", server: sim)
@@ -82,7 +85,7 @@ final class FirstSetupTests: XCTestCase {
 
     func test_example_eachTrackersMinimalTableUncommented_isWatchedOnItsOwn() throws {
         let example = try text("etc/config.example.toml")
-        for header in ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[server]"] {
+        for header in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[jira]]", "[[qase]]", "[server]"] {
             let table = minimalTable(header, in: example)
             XCTAssertGreaterThan(table.count, 1, "config.example.toml has no commented \(header) table")
             try assertWatched(table, of: try tracker(header), from: "config.example.toml's \(header)")
@@ -99,7 +102,7 @@ final class FirstSetupTests: XCTestCase {
         let check = try runProduct("trackwatch", ["check", "--config", config.path], environment: ["HOME": home.path])
         XCTAssertEqual(check.status, 78, check.stderr)
         XCTAssertTrue(check.stderr.contains("no tracker to watch; uncomment or add your tracker's table"), check.stderr)
-        for table in ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[[json]]", "[server]"] {
+        for table in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[jira]]", "[[qase]]", "[[json]]", "[server]"] {
             XCTAssertTrue(check.stderr.contains(table), "names \(table): \(check.stderr)")
         }
         XCTAssertFalse(check.stderr.contains("password"), "no tracker's secret is asked for: \(check.stderr)")

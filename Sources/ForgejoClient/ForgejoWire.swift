@@ -1,0 +1,76 @@
+import TrackwatchCore
+
+// Forgejo's answers as trackwatch reads them (shared/forgejo-api.md): the swagger's `User`, `Issue`,
+// `TimelineComment`, `PullReview`, tolerant of fields an older Gitea leaves out.
+
+struct ForgejoUser: Decodable, Equatable {
+    var id: Int64?
+    var login: String?
+    var full_name: String?
+
+    /// A bot by its login (`renovate[bot]`): Forgejo's `User` does not say.
+    var actor: Actor? {
+        guard let id, let login else { return nil }
+        let shown = SafeText.oneLine(login, limit: 60)
+        let name = full_name.map { SafeText.oneLine($0, limit: 80) } ?? ""
+        return Actor(id: String(id), name: name.isEmpty ? shown : name, login: shown, isApp: shown.hasSuffix("[bot]"))
+    }
+}
+
+struct ForgejoIssue: Decodable {
+    struct Label: Decodable { var name: String? }
+    struct Milestone: Decodable { var title: String? }
+    struct PullRequest: Decodable { var merged: Bool? }
+    struct Repository: Decodable { var full_name: String? }
+
+    var id: Int64
+    var number: Int
+    var title: String?
+    var state: String?
+    var user: ForgejoUser?
+    var assignees: [ForgejoUser]?
+    var labels: [Label]?
+    var milestone: Milestone?
+    var updated_at: String?
+    var html_url: String?
+    var repository: Repository?
+    var pull_request: PullRequest?
+
+    var isPull: Bool { pull_request != nil }
+    var reference: ForgejoReference? { repository?.full_name.flatMap { ForgejoReference("\($0)#\(number)") } }
+}
+
+struct ForgejoComment: Decodable {
+    struct Label: Decodable { var name: String? }
+    struct Milestone: Decodable { var title: String? }
+
+    var id: Int64?
+    var type: String?
+    var user: ForgejoUser?
+    var body: String?
+    var created_at: String?
+    var assignee: ForgejoUser?
+    var assignee_team: Label?
+    var removed_assignee: Bool?
+    var label: Label?
+    var milestone: Milestone?
+    var old_milestone: Milestone?
+    var old_title: String?
+    var new_title: String?
+}
+
+struct ForgejoReview: Decodable {
+    var id: Int64?
+    var user: ForgejoUser?
+    var state: String?
+    var body: String?
+    var submitted_at: String?
+}
+
+struct ForgejoVersion: Decodable { var version: String? }
+
+/// `pull_push`'s body: `{"is_force_push": true, "commit_ids": […]}`.
+struct ForgejoPush: Decodable {
+    var is_force_push: Bool?
+    var commit_ids: [String]?
+}

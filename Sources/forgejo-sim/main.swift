@@ -1,0 +1,57 @@
+import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#endif
+import ForgejoSimulator
+import SimulatorKit
+
+/// forgejo-sim: a local Forgejo (or Gitea) REST server for development, tests and the demo.
+struct ForgejoSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forgejo-sim",
+        abstract: "A local Forgejo or Gitea REST server (the routes trackwatch reads) with seeded issues and pulls.",
+        discussion: """
+            Prints "listening on http://HOST:PORT" as its first line. Accounts engineer, alice, lead and \
+            renovate[bot], with tokens fj_sim_LOGIN. Colleagues act, and switches and faults are set, through the \
+            control routes under /sim/: docs/forgejo-sim.md.
+            """)
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port; 0 picks a free one.") var port = 8293
+    @Option(help: "Issues and pull requests in each of the two repositories (1…10000).") var issues = 6
+    @Flag(help: "Be Gitea: /api/forgejo/v1/version answers 404, the version is plain.") var gitea = false
+    @Flag(help: "Be a server before Gitea 1.17: the timeline route answers a plain-text 404.") var noTimeline = false
+    @Option(help: "MAX_RESPONSE_ITEMS: the most items a page holds, whatever limit asks.") var maxResponseItems = 50
+
+    func validate() throws {
+        guard (1...10_000).contains(issues) else { throw ValidationError("--issues must be 1…10000") }
+        guard maxResponseItems > 0 else { throw ValidationError("--max-response-items must be positive") }
+    }
+
+    func run() throws {
+        var options = ForgejoSimulatorOptions()
+        options.issues = issues
+        options.switches.gitea = gitea
+        options.switches.noTimeline = noTimeline
+        options.switches.maxResponseItems = maxResponseItems
+        let server = try SimulatorServer(simulator: ForgejoSimulator(options: options), host: host, port: port)
+        var text = "listening on http://\(host):\(server.port)\n"
+        text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                server.shutdown()
+                Glibc.exit(0)
+            }
+            source.activate()
+            signalSources.append(source)
+        }
+        try server.wait()
+    }
+}
+
+nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []
+
+ForgejoSim.main()

@@ -1,0 +1,58 @@
+import Foundation
+import TrackerHTTP
+import XCTest
+
+/// A forgejo-sim process on a free loopback port (docs/forgejo-sim.md), stopped when released.
+final class ForgejoSim {
+    private let server: SimProcess
+    /// The web root: what `[[forgejo]] url` holds.
+    var url: String { server.url }
+
+    init(_ arguments: [String] = []) throws {
+        server = try SimProcess("forgejo-sim", arguments)
+    }
+
+    /// A colleague acting (`POST /sim/act`): `verb` on `item` (`acme/web#3`) with `value` (a login, a text).
+    @discardableResult
+    func act(_ login: String, _ verb: String, _ item: String, _ value: String = "") throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: ["as": login, "verb": verb, "item": item, "value": value])
+        return try server.control(.post, "/sim/act", String(decoding: body, as: UTF8.self))
+    }
+
+    func switches(_ json: String) throws { try server.control(.post, "/sim/switches", json) }
+
+    /// Arms a fault: the next `count` answers to `route` (`search`, `timeline`, …, or `*`) go wrong as `kind` says
+    /// (`500`, `html503`, `html429`).
+    func fault(_ kind: String, on route: String, count: Int = 1, retryAfter: Int? = nil) throws {
+        var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
+        fault["retryAfter"] = retryAfter
+        let body = try JSONSerialization.data(withJSONObject: fault)
+        try server.control(.post, "/sim/faults", String(decoding: body, as: UTF8.self))
+    }
+
+    /// `count` more issues assigned to engineer in `repo`.
+    func seed(_ count: Int, in repo: String = "acme/web") throws {
+        try server.control(.post, "/sim/seed", #"{"count": \#(count), "repo": "\#(repo)"}"#)
+    }
+
+    func stats() throws -> [String: Any] { try server.control(.get, "/sim/stats") }
+    func resetStats() throws { try server.control(.delete, "/sim/stats") }
+}
+
+extension Workspace {
+    /// A configuration with one `[[forgejo]]` table for `sim`, as engineer.
+    func useForgejo(_ sim: ForgejoSim, token: String = "fj_sim_engineer", _ lines: [String] = []) throws {
+        customConfig = """
+            [[forgejo]]
+            url = "\(sim.url)"
+            token_file = "\(try secretFile("forgejo-token", token))"
+            timeout = "\(timeout)"
+            \(lines.joined(separator: "\n"))
+            [poll]
+            interval = "\(interval)"
+            \(extraPollLines.joined(separator: "\n"))
+            \(trailer)
+            """
+        try writeConfig()
+    }
+}
