@@ -80,7 +80,10 @@ final class GitHubTracker: ActivityTracker {
         // Stored items that should have been in what was read and are not: assigned to me, in the part of the
         // assigned list read; review requests a complete search no longer finds.
         let covered = assigned.notModified ? nil : assigned.coveredSince
+        // Items of a repository named unreadable are kept as they are until it can be read: not asked every poll.
+        let refused = Set(poll.unreadable.union(lists.unreadable).map { $0.lowercased() })
         for (id, record) in poll.stored.byID where lists.mine[id] == nil {
+            if let repo = GitHubReference(record.id.rawValue)?.repo, refused.contains(repo.lowercased()) { continue }
             if search.complete, record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id) {
                 lists.missing.insert(id)
             } else if record[ActivityDiff.assignedField] == "yes", !assigned.notModified,

@@ -46,7 +46,9 @@ final class GitHubPollerTests: XCTestCase {
         XCTAssertEqual(changeSummaries(first.objects), ["acme/web#1 modified"], first.stderr)
         try later()
         try sim.act("lead", "comment", "acme/web#5", "And this one")
+        try sim.resetStats()
         let second = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(try lookups(), 0, "acme/api's items are kept as they are, not asked for every poll")
         XCTAssertEqual(changeSummaries(second.objects), ["acme/web#5 modified"], "each once; " + second.stderr)
         XCTAssertTrue(second.stderr.contains("acme/api"), "still named: \(second.stderr)")
         // Access comes back: nothing of acme/api was taken as unassigned meanwhile.
