@@ -88,7 +88,15 @@ final class GitHubAPI {
             return try get(endpoint, query, url: url, etag: etag)
         }
         guard (200..<300).contains(answer.response.status) || answer.notModified || answer.response.status == 301 else {
-            throw Self.failure(answer.response, endpoint: endpoint)
+            var failure = Self.failure(answer.response, endpoint: endpoint)
+            // An Enterprise Server's API lives under /api/v3: its web root answers 404 (often a page) to /user.
+            if case .server(404, let message, let name) = failure, endpoint == .user,
+                ServerURL.host(of: requests.base)?.lowercased() != "api.github.com", !requests.base.hasSuffix("/api/v3")
+            {
+                let hint = "an Enterprise Server's url in [[github]] ends in /api/v3 (\(requests.base)/api/v3)"
+                failure = .server(status: 404, message: message.isEmpty ? hint : "\(message); \(hint)", endpoint: name)
+            }
+            throw failure
         }
         return answer
     }

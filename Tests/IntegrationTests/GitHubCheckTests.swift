@@ -142,4 +142,16 @@ final class GitHubEnterpriseCheckTests: GitHubCheckTests {
         try sim.act("lead", "comment", "acme/web#1", "Hello")
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/web#1 modified"])
     }
+
+    /// Issue 32 item 15: a url without /api/v3 is a 404; the error says where the API lives, not only "HTTP 404".
+    func test_aURLWithoutAPIv3_isToldWhereTheAPILives() throws {
+        let root = String(sim.url.dropLast("/api/v3".count))
+        try workspace.useGitHub(sim)
+        try Data(try String(contentsOfFile: workspace.configPath, encoding: .utf8)
+            .replacingOccurrences(of: "url = \"\(sim.url)\"", with: "url = \"\(root)\"").utf8)
+            .write(to: URL(fileURLWithPath: workspace.configPath))
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("ends in /api/v3 (\(root)/api/v3)"), result.stderr)
+    }
 }
