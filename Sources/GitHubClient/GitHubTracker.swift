@@ -87,7 +87,7 @@ final class GitHubTracker: ActivityTracker {
             if search.complete, record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id) {
                 lists.missing.insert(id)
             } else if record[ActivityDiff.assignedField] == "yes", !assigned.notModified,
-                Self.shouldHaveShown(record, since: covered)
+                ActivityFields.shouldHaveShown(record, since: covered)
             {
                 lists.missing.insert(id)
             }
@@ -95,11 +95,6 @@ final class GitHubTracker: ActivityTracker {
         return lists
     }
 
-    /// Whether a read of a newest-first list down to `since` (`nil`: all of it) would have shown the stored item.
-    static func shouldHaveShown(_ record: Record, since: Timestamp?) -> Bool {
-        guard let since else { return true }
-        return record[ActivityFields.updated].map { Timestamp($0) >= since } ?? true
-    }
 
     /// Open pull requests whose review is requested from me, directly or through a team. GitHub refuses the whole
     /// search (422) when one `repo:` of it cannot be read: the configured repositories are then asked one by one,

@@ -99,11 +99,11 @@ final class GitLabTracker: ActivityTracker {
         let covered = ["i": assignedIssues.coveredSince, "m": assignedMRs.coveredSince]
         for (id, record) in poll.stored.byID where lists.mine[id] == nil && record[GitLabFields.state] == "opened" {
             if record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id),
-                Self.shouldHaveShown(record, since: reviews.coveredSince)
+                ActivityFields.shouldHaveShown(record, since: reviews.coveredSince)
             {
                 lists.missing.insert(id)
             } else if record[ActivityDiff.assignedField] == "yes",
-                Self.shouldHaveShown(record, since: covered[String(id.prefix(1))] ?? nil)
+                ActivityFields.shouldHaveShown(record, since: covered[String(id.prefix(1))] ?? nil)
             {
                 lists.missing.insert(id)
             }
@@ -111,10 +111,6 @@ final class GitLabTracker: ActivityTracker {
         return lists
     }
 
-    static func shouldHaveShown(_ record: Record, since: Timestamp?) -> Bool {
-        guard let since else { return true }
-        return record[ActivityFields.updated].map { Timestamp($0) >= since } ?? true
-    }
 
     /// A newest-first list of open items: all of it on a full read; otherwise page after page while its items are
     /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read).

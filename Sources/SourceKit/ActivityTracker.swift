@@ -216,4 +216,10 @@ public enum ActivityFields {
     public static let updated = "Updated"
     /// Whether my review is requested (`yes`/`no`), for trackers with reviews.
     public static let reviewRequested = "_review"
+
+    /// Whether a read of a newest-first list down to `since` (`nil`: all of it) would have shown the stored item.
+    public static func shouldHaveShown(_ record: Record, since: Timestamp?) -> Bool {
+        guard let since else { return true }
+        return record[updated].map { Timestamp($0) >= since } ?? true
+    }
 }
