@@ -27,10 +27,10 @@ public struct QaseFactory: SourceFactory {
         guard let qase = settings as? QaseSettings else { return nil }
         var report = DoctorReport()
         if ServerURL.isCleartextToAnotherHost(qase.url) { report.warn("\(qase.url): \(Connection.cleartextWarning)") }
-        let what = "API token of [[qase]] \(qase.name) (\(Self.summary(qase.credential)))"
+        let what = "API token of [[qase]] \(qase.name) (\(qase.credential.summary))"
         guard
             let token = report.check(
-                what, { try qase.credential.headerToken(context.secret, what: "the Qase API token", place: Self.summary(qase.credential)) },
+                what, { try qase.credential.headerToken(context.secret, what: "the Qase API token", place: qase.credential.summary) },
                 fix: qase.credential.fix(putting: "API token", makeOne: "Qase makes one under your profile, API tokens"))
         else {
             report.skip("Qase at \(qase.url) (needs the token)")
@@ -73,7 +73,7 @@ public struct QaseFactory: SourceFactory {
         poll: PollConfig, logger: Logger, wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
     ) throws -> QaseAPI {
         try api(
-            qase, token: try qase.credential.headerToken(secret, what: "the Qase API token", place: summary(qase.credential)), environment: environment, poll: poll,
+            qase, token: try qase.credential.headerToken(secret, what: "the Qase API token", place: qase.credential.summary), environment: environment, poll: poll,
             logger: logger, wrap: wrap)
     }
 
@@ -87,13 +87,5 @@ public struct QaseFactory: SourceFactory {
         return QaseAPI(
             base: qase.url, token: token, transport: wrap(http), timeout: qase.requestTimeout,
             pageSize: poll.pageSize, logger: logger)
-    }
-
-    /// How a person names the token's source.
-    static func summary(_ credential: CredentialSource) -> String {
-        switch credential {
-        case .passwordCommand: "token_command"
-        default: credential.summary
-        }
     }
 }

@@ -56,10 +56,16 @@ public struct DoctorReport {
             pass(what)
             return value
         } catch {
-            fail("\(what): \(error)", fix: fix(error))
+            fail("\(what): \(error)", fix: (error as? any ErrorWithFix)?.fixLine ?? fix(error))
             return nil
         }
     }
+}
+
+/// An error that knows the one action that fixes it (`chmod 600 FILE`): `doctor` says that action rather than the
+/// general fix of the check that failed.
+public protocol ErrorWithFix: Error {
+    var fixLine: String? { get }
 }
 
 extension CredentialSource {
@@ -68,6 +74,7 @@ extension CredentialSource {
         switch self {
         case .passwordFile(let path): "password_file \(path)"
         case .passwordCommand: "password_command"
+        case .tokenCommand: "token_command"
         case .systemdCredential(let name): "systemd credential \(name)"
         case .tokenFile(let path): "token_file \(path)"
         case .keyring: "keyring"
@@ -84,7 +91,7 @@ extension CredentialSource {
         switch self {
         case .passwordFile(let path), .tokenFile(let path):
             return "put the \(what) alone on the first line of \(path), a file only you can read (chmod 600)\(made)"
-        case .passwordCommand: return "make the command print the \(what) on its first line\(made)"
+        case .passwordCommand, .tokenCommand: return "make the command print the \(what) on its first line\(made)"
         case .systemdCredential(let name):
             return "give the unit the credential \(name) holding the \(what) (LoadCredential=)\(made)"
         case .keyring(let attributes):

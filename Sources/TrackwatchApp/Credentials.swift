@@ -5,8 +5,10 @@ import SourceKit
 import TrackwatchCore
 
 /// The password or token could not be obtained. Never contains the secret.
-public struct CredentialError: Error, CustomStringConvertible {
+public struct CredentialError: ErrorWithFix, CustomStringConvertible {
     public let description: String
+    /// What to do, where the error knows better than the source's general advice (`chmod 600 FILE`).
+    public var fixLine: String? = nil
 }
 
 /// Secrets larger than this are refused: no password is this long, and a wrong path could be huge.
@@ -33,7 +35,9 @@ public func loadSecret(_ source: CredentialSource, environment: [String: String]
         // systemd owns that directory and makes it private: no permission check needed.
         return try readSecret(directory + "/" + name, key: "credential", mustBePrivate: false)
     case .passwordCommand(let command):
-        return try runPasswordCommand(command, environment: environment)
+        return try runPasswordCommand(command, label: "password_command", environment: environment)
+    case .tokenCommand(let command):
+        return try runPasswordCommand(command, label: "token_command", environment: environment)
     case .keyring(let attributes):
         return try lookUpInKeyring(attributes, environment: environment)
     }
@@ -63,7 +67,8 @@ func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: 
     guard descriptor >= 0 else {
         let code = errno
         if code == ELOOP {
-            throw CredentialError(description: "\(key) \(path) is a symbolic link; put the secret in the file itself")
+            throw CredentialError(description: "\(key) \(path) is a symbolic link; put the secret in the file itself",
+                                  fixLine: "rm \(path), then put the secret itself there (chmod 600 \(path))")
         }
         throw CredentialError(description: "\(key) \(path): \(String(cString: strerror(code)))\(code == ENOENT ? hint : "")")
     }
@@ -79,12 +84,14 @@ func readSecret(_ path: String, key: String, mustBePrivate: Bool = false, hint: 
     if mustBePrivate {
         guard info.st_uid == geteuid() else {
             throw CredentialError(description:
-                "\(key) \(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); refusing to use it. Run: chown $USER \(path)")
+                "\(key) \(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); refusing to use it. Run: chown $USER \(path)",
+                fixLine: "chown $USER \(path) (as root), or keep the secret in a file of your own (chmod 600)")
         }
         guard info.st_mode & 0o077 == 0 else {
             let mode = String(info.st_mode & 0o777, radix: 8)
             throw CredentialError(description:
-                "\(key) \(path) can be read or written by others (mode \(mode)); refusing to use it. Run: chmod 600 \(path)")
+                "\(key) \(path) can be read or written by others (mode \(mode)); refusing to use it. Run: chmod 600 \(path)",
+                fixLine: "chmod 600 \(path)")
         }
     }
     var bytes: [UInt8] = []

@@ -9,7 +9,7 @@ import TrackwatchCore
 /// chooses the commands trackwatch runs (`password_command`, `opener`) and where it sends your password (`url`,
 /// `insecure`); a `ca_file` decides which server gets it; a `password_file` or `token_file` is what is sent. Whoever
 /// can write one of them, or replace it, can take your account.
-public struct UntrustedFile: Error, CustomStringConvertible, Sendable {
+public struct UntrustedFile: ErrorWithFix, CustomStringConvertible, Sendable {
     /// What is wrong: the file itself, or one of the directories it is reached through.
     public let path: String
     public let problem: String
@@ -21,6 +21,10 @@ public struct UntrustedFile: Error, CustomStringConvertible, Sendable {
     public var key = "the configuration"
     /// A secret that is a symbolic link: refused whoever could change the link.
     public var isLink = false
+    /// A secret that others can read: what they could do is read it, not change it.
+    public var isReadable = false
+
+    public var fixLine: String? { fix }
 
     public var description: String {
         let entry = path == refused ? "it" : path
@@ -28,7 +32,8 @@ public struct UntrustedFile: Error, CustomStringConvertible, Sendable {
             return "refusing \(key) \(refused): \(entry) \(problem), so that no link can make trackwatch send "
                 + "another of your files as your password. Run: \(fix)"
         }
-        return "refusing \(key) \(refused): \(entry) \(problem), so another user could \(FileTrust.risk(of: key)). "
+        let risk = isReadable ? "read your password or token" : FileTrust.risk(of: key)
+        return "refusing \(key) \(refused): \(entry) \(problem), so another user could \(risk). "
             + "Run: \(fix)"
     }
 }
@@ -64,6 +69,16 @@ public enum FileTrust {
                 path: path, problem: "is a symbolic link, and trackwatch reads a secret only from the file itself",
                 fix: "rm \(path), then put the secret itself there (chmod 600 \(path))", refused: path, key: key,
                 isLink: true)
+        }
+        // What reading it refuses (`readSecret`), said here too, so that doctor does not pass the file first.
+        if secretKeys.contains(key), stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+           info.st_mode & 0o077 != 0 || info.st_uid != geteuid() {
+            let problem = info.st_uid != geteuid()
+                ? "belongs to uid \(info.st_uid), not to you" : "can be read by others (mode \(String(info.st_mode & 0o777, radix: 8)))"
+            throw UntrustedFile(
+                path: path, problem: problem,
+                fix: info.st_uid != geteuid() ? "keep the secret in a file of your own: chmod 600 it" : "chmod 600 \(path)",
+                refused: path, key: key, isReadable: true)
         }
         try checkEntries(of: path, key: key)
     }

@@ -3,19 +3,29 @@ import Glibc
 #endif
 import TrackwatchCore
 
-/// Runs `password_command` with `/bin/sh -c` and returns the first line it prints.
-func runPasswordCommand(_ command: String, environment: [String: String], timeout: Double = 30) throws -> Secret {
-    try runSecretProgram(["/bin/sh", "-c", command], label: "password_command", environment: environment, timeout: timeout)
+/// Runs `password_command` (or `token_command`, its `label`) with `/bin/sh -c` and returns the first line it prints.
+func runPasswordCommand(
+    _ command: String, label: String = "password_command", environment: [String: String], timeout: Double = 30
+) throws -> Secret {
+    try runSecretProgram(
+        ["/bin/sh", "-c", command], label: label, environment: environment, timeout: timeout,
+        fix: "run the \(label) in a terminal as the user trackwatch runs as: it must exit 0 and print the secret alone "
+            + "on its first line")
 }
 
 /// `keyring = true`: `secret-tool lookup ATTRIBUTE VALUE …` against the Secret Service on the session bus.
 func lookUpInKeyring(_ attributes: [String], environment: [String: String], timeout: Double = 30) throws -> Secret {
     let pairs = stride(from: 0, to: attributes.count - 1, by: 2).map { "\(attributes[$0]) \(quoted(attributes[$0 + 1]))" }
     // secret-tool exits 1 without output when nothing matches.
-    let missing = "keyring: no password stored for \(pairs.joined(separator: " ")). Store it with: "
-        + "secret-tool store --label=trackwatch \(pairs.joined(separator: " "))"
-    return try runSecretProgram(["secret-tool", "lookup"] + attributes, label: "keyring (secret-tool lookup)",
-                                environment: environment, timeout: timeout, whenNothingPrinted: missing)
+    let store = "secret-tool store --label=trackwatch \(pairs.joined(separator: " "))"
+    let missing = CredentialError(
+        description: "keyring: no password stored for \(pairs.joined(separator: " ")). Store it with: \(store)",
+        fixLine: store)
+    return try runSecretProgram(
+        ["secret-tool", "lookup"] + attributes, label: "keyring (secret-tool lookup)", environment: environment,
+        timeout: timeout, whenNothingPrinted: missing,
+        fix: "unlock your keyring in the desktop session trackwatch runs in (secret-tool needs its session bus), or "
+            + "give the secret in token_file or password_file instead")
 }
 
 private func quoted(_ text: String) -> String {
@@ -28,7 +38,8 @@ private func quoted(_ text: String) -> String {
 /// waiting for a prompt) is stopped after `timeout` seconds, with everything it started: it runs in a process
 /// group of its own, which gets SIGTERM, then SIGKILL (see `stopGroup`).
 func runSecretProgram(
-    _ arguments: [String], label: String, environment: [String: String], timeout: Double, whenNothingPrinted: String? = nil
+    _ arguments: [String], label: String, environment: [String: String], timeout: Double, whenNothingPrinted: CredentialError? = nil,
+    fix: String
 ) throws -> Secret {
     var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
     // Close-on-exec, so that other children never inherit them (dup2 in the child clears the flag on 1 and 2).
@@ -65,8 +76,11 @@ func runSecretProgram(
     close(errors[1])
     defer { close(output[0]); close(errors[0]) }
     guard status == 0 else {
-        let hint = status == ENOENT && arguments[0] == "secret-tool" ? " (install it: apt install libsecret-tools)" : ""
-        throw CredentialError(description: "\(label): cannot start \(arguments[0]): \(String(cString: strerror(status)))\(hint)")
+        let missingTool = status == ENOENT && arguments[0] == "secret-tool"
+        throw CredentialError(
+            description: "\(label): cannot start \(arguments[0]): \(String(cString: strerror(status)))"
+                + (missingTool ? " (install it: apt install libsecret-tools)" : ""),
+            fixLine: missingTool ? "apt install libsecret-tools" : fix)
     }
     let (stdout, stderr, timedOut) = collect(output: output[0], errors: errors[0], timeout: timeout)
     if timedOut { stopGroup(pid) }
@@ -74,16 +88,16 @@ func runSecretProgram(
     while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
     if timedOut {
         throw CredentialError(description: "\(label) did not finish within \(Int(timeout)) s and was stopped. "
-            + "Is a keyring locked or waiting for a prompt?")
+            + "Is a keyring locked or waiting for a prompt?", fixLine: fix)
     }
     let code = (exitStatus >> 8) & 0xFF
     if let whenNothingPrinted, exitStatus & 0x7F == 0, stdout.isEmpty, stderr.isEmpty {
-        throw CredentialError(description: whenNothingPrinted)
+        throw whenNothingPrinted
     }
     if exitStatus & 0x7F != 0 || code != 0 {
         let reason = firstLine(stderr)
         throw CredentialError(description: "\(label) failed (exit status \(exitStatus & 0x7F != 0 ? 128 + (exitStatus & 0x7F) : code))"
-            + (reason.isEmpty ? "" : ": \(reason.prefix(200))"))
+            + (reason.isEmpty ? "" : ": \(reason.prefix(200))"), fixLine: fix)
     }
     return try secret(inFirstLineOf: stdout, source: label, holds: "printed")
 }

@@ -71,6 +71,8 @@ public enum CredentialSource: Equatable, Sendable {
     case passwordFile(path: String)
     /// `password_command`: run with `/bin/sh -c`; the first line of its output is the password.
     case passwordCommand(String)
+    /// `token_command`: the same, for a token (`gh auth token`); named as the configuration names it.
+    case tokenCommand(String)
     /// `credential`: a systemd credential, `$CREDENTIALS_DIRECTORY/<name>` (`LoadCredential=`).
     case systemdCredential(name: String)
     /// `token_file`: a file holding a token (an API or personal access token), which the source sends its way.

@@ -191,7 +191,8 @@ public struct ConfigReader: Sendable {
         switch key {
         case "password_file": return .passwordFile(path: resolved(value))
         case "token_file": return .tokenFile(path: resolved(value))
-        case "password_command", "token_command": return .passwordCommand(value)
+        case "password_command": return .passwordCommand(value)
+        case "token_command": return .tokenCommand(value)
         case "credential":
             guard !value.contains("/") else { throw error(table[key], "\(name).credential", "expected a credential name without /") }
             return .systemdCredential(name: value)

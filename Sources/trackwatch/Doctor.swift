@@ -47,7 +47,7 @@ struct Doctor: ParsableCommand {
             for source in config.sources {
                 // Nothing is read from, or sent because of, a file another user could have changed.
                 guard checkFiles(of: source, report: &report) else {
-                    report.skip("password source and server of \(source.label) (a file it reads is refused above)")
+                    report.skip("secret and server of \(source.label) (a file it reads is refused above)")
                     continue
                 }
                 for factory in SourceRegistry.factories {

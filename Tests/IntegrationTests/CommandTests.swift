@@ -80,8 +80,11 @@ final class CommandTests: XCTestCase {
 
         chmod(password.path, 0o644)
         doctor = try workspace.trackwatch(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("can be read or written by others (mode 644); refusing to use it. Run: chmod 600"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("· skipped: server login"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("✘ password_file \(password.path): refusing password_file \(password.path): it can "
+            + "be read by others (mode 644), so another user could read your password or token. Run: chmod 600"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("    fix: chmod 600 \(password.path)\n"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("✔ password_file"), "not passed first, then refused: \(doctor.stdout)")
+        XCTAssertTrue(doctor.stdout.contains("· skipped: secret and server of"), doctor.stdout)
 
         chmod(password.path, 0o600)
         try Data("engineer\n".utf8).write(to: password)

@@ -108,6 +108,38 @@ final class FirstSetupTests: XCTestCase {
         XCTAssertFalse(check.stderr.contains("password"), "no tracker's secret is asked for: \(check.stderr)")
     }
 
+    /// doctor's fix for a token it cannot use names the action for that token's source (issue 32.13): not "put a
+    /// token on the first line of that file" for a file of mode 644, a failing command or a keyring.
+    func test_doctor_eachTokenSourceProblem_saysItsOwnFix() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trackwatch-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let token = home.appendingPathComponent("github-token"), config = home.appendingPathComponent("config.toml")
+        try Data("ghp_sim_engineer\n".utf8).write(to: token)
+        chmod(token.path, 0o644)
+        let cases: [(source: String, says: String, fix: String)] = [
+            ("token_file = \"\(token.path)\"", "✘ token_file \(token.path): refusing token_file", "chmod 600 \(token.path)"),
+            ("token_command = \"echo nope >&2; exit 3\"", "(token_command): token_command failed (exit status 3): nope",
+             "run the token_command in a terminal as the user trackwatch runs as"),
+            ("keyring = true", "cannot start secret-tool", "apt install libsecret-tools"),
+        ]
+        for (source, says, fix) in cases {
+            try Data("[[github]]\nurl = \"http://127.0.0.1:9/api/v3\"\n\(source)\n".utf8).write(to: config)
+            chmod(config.path, 0o600)
+            // A PATH without secret-tool: the keyring's tool is missing.
+            let doctor = try runProduct("trackwatch", ["doctor", "--config", config.path], environment: [
+                "HOME": home.path, "PATH": "/nonexistent", "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            ])
+            XCTAssertEqual(doctor.status, 1, source)
+            let lines = doctor.stdout.split(separator: "\n").map(String.init)
+            let failed = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("✘") && $0.contains(says) }, "\(source): \(doctor.stdout)")
+            XCTAssertEqual(lines[failed + 1], "    fix: \(fix)" + (fix.hasPrefix("run") ? ": it must exit 0 and print the secret alone on its first line" : ""),
+                           source)
+            XCTAssertFalse(doctor.stdout.contains("password_command"), "\(source): \(doctor.stdout)")
+            XCTAssertFalse(doctor.stdout.contains("✔ token_file"), "\(source): \(doctor.stdout)")
+        }
+    }
+
     /// The README's Set up: each ```toml block is one tracker's minimal table, watched on its own.
     func test_readme_eachTrackersMinimalTable_isWatchedOnItsOwn() throws {
         let readme = try text("README.md")

@@ -51,7 +51,7 @@ final class QaseConfigTests: XCTestCase {
         let qase = try XCTUnwrap(try parse(text).sources.first as? QaseSettings)
         XCTAssertEqual(qase.name, "work")
         XCTAssertEqual(qase.webURL, "https://acme.qase.io")
-        XCTAssertEqual(qase.credential, .passwordCommand("pass show qase"))
+        XCTAssertEqual(qase.credential, .tokenCommand("pass show qase"))
         XCTAssertEqual(qase.projects, ["DEMO", "WEB"], "upper-cased, each once")
         XCTAssertEqual(qase.caFile, "/etc/ca.pem")
         XCTAssertTrue(qase.insecure)
