@@ -54,7 +54,7 @@ extension ActivityTrackerFactory {
         let budget = ReadBudget(bytes: ReadBudget.activityPoll)
         let session = try connect(
             settings, secret: try secret(settings, context.secret), environment: context.environment, logger: logger,
-            wrap: { context.wrap(BudgetTransport($0, budget: budget)) }
+            wrap: { context.wrap(RequestLog(base: BudgetTransport($0, budget: budget), logger: logger, route: Self.route)) }
         ).session
         return poller(session.tracker, settings, context: context, logger: logger, budget: budget)
     }

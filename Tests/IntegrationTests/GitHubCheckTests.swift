@@ -119,6 +119,21 @@ class GitHubCheckTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
+    /// `check -v` shows each request, as it does for Compass (issue 32.14): one line each, by route, never the token.
+    func test_checkVerbose_showsEachRequest_byItsRoute_withoutTheToken() throws {
+        _ = try workspace.checkChanges()
+        try sim.act("lead", "comment", "acme/web#1", "Can you look at this?")
+        try sim.resetStats()
+        let result = try workspace.trackwatch(["check", "-v"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let requests = result.stderr.split(separator: "\n").filter { $0.hasSuffix("[SourceKit] request") }
+        XCTAssertEqual(requests.count, try sim.stats()["requests"] as? Int, result.stderr)
+        XCTAssertTrue(requests.contains { $0.contains("route=\(enterprise ? "/api/v3" : "")/repos/{owner}/{repo}/issues/{number}/timeline") && $0.contains("status=200") },
+                      result.stderr)
+        XCTAssertTrue(requests.allSatisfy { $0.contains("method=GET") && $0.contains(" ms=") && $0.contains("source=github") }, result.stderr)
+        XCTAssertFalse(result.stderr.contains("ghp_sim_engineer"), "the token is never logged")
+    }
+
     func test_aSteadyPoll_isThreeRequests_andNoneOfTheHourlyQuota() throws {
         _ = try workspace.checkChanges()
         _ = try workspace.checkChanges()
