@@ -110,11 +110,18 @@ public struct BubbleRules: Equatable, Sendable {
         return false
     }
 
-    /// The leading number of `1-Resolve Immediately`, `2-Major`, …
+    /// The leading number of `1-Resolve Immediately`, `2-Major`, …; Jira's named priorities by their rank in its
+    /// two default schemes (`Highest` … `Lowest`, `Blocker` … `Trivial`).
     static func level(_ value: String?) -> Int? {
         guard let value else { return nil }
-        return Int(value.prefix { $0.isASCII && $0.isNumber })
+        if let number = Int(value.prefix { $0.isASCII && $0.isNumber }) { return number }
+        return namedLevels[value.lowercased()]
     }
+
+    static let namedLevels = [
+        "highest": 1, "high": 2, "medium": 3, "low": 4, "lowest": 5,
+        "blocker": 1, "critical": 2, "major": 3, "minor": 4, "trivial": 5,
+    ]
 }
 
 /// What a click on a bubble or one of its buttons asks for. `source` names the source that saw the change

@@ -97,14 +97,20 @@ public enum NotificationPlan {
             buttons: BubbleButton.showAll)
     }
 
-    /// `8 <tracker> changes`; of several trackers, each counted: `7 changes: 5 in <one>, 2 in <another>`.
+    /// `8 <tracker> changes`, or `8 changes` of several trackers: short enough that no server cuts it (GNOME and
+    /// xfce cut a title of about 40 characters); the body's last line counts each tracker.
     static func summaryTitle(_ digest: BubbleDigest) -> String {
-        let trackers = digest.shares.compactMap(\.tracker)
-        guard trackers.count > 1, trackers.count == digest.shares.count else {
-            return "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))"
-        }
-        let shares = digest.shares.map { "\($0.count) in \(Markup.plain($0.tracker ?? ""))" }
-        return line("\(digest.count) changes: \(shares.joined(separator: ", "))")
+        "\(digest.count) \(noun(digest.tracker, plural: digest.count != 1))"
+    }
+
+    /// `5 in GitHub · 2 in Jira · 1 in devices`, the largest share first, when the changes come from several named
+    /// trackers; `nil` otherwise.
+    static func shareLine(_ digest: BubbleDigest) -> String? {
+        let shares = digest.shares.enumerated().filter { $0.element.tracker != nil }
+        guard shares.count > 1, shares.count == digest.shares.count else { return nil }
+        // Largest first; among equals, the order they came in.
+        let ordered = shares.sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
+        return ordered.map { "\($0.element.count) in \(Markup.plain($0.element.tracker ?? ""))" }.joined(separator: " · ")
     }
 
     /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.
@@ -142,7 +148,11 @@ public enum NotificationPlan {
 
     /// `Priority 1`, `Severity raised to 1`: the reason with the level alone, for a summary's short lines.
     static func shortCriticalReason(_ change: Change) -> String? {
-        criticalCause(change).map { "\($0.field) \($0.raised ? "raised to " : "")1" }
+        criticalCause(change).map { cause in
+            // A numbered level by its number, a named one (Jira's `Highest`) by its name.
+            let level = cause.value.first?.isNumber == true ? "1" : Markup.isolated(bounded(Markup.plain(cause.value), 16))
+            return "\(cause.field) \(cause.raised ? "raised to " : "")\(level)"
+        }
     }
 
     /// The field at level 1, its value, and whether the change raised it there.
@@ -256,6 +266,7 @@ public enum NotificationPlan {
         let named = digest.changes
         var lines = named.map(item)
         if digest.count > named.count { lines.append("and \(digest.count - named.count) more") }
+        if let shares = shareLine(digest) { lines.append(shares) }
         return lines
     }
 
@@ -263,6 +274,10 @@ public enum NotificationPlan {
     /// only where a few words of it fit. A list's item: `⁨Pixel 8 (Android 14)⁩ changed by ⁨Sam Carter⁩ in …`.
     static func item(_ change: Change) -> String {
         let reason = shortCriticalReason(change).map { " (\($0))" } ?? ""
+        // An activity log's change says what was done, in the tracker's words: `acme/web#7: ⁨bob⁩ commented: …`.
+        if change.naming == nil, let found = ActivityDeed.of(change) {
+            return bounded("\(Markup.plain(change.record.rawValue)): \(found.deed.line(by: change.by, isolate: Markup.isolated))\(reason)", itemLimit)
+        }
         guard change.naming == nil else {
             return bounded("\(change.name(isolating: Markup.isolated)) \(event(change))\(reason)", itemLimit)
         }

@@ -61,6 +61,33 @@ final class ActivityWordingTests: XCTestCase {
         }
     }
 
+    /// Issue 32.7: a summary's lines say what was done, not only who; its title is short enough for every server;
+    /// a Jira issue put in my hands at Highest is urgent as a Compass priority 1 is, and named first.
+    func test_summary_saysWhatWasDone_andAJiraHighestIsUrgent() {
+        func jira(priority: String) -> Change {
+            Change(record: RecordID("WEB-6"), kind: .assigned, headline: "Footer links broken", by: "lead",
+                   changes: [field("Assignee", nil, "Engineer")], priority: priority, state: "To Do",
+                   link: "https://jira.example.com/browse/WEB-6")
+        }
+        let highest = jira(priority: "Highest")
+        let digest = BubbleDigest([
+            change(.modified, [field("Comment", nil, "Can you look at this?")]),
+            change(.modified, by: "dave", [field("State", nil, "merged")], record: "platform/web!4"),
+            change(.modified, by: "carol", [field("Review", nil, "approved")], record: "acme/web#9"),
+        ], tracker: "GitHub")
+        var all = digest
+        all.add([highest], tracker: "Jira")
+        let summary = NotificationPlan.summary(all, bodyMarkup: false)
+        XCTAssertEqual(summary.summary, "4 changes")
+        XCTAssertEqual(summary.urgency, .critical)
+        XCTAssertEqual(words(summary.body).split(separator: "\n").map(String.init), [
+            "WEB-6 assigned to you by lead (Priority Highest)", "acme/web#9: carol approved",
+            "platform/web!4: Merged by dave", "and 1 more", "3 in GitHub · 1 in Jira",
+        ])
+        XCTAssertEqual(NotificationPlan.criticalReason(highest), "Priority Highest")
+        XCTAssertNil(NotificationPlan.criticalReason(jira(priority: "Medium")), "only the top level is urgent")
+    }
+
     func test_rename_doesNotRepeatTheNewTitle() {
         let renamed = change(.modified, [field("Title", "Router cleanup", "Refactor the router")])
         XCTAssertEqual(body(renamed), "bob renamed it from Router cleanup")

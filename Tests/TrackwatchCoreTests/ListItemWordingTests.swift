@@ -56,10 +56,10 @@ final class ListItemWordingTests: XCTestCase {
             ]),
         ])
         let summary = NotificationPlan.summary(digest, bodyMarkup: false)
-        XCTAssertEqual(summary.summary, "7 changes: 5 in devices, 2 in Qase")
+        XCTAssertEqual(summary.summary, "7 changes")
         XCTAssertEqual(words(summary.body).split(separator: "\n").map(String.init), [
             "DEMO/case/4 changed by alice: Checkout", "DEMO/defect/1 changed by lead: Login fails",
-            "Phone 5 changed by Sam Carter in devices", "and 4 more",
+            "Phone 5 changed by Sam Carter in devices", "and 4 more", "5 in devices · 2 in Qase",
         ])
     }
 

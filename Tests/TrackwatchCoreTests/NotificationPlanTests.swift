@@ -252,8 +252,10 @@ final class NotificationPlanTests: XCTestCase {
         XCTAssertEqual(summary.urgency, .critical)
         XCTAssertEqual(summary.body.split(separator: "\n").last, "and 5 more")
         digest.add([change(9)], tracker: "Qase")
-        XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "9 changes: 8 in Compass, 1 in Qase",
-                       "changes of several trackers: each counted (issue 27, item 13)")
+        let several = NotificationPlan.summary(digest, bodyMarkup: false)
+        XCTAssertEqual(several.summary, "9 changes", "a title no server cuts (issue 32.7)")
+        XCTAssertEqual(several.body.split(separator: "\n").last, "8 in Compass · 1 in Qase",
+                       "changes of several trackers: each counted (issue 27, item 13), the largest first")
         digest.add([change(10)])
         XCTAssertEqual(NotificationPlan.summary(digest, bodyMarkup: false).summary, "10 changes",
                        "changes of a tracker not named: none counted by name")
