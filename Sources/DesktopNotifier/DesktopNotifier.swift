@@ -48,6 +48,12 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private var serverOwner: String?
     private var nameWatch: guint = 0
     private var actionHandler: (@Sendable (BubbleAction) -> Void)?
+    /// What the server dropped before anyone saw it (GNOME keeps three), and since when (local time): the running
+    /// summary's content, until the person dismisses or opens it.
+    private var missed: (digest: BubbleDigest, since: String)?
+    /// Whether the running summary was shown again after the server dropped it, with nothing dropped since: once
+    /// only, so a server that drops every bubble at once (notifications off for trackwatch) is not asked forever.
+    private var missedReshown = false
     /// Where changes still go while no bubble can be shown, said when notifications become unavailable.
     private let whereChangesStillGo: (@Sendable () -> String)?
 
@@ -61,6 +67,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         /// banners back behind it. `nil` once the server closed it (the person has seen it).
         var digest: BubbleDigest?
         let critical: Bool
+        /// The change a single bubble stands for, on a server that drops bubbles unseen (`dropsBeyondThree`).
+        var unseen: BubbleDigest?
     }
 
     /// - Parameter whereChangesStillGo: completes "desktop notifications unavailable; …" when they are (e.g.
@@ -134,7 +142,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
                         let bubble = NotificationPlan.single(change, bodyMarkup: markup)
                         let waits = style.queuesBehindCritical && bubble.urgency == .critical
                         let digest = waits ? BubbleDigest([change], tracker: source.tracker) : nil
-                        show(bubble, buttons: buttons, style: style, digest: digest)
+                        let unseen = style.dropsBeyondThree ? BubbleDigest([change], tracker: source.tracker) : nil
+                        show(bubble, buttons: buttons, style: style, digest: digest, unseen: unseen)
                     }
                 }
             }
@@ -276,7 +285,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
 
     /// Shows `notification`, in place of the bubble `replacing` or of its slot's bubble where one is kept.
     private func show(_ notification: DesktopNotification, buttons offered: Bool, style: NotificationServerStyle? = nil,
-                      digest: BubbleDigest? = nil, replacing: UnsafeMutablePointer<NotifyNotification>? = nil) {
+                      digest: BubbleDigest? = nil, unseen: BubbleDigest? = nil,
+                      replacing: UnsafeMutablePointer<NotifyNotification>? = nil) {
         // Asked of the bus, not of the watch: its news of a restart may still wait in the main loop's queue.
         guard let owner = nameOwner() else {
             reportFailure("no notification server on the session bus")
@@ -312,14 +322,14 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
         }
         if let error { g_error_free(error) }
-        guard shown, notification.slot != nil || !buttons.isEmpty || digest != nil else {
+        guard shown, notification.slot != nil || !buttons.isEmpty || digest != nil || unseen != nil else {
             g_object_unref(bubble)
             return
         }
         if !watched { watchClosing(bubble) }
         kept.append(KeptBubble(bubble: bubble, owner: owner, slot: notification.slot,
                                buttons: Dictionary(buttons.map { ($0.key, $0.action) }) { first, _ in first },
-                               digest: digest, critical: notification.urgency == .critical))
+                               digest: digest, critical: notification.urgency == .critical, unseen: unseen))
         while kept.count > Self.keptLimit { g_object_unref(kept.removeFirst().bubble) }
     }
 
@@ -356,6 +366,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             return
         }
         logger.info("bubble action", metadata: ["action": "\(action)"])
+        if kept[index].slot == NotificationPlan.missedSlot { missed = nil }
         actionHandler?(action)
         if case .mute = action { notify_notification_close(bubble, nil) }
     }
@@ -363,8 +374,46 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private func closed(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
         // A slot's bubble stays: the next one of its slot replaces it, or shows anew if the server says it is gone;
         // but it stands for nothing any more: the person has seen it.
-        if let index = kept.firstIndex(where: { $0.bubble == bubble }) { kept[index].digest = nil }
+        guard let index = kept.firstIndex(where: { $0.bubble == bubble }) else { return }
+        let closed = kept[index]
+        kept[index].digest = nil
+        kept[index].unseen = nil
         forgetBubbles { $0.bubble == bubble && $0.slot == nil }
+        // Reason 1, expired: on GNOME, dropped for a newer one of ours — not seen. 2 (dismissed) and 3 (closed by
+        // us, replaced) are not news of a loss.
+        let expired = notify_notification_get_closed_reason(bubble) == 1
+        guard expired, style?.style.dropsBeyondThree == true else {
+            if closed.slot == NotificationPlan.missedSlot, !expired { missed = nil }
+            return
+        }
+        if closed.slot == NotificationPlan.missedSlot {
+            guard !missedReshown else { return }
+            missedReshown = true
+        } else if let dropped = closed.digest ?? closed.unseen {
+            var folded = missed ?? (BubbleDigest(), Self.localTime())
+            folded.digest.add(dropped)
+            missed = folded
+            missedReshown = false
+        } else {
+            return
+        }
+        showMissed()
+    }
+
+    /// The running summary of what the server dropped unseen, in its slot.
+    private func showMissed() {
+        guard let missed, let capabilities = serverCapabilities() else { return }
+        logger.info("bubbles dropped by the notification server folded into a summary",
+                    metadata: ["changes": "\(missed.digest.count)"])
+        show(NotificationPlan.missed(missed.digest, since: missed.since, bodyMarkup: capabilities.contains("body-markup")),
+             buttons: capabilities.contains("actions"), style: serverStyle())
+    }
+
+    /// `9:40`: the local time now, as the running summary says since when.
+    private static func localTime() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        return "\(parts.tm_hour):\(parts.tm_min < 10 ? "0" : "")\(parts.tm_min)"
     }
 
     private func forgetBubbles(where gone: (KeptBubble) -> Bool) {

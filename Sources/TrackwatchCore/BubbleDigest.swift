@@ -57,6 +57,20 @@ public struct BubbleDigest: Equatable, Sendable {
         for source in sources { add(source.changes, tracker: source.tracker) }
     }
 
+    /// What `other` stands for, added: every change counted under its tracker, the changes it names kept as named.
+    public mutating func add(_ other: BubbleDigest) {
+        for share in other.shares {
+            if let index = shares.firstIndex(where: { $0.tracker == share.tracker }) {
+                shares[index].count += share.count
+            } else {
+                shares.append(share)
+            }
+        }
+        count += other.count
+        critical = Array((critical + other.critical).suffix(Self.named))
+        others = Array((others + other.others).suffix(Self.named))
+    }
+
     /// The one tracker all its changes come from, for "8 … changes"; `nil` for changes of several, or unnamed.
     public var tracker: String? { shares.count == 1 ? shares[0].tracker : nil }
 

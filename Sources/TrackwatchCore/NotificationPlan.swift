@@ -60,6 +60,8 @@ public enum NotificationPlan {
     public static let changeCategory = "x-trackwatch.record.changed"
     public static let serviceCategory = "x-trackwatch.service"
     public static let summarySlot = "summary"
+    /// The running summary of what the server dropped unseen (`NotificationServerStyle.dropsBeyondThree`).
+    public static let missedSlot = "missed"
     static let lineLimit = 120
     static let valueLimit = 48
     static let fieldNameLimit = 32
@@ -111,6 +113,16 @@ public enum NotificationPlan {
         // Largest first; among equals, the order they came in.
         let ordered = shares.sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
         return ordered.map { "\($0.element.count) in \(Markup.plain($0.element.tracker ?? ""))" }.joined(separator: " · ")
+    }
+
+    /// The running summary of changes whose bubbles the server dropped before anyone saw them (GNOME keeps three):
+    /// `5 changes since 9:40`, their short lines, and Show all. It is replaced in place as more are dropped, and
+    /// stays until it is dismissed or opened. `since`: the local time of the first one dropped.
+    public static func missed(_ digest: BubbleDigest, since: String, bodyMarkup: Bool) -> DesktopNotification {
+        DesktopNotification(
+            summary: line("\(digest.count) \(noun(digest.tracker, plural: digest.count != 1)) since \(since)"),
+            body: body(summaryLines(digest), markup: bodyMarkup), urgency: .normal, category: changeCategory,
+            slot: missedSlot, buttons: BubbleButton.showAll)
     }
 
     /// The one bubble after quiet hours: how many changes arrived meanwhile, the first few named.

@@ -9,10 +9,14 @@ public struct NotificationServerStyle: Equatable, Sendable {
     /// GNOME Shell shows one banner at a time and keeps a critical one up until it is dismissed: every later
     /// banner waits behind it, so later changes are folded into the critical bubble instead.
     public var queuesBehindCritical: Bool
+    /// GNOME Shell keeps at most three notifications of one application: each fourth expires the oldest at once,
+    /// gone from the message list as well. What it dropped unseen is folded into a running summary that stays.
+    public var dropsBeyondThree: Bool
 
     public init(serverName: String) {
         showsDefaultAction = ["dunst", "Xfce Notify Daemon"].contains(serverName)
         queuesBehindCritical = serverName == "gnome-shell"
+        dropsBeyondThree = serverName == "gnome-shell"
     }
 
     /// The key of the visible button added for a bubble's click.

@@ -188,6 +188,40 @@ final class GnomeTests: XCTestCase {
         XCTAssertEqual(tray.notifications.count, 1, "replaced in place: \(tray.notifications.map(\.title))")
     }
 
+    /// Issue 32.6: GNOME keeps three notifications of one application, each fourth expiring the oldest at once. What
+    /// it dropped unseen is folded into a running summary that stays (`N changes since H:MM`, Show all): five
+    /// changes in two polls leave the summary of the three dropped and the two newest, every change findable.
+    func test_whatGnomeDropsUnseen_isFoldedIntoARunningSummary_thatStays() throws {
+        let lab = try lab
+        let run = try Run(lab: lab)
+        let first = ["SAMPL00000001", "SAMPL00000005", "SAMPL00000013"], then = ["SAMPL00000017", "SAMPL00000033"]
+        for record in first {
+            try run.sim.act("lead", record, "Modify", set: ["Headline=Headline of \(record.suffix(2))"])
+        }
+        run.poll(expecting: "3 changes;")
+        XCTAssertTrue(try waitUntil(timeout: 20) { try lab.tray().notifications.count == 3 }, lab.describeTray())
+        for record in then {
+            try run.sim.act("lead", record, "Modify", set: ["Headline=Headline of \(record.suffix(2))"])
+        }
+        run.poll(expecting: "2 changes;")
+        var tray = try lab.tray()
+        let settled = try waitUntil(timeout: 20) {
+            tray = try lab.tray()
+            return tray.notifications.contains { $0.title.hasPrefix("3 Compass changes since ") }
+        }
+        quote("what GNOME dropped, folded", tray.notifications.map { "\($0.title)\n\($0.body)" }.joined(separator: "\n--\n"))
+        XCTAssertTrue(settled, "the three dropped are one summary: \(tray)")
+        XCTAssertEqual(tray.notifications.count, 3, "GNOME's three: \(tray.notifications.map(\.title))")
+        let summary = try XCTUnwrap(tray.notifications.first { $0.title.contains(" since ") })
+        XCTAssertNotNil(summary.title.firstMatch(of: /^3 Compass changes since \d{1,2}:\d\d$/), summary.title)
+        XCTAssertEqual(summary.actions.contains("Show all"), true, "\(summary.actions)")
+        let everything = tray.notifications.map { $0.title + "\n" + $0.body }.joined(separator: "\n")
+        for record in first + then {
+            XCTAssertTrue(everything.contains(record), "\(record) is findable: \(everything)")
+        }
+        for record in first { XCTAssertTrue(summary.body.contains(record), "\(record) in the summary: \(summary.body)") }
+    }
+
     /// Item 4: installed under ~/.local (not on GNOME's PATH), the desktop entry names the binary by its absolute
     /// path, so GNOME matches the bubbles to it (its name and per-app settings apply); `doctor` checks the entry
     /// and the icon as GNOME finds them, and fails an entry GNOME would ignore.

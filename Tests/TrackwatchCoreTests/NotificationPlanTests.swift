@@ -261,6 +261,26 @@ final class NotificationPlanTests: XCTestCase {
                        "changes of a tracker not named: none counted by name")
     }
 
+    /// Issue 32.6: what GNOME dropped unseen adds up in one running summary, every change counted under its tracker.
+    func test_missedSummary_addsUpWhatWasDropped_andSaysSinceWhen() {
+        var missed = BubbleDigest()
+        missed.add(BubbleDigest([change(1)], tracker: "Compass"))
+        missed.add(BubbleDigest([assigned(8, priority: "1-Resolve Immediately"), change(2)], tracker: "Compass"))
+        missed.add(BubbleDigest([change(3), change(4)], tracker: "Qase"))
+        XCTAssertEqual(missed.count, 5)
+        XCTAssertTrue(missed.isCritical)
+        let bubble = NotificationPlan.missed(missed, since: "9:40", bodyMarkup: false)
+        XCTAssertEqual(bubble.summary, "5 changes since 9:40")
+        XCTAssertEqual(bubble.slot, NotificationPlan.missedSlot)
+        XCTAssertEqual(bubble.urgency, .normal, "it stays in the list; it holds no banner back")
+        XCTAssertEqual(bubble.buttons.map(\.action), [.showAll])
+        let lines = bubble.body.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("SAMPL00000008 assigned") == true, "the critical one first: \(lines)")
+        XCTAssertEqual(lines.suffix(2), ["and 2 more", "3 in Compass · 2 in Qase"])
+        XCTAssertEqual(NotificationPlan.missed(BubbleDigest([change(1)], tracker: "Compass"), since: "9:40", bodyMarkup: false)
+            .summary, "1 Compass change since 9:40")
+    }
+
     /// Issue 21, item 2: exactly one visible way to open on each server — a button where the server only runs the
     /// click (GNOME Shell, most others), none added where it shows the click itself (dunst's menu, xfce4-notifyd).
     func test_eachServer_getsExactlyOneVisibleWayToOpen() {
