@@ -234,10 +234,12 @@ public enum ActivityDiff {
     {
         // The event's place on the item's page (`#note_5`) goes after the item's link, which has no query or fragment.
         let link = item.facts.link.map { $0.contains("#") || $0.contains("?") ? $0 : $0 + (cause?.link ?? "") }
-        return Change(
+        var change = Change(
             record: item.record.id, kind: kind, headline: item.facts.headline, by: cause?.actor?.name,
             changes: fields, at: cause?.at, priority: item.facts.priority, severity: item.facts.severity,
             state: item.facts.state, link: link)
+        change.stateField = item.facts.stateField
+        return change
     }
 
     /// The latest event that changed an assignment, among those reported.

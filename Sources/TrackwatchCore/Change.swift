@@ -56,6 +56,8 @@ public struct Change: Equatable, Codable, Sendable {
     public let priority: String?
     public let severity: String?
     public let state: String?
+    /// What the tracker calls `state` (Jira: `Status`); `nil`: `State`.
+    public var stateField: String?
     /// The `[[watch]]` the change was seen in (its name, e.g. `Team P1s`), or the list it was seen in; `nil`
     /// for a source's own questions (assigned to me, my records changed by others).
     public let watch: String?

@@ -4,14 +4,17 @@ public struct ItemFacts: Equatable, Sendable {
     public var priority: String?
     public var severity: String?
     public var state: String?
+    /// What the tracker calls its state where people read it (Jira: `Status`); `nil`: `State`.
+    public var stateField: String?
     /// Who the item names as the one who last changed it, where it does.
     public var by: String?
     /// The item's web page, where the source knows it from the item itself.
     public var link: String?
 
     public init(headline: String, priority: String? = nil, severity: String? = nil, state: String? = nil,
-                by: String? = nil, link: String? = nil) {
+                stateField: String? = nil, by: String? = nil, link: String? = nil) {
         self.headline = headline
+        self.stateField = stateField
         self.priority = priority
         self.severity = severity
         self.state = state

@@ -269,7 +269,7 @@ public enum NotificationPlan {
         if let severity = change.severity, !severity.isEmpty, let level = BubbleRules.level(severity), level <= 2 {
             facts.append("Severity: \(value(severity))")
         }
-        if let state = change.state, !state.isEmpty { facts.append("State: \(value(state))") }
+        if let state = change.state, !state.isEmpty { facts.append("\(change.stateField ?? "State"): \(value(state))") }
         return facts.joined(separator: " · ")
     }
 
