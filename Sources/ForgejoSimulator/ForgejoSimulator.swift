@@ -38,7 +38,13 @@ extension ForgejoState {
         } else if name == "unknown" || name == "forgejo-version" || (name == "timeline" && switches.noTimeline) {
             response = Self.routerNotFound()
         } else if let me = User.by(token: request.authorization) {
-            response = redirect(segments, request) ?? answer(name, segments, request, me: me)
+            // A scoped token: the scope each route needs, named in the refusal as Forgejo names it.
+            let needed = name == "user" ? "read:user" : name == "reviews" ? "read:repository" : "read:issue"
+            if let scopes = User.scopes(token: request.authorization), !scopes.contains(needed) {
+                response = Self.error(403, "token does not have at least one of required scope(s): [\(needed)]")
+            } else {
+                response = redirect(segments, request) ?? answer(name, segments, request, me: me)
+            }
         } else {
             response = Self.error(401, request.authorization == nil ? "token is required" : "user does not exist")
         }

@@ -17,18 +17,27 @@ struct User {
 
     /// `token fj_sim_LOGIN` (or `Bearer`, or Basic with the token as the user name): the account it belongs to.
     static func by(token header: String?) -> User? {
+        guard let token = token(header), token.hasPrefix("fj_sim_") else { return nil }
+        return named(String(token.dropFirst("fj_sim_".count).prefix { $0 != "." }))
+    }
+
+    /// The scopes of a token `fj_sim_LOGIN.read:user,read:issue`; `nil` (every scope) without a dot.
+    static func scopes(token header: String?) -> Set<String>? {
+        guard let token = token(header), let dot = token.firstIndex(of: ".") else { return nil }
+        return Set(token[token.index(after: dot)...].split(separator: ",").map(String.init))
+    }
+
+    private static func token(_ header: String?) -> String? {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
-        var token = parts[1]
-        if parts[0].lowercased() == "basic" {
+        switch parts[0].lowercased() {
+        case "basic":
             guard let decoded = Data(base64Encoded: parts[1]) else { return nil }
-            token = String(String(decoding: decoded, as: UTF8.self).prefix { $0 != ":" })
-        } else if !["token", "bearer"].contains(parts[0].lowercased()) {
-            return nil
+            return String(String(decoding: decoded, as: UTF8.self).prefix { $0 != ":" })
+        case "token", "bearer": return parts[1]
+        default: return nil
         }
-        guard token.hasPrefix("fj_sim_") else { return nil }
-        return named(String(token.dropFirst("fj_sim_".count)))
     }
 
     static func named(_ login: String) -> User? { all.first { $0.login == login } }

@@ -150,4 +150,16 @@ final class ForgejoServerTests: XCTestCase {
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/web#1 modified"])
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
+
+    func test_aTokenWithoutAScope_isRefusedNamingTheScope_byCheckAndDoctor() throws {
+        try start()
+        try workspace.useForgejo(sim, token: "fj_sim_engineer.read:user")
+        let check = try workspace.trackwatch(["check"])
+        XCTAssertEqual(check.status, 77, check.stderr)
+        XCTAssertTrue(check.stderr.contains("[read:issue]"), check.stderr)
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("✔ signed in as Eve Engineer (engineer)"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("✘ Forgejo refused the token (HTTP 403: token does not have at least one of "
+            + "required scope(s): [read:issue])"), doctor.stdout)
+    }
 }
