@@ -22,7 +22,8 @@ final class ForgejoAPI {
     }
 
     /// `GET` of `path` under the web root, or of `url` (a `Link` page): 2xx, or the error it is.
-    func get(_ path: String, _ query: [(String, String)] = [], url: String? = nil, name: String) throws -> HTTPResponse {
+    func get(_ path: String, _ query: [(String, String)] = [], url: String? = nil, name: String) throws -> HTTPResponse
+    {
         var target = url ?? requests.url(path, query)
         for _ in 0...Self.mostRedirects {
             guard target.hasPrefix(web + "/") else {

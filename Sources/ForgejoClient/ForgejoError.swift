@@ -28,7 +28,8 @@ extension ForgejoError: TrackerFailure {
         case .unreachable(let error): .unreachable(error)
         case .tokenRejected(let message): .tokenRejected(message: message)
         case .busy(let status, let wait): .rateLimited(status: status, retryAfter: wait, limit: "HTTP \(status)")
-        case .server(let status, let message, let endpoint): .server(status: status, message: message, endpoint: endpoint)
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
         case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
         case .missingScope: nil
         }

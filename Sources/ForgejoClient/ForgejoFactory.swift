@@ -22,7 +22,8 @@ public struct ForgejoFactory: ActivityTrackerFactory {
     ) -> TrackerSession {
         let api = ForgejoAPI(web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
         return TrackerSession(
-            tracker: ForgejoTracker(settings: settings, api: api), survey: ForgejoSurvey(settings: settings, api: api).run)
+            tracker: ForgejoTracker(settings: settings, api: api),
+            survey: ForgejoSurvey(settings: settings, api: api).run)
     }
 }
 
@@ -40,10 +41,14 @@ struct ForgejoSurvey {
                 .pass, "\(forgejo ? "Forgejo" : "Gitea") \(SafeText.oneLine(version.version ?? "?", limit: 60))")
             let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
             findings.add(
-                .pass, "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
+                .pass,
+                "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
             let honours = try ForgejoTracker.honoursReviewFilter(api)
             var pages = 2  // the user, and whether review_requested is honoured
-            for (filter, what) in [("assigned", "assigned to you"), ("created", "opened by you"), ("review_requested", "await your review")]
+            for (filter, what) in [
+                ("assigned", "assigned to you"), ("created", "opened by you"),
+                ("review_requested", "await your review"),
+            ]
             where filter != "review_requested" || honours {
                 let extra = filter == "review_requested" ? [("type", "pulls")] : []
                 let count = try count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)

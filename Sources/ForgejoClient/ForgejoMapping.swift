@@ -85,7 +85,9 @@ struct ForgejoMapping {
 
     /// A submitted review as an event; pending reviews and review requests (`REQUEST_REVIEW` rows) are none.
     func review(_ review: ForgejoReview, item: String) -> ActivityEvent? {
-        guard let verdict = review.verdict, let id = review.id, let at = Self.time(review.submitted_at) else { return nil }
+        guard let verdict = review.verdict, let id = review.id, let at = Self.time(review.submitted_at) else {
+            return nil
+        }
         let body = SafeText.firstLine(review.body, limit: 200)
         let change = FieldChange(
             field: ForgejoFields.review, old: nil, new: body.isEmpty ? verdict : "\(verdict): \(body)")

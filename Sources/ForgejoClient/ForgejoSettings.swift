@@ -47,7 +47,9 @@ struct ForgejoReference: Equatable {
 
     var key: String { "\(repo)#\(index)" }
     /// `/api/v1/repos/owner/name/issues/42` and the like, under the web root.
-    func path(_ kind: String = "issues", _ tail: String = "") -> String { "/api/v1/repos/\(repo)/\(kind)/\(index)\(tail)" }
+    func path(_ kind: String = "issues", _ tail: String = "") -> String {
+        "/api/v1/repos/\(repo)/\(kind)/\(index)\(tail)"
+    }
 
     /// `owner/name` as Forgejo allows them: letters, digits, `-`, `_`, `.`; checked before it goes into a path.
     static func isRepo(_ text: String) -> Bool {

@@ -70,7 +70,9 @@ final class ForgejoTracker: ActivityTracker {
         let assigned = try search("assigned"), created = try search("created")
         // A server that ignores the filter would answer others' pull requests: no review requests from it.
         var reviews: [ForgejoIssue] = []
-        if try memory.value(Self.reviewFilterKey) == nil { reviews = try search("review_requested", [("type", "pulls")]) }
+        if try memory.value(Self.reviewFilterKey) == nil {
+            reviews = try search("review_requested", [("type", "pulls")])
+        }
         var lists = ActivityLists<ForgejoIssue>()
         lists.reviewRequests = Set(reviews.map { String($0.id) })
         for issue in assigned + created + reviews { lists.mine[String(issue.id)] = issue }
@@ -141,12 +143,13 @@ final class ForgejoTracker: ActivityTracker {
         for (item, issue) in changed {
             guard let reference = issue.reference else { continue }
             var events: [ActivityEvent] = []
-            // Entries updated since the stored state (each bumps the item's `updated_at`); a new item's since the window.
+            // Entries since the stored state (each bumps the item's `updated_at`); a new item's since the window.
             let since = poll.stored[item.id]?[ActivityFields.updated].map(Timestamp.init) ?? poll.window.since
             let query = [("since", ForgejoMapping.iso(since))]
             do {
                 if !noTimeline {
-                    let timeline = try api.all(ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
+                    let timeline = try api.all(
+                        ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
                     events += timeline.compactMap { mapping.event($0, item: item.id) }
                 }
             } catch ForgejoError.server(404, let message, _) where message.isEmpty {
@@ -155,7 +158,8 @@ final class ForgejoTracker: ActivityTracker {
                 continue  // gone since the search: the next full read asks for it
             }
             if noTimeline {
-                let comments = try api.all(ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
+                let comments = try api.all(
+                    ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
                 events += comments.compactMap { mapping.event($0, item: item.id, type: "comment") }
                 events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
             }

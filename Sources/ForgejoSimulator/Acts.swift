@@ -90,7 +90,8 @@ extension ForgejoState {
             let id = (items.map(\.id).max() ?? 0) + 1
             items.append(
                 Item(
-                    id: id, repo: repo, repoID: items.first { $0.repo == repo }?.repoID ?? 1, index: index, title: "Issue \(index)", isPull: false, author: 2,
+                    id: id, repo: repo, repoID: items.first { $0.repo == repo }?.repoID ?? 1, index: index,
+                    title: "Issue \(index)", isPull: false, author: 2,
                     assignees: [1], created: now, updated: now))
         }
     }

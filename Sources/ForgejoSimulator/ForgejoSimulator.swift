@@ -32,7 +32,9 @@ extension ForgejoState {
         requests[name, default: 0] += 1
         var response: SimResponse
         if name == "version" {
-            response = json(["version": .string(switches.version ?? (switches.gitea ? Self.giteaVersion : Self.forgejoVersion))])
+            response = json([
+                "version": .string(switches.version ?? (switches.gitea ? Self.giteaVersion : Self.forgejoVersion))
+            ])
         } else if name == "forgejo-version", !switches.gitea {
             response = json(["version": .string(Self.forgejoVersion)])
         } else if name == "unknown" || name == "forgejo-version" || (name == "timeline" && switches.noTimeline) {
@@ -128,7 +130,8 @@ extension ForgejoState {
         }.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
         let host = Self.host(request)
         return paged(
-            found.map { Render.item($0, host: host) }, request, defaultLimit: 20, linkLimit: switches.legacyLink ? 20 : nil)
+            found.map { Render.item($0, host: host) }, request, defaultLimit: 20,
+            linkLimit: switches.legacyLink ? 20 : nil)
     }
 
     /// One page of `values` (`page`, `limit`: 0 or none is `defaultLimit`, more than the maximum is cut to it,

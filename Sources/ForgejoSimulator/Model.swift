@@ -155,7 +155,8 @@ struct ForgejoState {
         for (offset, repo) in Self.repos.enumerated() {
             for n in 1...max(1, options.issues) {
                 var item = Item(
-                    id: offset * 100_000 + n, repo: repo, repoID: offset + 1, index: n, title: "\(n % 3 == 0 ? "Change" : "Issue") \(n)",
+                    id: offset * 100_000 + n, repo: repo, repoID: offset + 1, index: n,
+                    title: "\(n % 3 == 0 ? "Change" : "Issue") \(n)",
                     isPull: n % 3 == 0, author: n % 4 == 2 && n % 3 != 0 ? 1 : (n % 2 == 0 ? 2 : 3), created: start + n,
                     updated: start + n)
                 if n % 2 == 1 { item.assignees = [1] }

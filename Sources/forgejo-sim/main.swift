@@ -25,7 +25,8 @@ struct ForgejoSim: ParsableCommand {
     @Option(help: "MAX_RESPONSE_ITEMS: the most items a page holds, whatever limit asks.") var maxResponseItems = 50
     @Option(help: "The version /api/v1/version answers (1.13.4: an old Gitea).") var serverVersion: String?
     @Flag(help: "Be a server before Gitea 1.14: review_requested is ignored.") var ignoreReviewRequested = false
-    @Flag(help: "Compute the search's Link with 20 items a page, not the limit used (Gitea 1.17).") var legacyLink = false
+    @Flag(help: "Compute the search's Link with 20 items a page, not the limit used (Gitea 1.17).") var legacyLink =
+        false
 
     func validate() throws {
         guard (1...10_000).contains(issues) else { throw ValidationError("--issues must be 1…10000") }

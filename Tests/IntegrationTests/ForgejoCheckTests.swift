@@ -53,8 +53,10 @@ final class ForgejoCheckTests: XCTestCase {
         let changes = try workspace.checkChanges()
         XCTAssertEqual(
             Set(changeSummaries(changes)),
-            ["acme/web#2 assigned", "acme/web#1 modified", "acme/web#3 modified", "acme/api#3 modified",
-             "acme/web#6 modified"], "\(changes)")
+            [
+                "acme/web#2 assigned", "acme/web#1 modified", "acme/web#3 modified", "acme/api#3 modified",
+                "acme/web#6 modified",
+            ], "\(changes)")
         XCTAssertEqual(record(changes, "acme/web#2")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "acme/web#2")), ["Assignees: added engineer"])
         XCTAssertEqual(fields(record(changes, "acme/web#1")), ["Comment: Can you look at this?"])
@@ -78,7 +80,8 @@ final class ForgejoCheckTests: XCTestCase {
         XCTAssertEqual(changeSummaries(full.objects), ["acme/web#1 modified"])
         let routes = try sim.stats()["requestsByRoute"] as? [String: Int] ?? [:]
         XCTAssertEqual(
-            routes["search"], 5, "66 assigned: 2 pages of 50; created, review requested, the review filter: 1 each; \(routes)")
+            routes["search"], 5,
+            "66 assigned: 2 pages of 50; created, review requested, the review filter: 1 each; \(routes)")
         XCTAssertNil(routes["issue"], "found on its page, not asked for by reference: \(routes)")
     }
 
@@ -119,7 +122,8 @@ final class ForgejoCheckTests: XCTestCase {
         let failed = try workspace.trackwatch(["check", "--json"])
         XCTAssertNotEqual(failed.status, 0, failed.stdout)
         XCTAssertEqual(failed.status, 69, "a wait, not an outage: \(failed.stderr)")
-        XCTAssertTrue(failed.stderr.contains("Forgejo is limiting requests (HTTP 503); it asked to wait 3"), failed.stderr)
+        XCTAssertTrue(
+            failed.stderr.contains("Forgejo is limiting requests (HTTP 503); it asked to wait 3"), failed.stderr)
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/web#1 modified"])
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }

@@ -57,8 +57,10 @@ final class ForgejoServerTests: XCTestCase {
         let changes = full.objects
         XCTAssertEqual(
             Set(changeSummaries(changes)),
-            ["acme/site#1 modified", "acme/site#2 modified", "acme/site#3 modified", "acme/site#5 unassigned",
-             "acme/site#6 modified"], "\(changes)")
+            [
+                "acme/site#1 modified", "acme/site#2 modified", "acme/site#3 modified", "acme/site#5 unassigned",
+                "acme/site#6 modified",
+            ], "\(changes)")
         XCTAssertEqual(fields(record(changes, "acme/site#1")), ["Key: acme/web#1 → acme/site#1"])
         XCTAssertEqual(record(changes, "acme/site#5")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "acme/site#5")), ["Assignees: removed engineer"])
@@ -79,7 +81,8 @@ final class ForgejoServerTests: XCTestCase {
         XCTAssertEqual(routes["issue"], 10, "each stored item asked for once: \(routes)")
         try sim.resetStats()
         XCTAssertEqual(try workspace.trackwatch(["check", "--full", "--json"]).objects.count, 0)
-        XCTAssertNil(try sim.stats()["requestsByRoute"].flatMap { ($0 as? [String: Int])?["issue"] }, "dropped, not asked again")
+        XCTAssertNil(
+            try sim.stats()["requestsByRoute"].flatMap { ($0 as? [String: Int])?["issue"] }, "dropped, not asked again")
     }
 
     func test_myReview_endsMyReviewRequest_neverAsUnassignedBySomeone_whileAColleagueRemovingItIs() throws {
@@ -90,7 +93,8 @@ final class ForgejoServerTests: XCTestCase {
         try sim.act("alice", "unrequest_review", "acme/api#6", "engineer")
         XCTAssertEqual(try workspace.checkChanges().count, 0, "between full reads only the server's word counts")
         let full = try workspace.trackwatch(["check", "--full", "--json"])
-        XCTAssertEqual(Set(changeSummaries(full.objects)), ["acme/web#6 modified", "acme/api#6 unassigned"], full.stdout)
+        XCTAssertEqual(
+            Set(changeSummaries(full.objects)), ["acme/web#6 modified", "acme/api#6 unassigned"], full.stdout)
         XCTAssertEqual(fields(record(full.objects, "acme/web#6")), ["Comment: Please look before Friday"])
         XCTAssertEqual(record(full.objects, "acme/web#6")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(full.objects, "acme/api#6")), ["Review request: removed engineer"])
@@ -159,7 +163,9 @@ final class ForgejoServerTests: XCTestCase {
         XCTAssertTrue(check.stderr.contains("[read:issue]"), check.stderr)
         let doctor = try workspace.trackwatch(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("✔ signed in as Eve Engineer (engineer)"), doctor.stdout)
-        XCTAssertTrue(doctor.stdout.contains("✘ Forgejo refused the token (HTTP 403: token does not have at least one of "
-            + "required scope(s): [read:issue])"), doctor.stdout)
+        XCTAssertTrue(
+            doctor.stdout.contains(
+                "✘ Forgejo refused the token (HTTP 403: token does not have at least one of "
+                    + "required scope(s): [read:issue])"), doctor.stdout)
     }
 }
