@@ -1,78 +1,75 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// Forgejo's (or Gitea's) REST API under `/api/v1` over one `HTTPTransport`: the token on every request, every
-/// answer read whole, errors as `ForgejoError`. Not thread-safe: a source polls from one queue.
+/// Forgejo's (or Gitea's) REST API under `/api/v1` over one `HTTPTransport`: the token on every request, a renamed
+/// or transferred repository's 307 followed on the same server, `Link` paging checked against `X-Total-Count`,
+/// errors as `ForgejoError`. Not thread-safe: a source polls from one queue.
 final class ForgejoAPI {
     /// `MAX_RESPONSE_ITEMS` by default: a larger `limit` is cut to it silently, so it is what is asked.
-    static let pageSize = 50, mostPages = 200
+    static let pageSize = 50, mostPages = 200, mostRedirects = 3
 
-    let web: String
-    let transport: any HTTPTransport
-    private let token: Secret
-    private let timeout: Int
+    let requests: APIRequests
+    var transport: any HTTPTransport { requests.transport }
+    /// The web root; the API is under it.
+    var web: String { requests.base }
 
     init(web: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
-        self.web = web
-        self.token = token
-        self.transport = transport
-        self.timeout = timeout
+        requests = APIRequests(
+            base: web, transport: transport, timeout: timeout,
+            headers: [("Authorization", "token " + token.value), ("Accept", "application/json")],
+            unreachable: ForgejoError.unreachable)
     }
 
-    /// `GET` of `path` under the web root (`/api/v1/user`), or of a `Link` page (same server and root only).
+    /// `GET` of `path` under the web root, or of `url` (a `Link` page): 2xx, or the error it is.
     func get(_ path: String, _ query: [(String, String)] = [], url: String? = nil, name: String) throws -> HTTPResponse
     {
-        let target = url ?? web + path + PercentEncoding.query(query)
-        guard target.hasPrefix(web + "/") else {
-            throw ForgejoError.invalidResponse(endpoint: name, detail: "a link to another server")
+        var target = url ?? requests.url(path, query)
+        for _ in 0...Self.mostRedirects {
+            guard target.hasPrefix(web + "/") else {
+                throw ForgejoError.invalidResponse(endpoint: name, detail: "a link or redirect to another server")
+            }
+            let response = try requests.send(.get, target)
+            // A renamed or transferred repository: the same path under its new name (RedirectToRepo).
+            if [301, 302, 307, 308].contains(response.status), let location = response.header("Location") {
+                target = location.hasPrefix("/") ? Self.origin(web) + location : location
+                continue
+            }
+            guard (200..<300).contains(response.status) else { throw Self.failure(response, name: name) }
+            return response
         }
-        let headers: [(name: String, value: String)] = [
-            ("Authorization", "token " + token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch"),
-        ]
-        let response: HTTPResponse
-        do {
-            response = try transport.send(HTTPRequest(method: .get, url: target, headers: headers, timeout: timeout))
-        } catch let error as TransportError {
-            throw ForgejoError.unreachable(error)
-        }
-        guard (200..<300).contains(response.status) else { throw Self.failure(response, name: name) }
-        if Self.isHTML(response) {
-            throw ForgejoError.invalidResponse(endpoint: name, detail: "an HTML page, not JSON")
-        }
-        return response
+        throw ForgejoError.invalidResponse(endpoint: name, detail: "more than \(Self.mostRedirects) redirects")
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, name: String) throws -> Value {
-        if let excess = JSONBudget.excess(in: response.body) {
-            throw ForgejoError.invalidResponse(endpoint: name, detail: excess)
-        }
-        do { return try JSONDecoder().decode(Value.self, from: Data(response.body)) } catch {
-            throw ForgejoError.invalidResponse(endpoint: name, detail: "JSON of an unexpected shape, or cut short")
-        }
+        try JSONAnswer.decode(type, response) { ForgejoError.invalidResponse(endpoint: name, detail: $0) }
+    }
+
+    func get<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)] = [], name: String)
+        throws -> Value
+    {
+        try decode(type, try get(path, query, name: name), name: name)
     }
 
     /// Every page of a list: `limit` as large as the server gives, `Link` followed until the count reaches
-    /// `X-Total-Count` (a cut page is never taken for the last); short of it, the read fails.
+    /// `X-Total-Count` (a cut page is never taken for the last, an extra empty one ends it); short of it, the read
+    /// fails.
     func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) throws
         -> [Value]
     {
         var response = try get(path, query + [("limit", String(Self.pageSize))], name: name)
         var values: [Value] = [], seen = Set<String>()
         for _ in 0..<Self.mostPages {
-            values += try decode([Value].self, response, name: name)
+            let page = try decode([Value].self, response, name: name)
+            values += page
             let total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
-            guard let next = LinkHeader.target("next", in: response) else {
+            if let total, values.count >= total { return values }
+            guard let next = LinkHeader.target("next", in: response), !page.isEmpty else {
                 if let total, values.count < total {
                     throw ForgejoError.invalidResponse(endpoint: name, detail: "\(values.count) of \(total) items")
                 }
                 return values
             }
-            if let total, values.count >= total { return values }
             guard seen.insert(next).inserted else {
                 throw ForgejoError.invalidResponse(endpoint: name, detail: "a next page that repeats an earlier one")
             }
@@ -81,23 +78,26 @@ final class ForgejoAPI {
         throw ForgejoError.invalidResponse(endpoint: name, detail: "more than \(Self.mostPages) pages")
     }
 
-    /// The error for an answer that is not 2xx: 401, 403, a busy proxy (429, 503), others.
+    /// The error for an answer that is not 2xx. 429, and a 503 a proxy sent (an HTML page, or a `Retry-After`), are
+    /// a wait; a JSON 503 without one is the server's trouble.
     static func failure(_ response: HTTPResponse, name: String) -> ForgejoError {
-        let message =
-            isHTML(response) ? "" : (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.text ?? ""
+        let html = JSONAnswer.describe(response).hasPrefix("an HTML page")
+        let message = html ? "" : JSONAnswer.message(ErrorBody.self, response)?.text ?? ""
+        let wait = RetryAfter.seconds(in: response)
         switch response.status {
         case 401: return .tokenRejected(message: message)
         case 403: return .missingScope(message: message)
-        case 429, 503:
-            return .busy(
-                status: response.status, retryAfter: RetryAfter.seconds(response.header("Retry-After"), now: 0))
+        case 429: return .busy(status: 429, retryAfter: RetryAfter.jittered(wait ?? 60))
+        case 503 where html || wait != nil:
+            return .busy(status: response.status, retryAfter: RetryAfter.jittered(wait ?? 60))
         default: return .server(status: response.status, message: message, endpoint: name)
         }
     }
 
-    static func isHTML(_ response: HTTPResponse) -> Bool {
-        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return response.header("Content-Type")?.lowercased().contains("html") == true || first == UInt8(ascii: "<")
+    /// `https://example.org` of `https://example.org/git`: where a `Location` path starts.
+    static func origin(_ web: String) -> String {
+        guard let scheme = web.firstRange(of: "://") else { return web }
+        return String(web[..<(web[scheme.upperBound...].firstIndex(of: "/") ?? web.endIndex)])
     }
 
     struct ErrorBody: Decodable {

@@ -2,77 +2,44 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// Why talking to Forgejo failed, in words that say what to do next. A poll that meets one of these commits nothing.
-public enum ForgejoError: Error, Equatable, CustomStringConvertible {
+/// Why talking to Forgejo failed. A poll that meets one of these commits nothing.
+public enum ForgejoError: Error, Equatable {
     case unreachable(TransportError)
     /// 401: the token is wrong, expired or revoked.
     case tokenRejected(message: String)
-    /// 403: the token lacks a scope (`read:issue`, `read:repository`, `read:user`).
+    /// 403: the token lacks a scope (`read:issue`, `read:repository`, `read:user`); Forgejo's message names it.
     case missingScope(message: String)
-    /// 429 or 503, often a reverse proxy's HTML page: wait, as told where it says.
-    case busy(status: Int, retryAfter: Double?)
+    /// 429, or a 503 that is a reverse proxy's (an HTML page, or `Retry-After`): wait as told, or a minute.
+    case busy(status: Int, retryAfter: Double)
     case server(status: Int, message: String, endpoint: String)
     /// A 2xx answer that is not what the API documents, or paging that never ends or comes up short.
     case invalidResponse(endpoint: String, detail: String)
-
-    public var description: String {
-        switch self {
-        case .unreachable(let error):
-            switch error.kind {
-            case .tls: return "\(error.detail). If the server uses a private certificate, set ca_file in [[forgejo]]."
-            case .timedOut: return "Forgejo did not answer in time: \(error.detail). The next poll retries."
-            default: return "Cannot reach Forgejo: \(error.detail). Check the url in [[forgejo]] and the network."
-            }
-        case .tokenRejected(let message):
-            return "Forgejo rejected the token (HTTP 401\(Self.quote(message))): it expired, was revoked or is wrong. "
-                + "Make a new access token (Settings, Applications) and put it in the token_file of [[forgejo]]."
-        case .missingScope(let message):
-            return "Forgejo refused the token (HTTP 403\(Self.quote(message))). Give it read:user, read:issue and "
-                + "read:repository, then put it in the token_file of [[forgejo]]."
-        case .busy(let status, let retryAfter):
-            let wait = retryAfter.map { "; it asked to wait \(Int(min(max($0, 0), 1e9).rounded(.up))) s" } ?? ""
-            return "Forgejo is busy (HTTP \(status))\(wait). trackwatch waits and tries again by itself."
-        case .server(let status, let message, let endpoint):
-            return "Forgejo answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))."
-        case .invalidResponse(let endpoint, let detail):
-            return "Forgejo sent an unexpected answer to the \(endpoint) request: \(detail)."
-        }
-    }
-
-    private static func quote(_ message: String) -> String { message.isEmpty ? "" : ": \(message)" }
 }
 
-extension ForgejoError: SourceFailure {
-    public var failureKind: FailureKind {
+extension ForgejoError: TrackerFailure {
+    public static var tracker: String { "Forgejo" }
+    public static var newToken: String {
+        "access token with read:user, read:issue and read:repository (Settings, Applications)"
+    }
+    public static var limited: String { "requests" }
+
+    public var common: CommonFailure? {
         switch self {
-        case .unreachable(let transport): .unreachable(transport.kind)
-        case .tokenRejected, .missingScope: .credentials
-        case .busy(let status, _): .server(status: status)
-        case .server(let status, _, _): .server(status: status)
-        case .invalidResponse: .badAnswer
+        case .unreachable(let error): .unreachable(error)
+        case .tokenRejected(let message): .tokenRejected(message: message)
+        case .busy(let status, let wait): .rateLimited(status: status, retryAfter: wait, limit: "HTTP \(status)")
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
+        case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
+        case .missingScope: nil
         }
     }
 
-    public var retryAfter: Double? {
-        if case .busy(_, let seconds) = self { return seconds }
-        return nil
-    }
-
-    /// A wait the server asked for: no outage.
-    public var isRateLimited: Bool {
-        if case .busy(_, let seconds) = self { return seconds != nil }
-        return false
-    }
-
-    public var reason: String {
-        switch self {
-        case .unreachable(let transport): transport.reason
-        case .tokenRejected: "HTTP 401: token rejected"
-        case .missingScope: "HTTP 403: the token lacks a scope"
-        case .busy(let status, _): "HTTP \(status): busy"
-        case .server(let status, let message, _):
-            "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
-        case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
-        }
+    public var own: OwnFailure {
+        guard case .missingScope(let message) = self else { preconditionFailure("a shared failure") }
+        return OwnFailure(
+            "Forgejo refused the token (HTTP 403\(CommonFailure.quote(message))). Give it read:user, read:issue and "
+                + "read:repository (Settings, Applications), then put it in the token_file of [[forgejo]].",
+            kind: .credentials, reason: "HTTP 403: the token lacks a scope")
     }
 }

@@ -5,115 +5,84 @@ import TrackwatchCore
 
 /// Forgejo as the application wires it: `[[forgejo]]` tables become `ForgejoTracker`s on the shared poller;
 /// `doctor` and `probe` survey them.
-public struct ForgejoFactory: SourceFactory {
-    /// The largest answer accepted: a page of 50 items; 16 MB leaves each 320 kB.
-    public static let maximumBodySize = 16 * 1024 * 1024
-
+public struct ForgejoFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { ForgejoSourceKind() }
+    public static var watch: String { ForgejoTracker.watch }
+    public static var route: @Sendable (String) -> String { ForgejoSurvey.route }
 
-    public func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)? {
-        guard let forgejo = settings as? ForgejoSettings else { return nil }
-        let logger = context.logger.forSource(forgejo.name)
-        forgejo.connection.warnings(logger: logger)
-        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
-        let api = try Self.api(
-            forgejo, token: try forgejo.credential.headerToken(context.secret, what: "the Forgejo token"),
-            environment: context.environment, logger: logger,
-            wrap: { context.wrap(BudgetTransport($0, budget: budget)) })
-        return ActivityPoller(
-            tracker: ForgejoTracker(settings: forgejo, api: api), settings: forgejo, watch: ForgejoTracker.watch,
-            context: context, logger: logger, budget: budget)
+    public func secretFix(_ settings: ForgejoSettings) -> String {
+        "put an access token with read:user, read:issue and read:repository alone on the first line of that file "
+            + "(Settings, Applications)"
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
-        guard let forgejo = settings as? ForgejoSettings else { return nil }
-        var report = DoctorReport()
-        if ServerURL.isCleartextToAnotherHost(forgejo.url) {
-            report.warn("\(forgejo.url): \(Connection.cleartextWarning)")
-        }
-        guard
-            let token = report.check(
-                "token of [[forgejo]] \(forgejo.name) (\(forgejo.credential.summary))",
-                { try forgejo.credential.headerToken(context.secret, what: "the Forgejo token") },
-                fix: "put an access token alone on the first line of that file (Settings, Applications)")
-        else {
-            report.skip("Forgejo at \(forgejo.url) (needs the token)")
-            return report
-        }
-        guard
-            let api = report.check(
-                "Forgejo at \(forgejo.url)",
-                {
-                    try Self.api(
-                        forgejo, token: token, environment: context.environment,
-                        logger: context.logger.forSource(forgejo.name))
-                }, fix: "check url, ca_file, insecure and proxy in [[forgejo]] \(forgejo.name)")
-        else { return report }
-        defer { api.transport.closeIdleConnections() }
-        report.append(
-            survey: ForgejoSurvey(settings: forgejo, api: api).run(), fix: "check [[forgejo]] \(forgejo.name)")
-        return report
-    }
-
-    public func probe(
-        _ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool
-    ) throws -> (any SourceProbe)? {
-        guard let forgejo = settings as? ForgejoSettings else { return nil }
-        let recorder = ExchangeTranscript(label: "forgejo", recording: transcript, shape: ForgejoSurvey.route)
-        let api = try Self.api(
-            forgejo, token: try forgejo.credential.headerToken(context.secret, what: "the Forgejo token"),
-            environment: context.environment, logger: context.logger.forSource(forgejo.name),
-            wrap: { recorder.wrapping($0) })
-        return SurveyProbe(survey: ForgejoSurvey(settings: forgejo, api: api).run, recorder: recorder)
-    }
-
-    static func api(
-        _ forgejo: ForgejoSettings, token: Secret, environment: [String: String], logger: Logger,
-        wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
-    ) throws -> ForgejoAPI {
-        let http = try forgejo.connection.transport(
-            environment: environment, table: "[[forgejo]] \(forgejo.name)", label: forgejo.name, logger: logger,
-            maximumBodySize: maximumBodySize)
-        return ForgejoAPI(web: forgejo.url, token: token, transport: wrap(http), timeout: forgejo.requestTimeout)
+    public func session(
+        _ settings: ForgejoSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = ForgejoAPI(web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
+        return TrackerSession(
+            tracker: ForgejoTracker(settings: settings, api: api),
+            survey: ForgejoSurvey(settings: settings, api: api).run)
     }
 }
 
-/// What `doctor` and `probe` ask, read-only: which server, who the token is, what a poll will read.
+/// What `doctor` and `probe` ask, read-only: which server, who the token is, what it may read, what a poll reads.
 struct ForgejoSurvey {
     let settings: ForgejoSettings
     let api: ForgejoAPI
 
     func run() -> ProbeReport {
-        var findings = ProbeReport()
-        do {
-            let version = try api.decode(
-                ForgejoVersion.self, try api.get("/api/v1/version", name: "version"), name: "version")
-            let forgejo = (try? api.get("/api/forgejo/v1/version", name: "forgejo version")) != nil
+        .survey(fix: fix(for:)) { findings in
+            let version = try api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
+            // Forgejo answers its own version route; Gitea's router answers 404.
+            let forgejo = (try? api.get("/api/forgejo/v1/version", name: "Forgejo version")) != nil
             findings.add(
                 .pass, "\(forgejo ? "Forgejo" : "Gitea") \(SafeText.oneLine(version.version ?? "?", limit: 60))")
-            let me = try api.decode(ForgejoUser.self, try api.get("/api/v1/user", name: "user"), name: "user")
+            let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
             findings.add(
                 .pass,
                 "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
-            for filter in ["assigned", "review_requested"] {
-                let items = try api.all(
-                    ForgejoIssue.self, ForgejoTracker.search, [(filter, "true"), ("state", "open")], name: "search")
-                findings.add(
-                    .pass, "\(items.count) open items \(filter == "assigned" ? "assigned to you" : "await your review")"
-                )
+            let honours = try ForgejoTracker.honoursReviewFilter(api)
+            var pages = 2  // the user, and whether review_requested is honoured
+            for (filter, what) in [
+                ("assigned", "assigned to you"), ("created", "opened by you"),
+                ("review_requested", "await your review"),
+            ]
+            where filter != "review_requested" || honours {
+                let extra = filter == "review_requested" ? [("type", "pulls")] : []
+                let count = try count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)
+                pages += max(1, (count + ForgejoAPI.pageSize - 1) / ForgejoAPI.pageSize)
+                findings.add(.pass, "\(count) open issues and pull requests \(what)")
             }
+            if !honours {
+                findings.add(
+                    .warn, "this server ignores review_requested (before Gitea 1.14): it answers every open item",
+                    then: "review requests are not reported; assignments and changes are")
+            }
+            findings.add(.pass, "the token reads your account and the issues (a missing scope would be named here)")
             findings.add(
                 .pass,
-                "a steady poll with nothing changed costs 3 requests; a full read (hourly) one per 50 items of "
-                    + "each list"
-            )
-        } catch {
-            findings.add(.fail, "\(error)", then: "check url and the token in [[forgejo]] \(settings.name)")
-            findings.stoppedBy = error
+                "a steady poll with nothing changed costs 3 requests; a full read (hourly) \(pages), a page holding "
+                    + "50 items whatever is asked")
         }
-        return findings
+    }
+
+    /// `X-Total-Count` of a search, one request (or the items of its one page where the server sends no count).
+    private func count(_ path: String, _ query: [(String, String)]) throws -> Int {
+        let response = try api.get(path, query + [("limit", "1")], name: "search")
+        if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return max(0, total) }
+        return try api.decode([ForgejoIssue].self, response, name: "search").count
+    }
+
+    private func fix(for error: any Error) -> String {
+        switch error as? ForgejoError {
+        case .tokenRejected, .missingScope:
+            "make an access token with read:user, read:issue and read:repository and put it in the "
+                + "\(settings.credential.summary) of \(settings.tableName)"
+        case .busy: "wait: the server (or a proxy before it) is busy; trackwatch backs off by itself"
+        default: "check url in \(settings.tableName): the web root, such as https://codeberg.org"
+        }
     }
 
     /// How a probe's transcript names routes: `/api/v1/repos/acme/web/issues/42` →

@@ -47,7 +47,8 @@ struct ForgejoMapping {
 
     /// A timeline entry as an event, or `nil` for kinds that tell nothing to report (references, pins, reviews —
     /// whose verdicts come from `/reviews`).
-    func event(_ entry: ForgejoComment, item: String) -> ActivityEvent? {
+    /// `type`: for `/comments`' entries, which have none.
+    func event(_ entry: ForgejoComment, item: String, type: String? = nil) -> ActivityEvent? {
         func change(_ field: String, _ old: String?, _ new: String?) -> ActivityEvent? {
             guard let id = entry.id, let at = Self.time(entry.created_at) else { return nil }
             let changes = [
@@ -58,7 +59,7 @@ struct ForgejoMapping {
             return ActivityEvent(item: item, id: "t\(id)", at: at, actor: entry.user?.actor, changes: changes)
         }
         let verb = entry.removed_assignee == true ? "removed" : "added"
-        switch entry.type ?? "" {
+        switch type ?? entry.type ?? "" {
         case "comment": return change(ForgejoFields.comment, nil, SafeText.firstLine(entry.body, limit: 200))
         case "assignees": return change(ForgejoFields.assignees, nil, "\(verb) \(entry.assignee?.login ?? "?")")
         case "review_request":
@@ -84,19 +85,30 @@ struct ForgejoMapping {
 
     /// A submitted review as an event; pending reviews and review requests (`REQUEST_REVIEW` rows) are none.
     func review(_ review: ForgejoReview, item: String) -> ActivityEvent? {
-        let verdict: String
-        switch review.state ?? "" {
-        case "APPROVED": verdict = "approved"
-        case "REQUEST_CHANGES": verdict = "changes requested"
-        case "COMMENT": verdict = "commented"
-        default: return nil
+        guard let verdict = review.verdict, let id = review.id, let at = Self.time(review.submitted_at) else {
+            return nil
         }
-        guard let id = review.id, let at = Self.time(review.submitted_at) else { return nil }
         let body = SafeText.firstLine(review.body, limit: 200)
         let change = FieldChange(
             field: ForgejoFields.review, old: nil, new: body.isEmpty ? verdict : "\(verdict): \(body)")
         return ActivityEvent(item: item, id: "r\(id)", at: at, actor: review.user?.actor, changes: [change])
     }
+
+    /// Where no timeline says who: what differs from the stored state, as one event by no one at `at` (the poll's
+    /// start, after every comment read).
+    func differences(from stored: Record?, to item: ActivityItem, at: Double) -> [ActivityEvent] {
+        guard let stored else { return [] }
+        let changes = ForgejoFields.compared.compactMap { field -> FieldChange? in
+            let before = stored[field].map(Record.stored), after = item.record[field]
+            return before == after ? nil : FieldChange(field: field, old: before, new: after)
+        }
+        let moment = Timestamp(secondsSinceEpoch: Int(at))
+        return changes.isEmpty
+            ? [] : [ActivityEvent(item: item.id, id: "d\(Int(at))", at: moment, actor: nil, changes: changes)]
+    }
+
+    /// `2026-01-17T12:34:56Z`: what `since` takes.
+    static func iso(_ timestamp: Timestamp) -> String { timestamp.rawValue.replacing(" ", with: "T").prefix(19) + "Z" }
 
     /// RFC 3339 (`2026-01-17T12:34:56Z`, `…+01:00`) in trackwatch's normal form; anything else `nil`.
     static func time(_ text: String?) -> Timestamp? {

@@ -12,9 +12,15 @@ import TrackwatchCore
 final class ForgejoTracker: ActivityTracker {
     static let watch = "items"
     static let search = "/api/v1/repos/issues/search"
+    /// Memory: `ignored` where the server answers `review_requested` unfiltered (before Gitea 1.14).
+    static let reviewFilterKey = "forgejo_review_filter"
 
     let settings: ForgejoSettings
     let api: ForgejoAPI
+    /// Set once a timeline answered the router's plain-text 404 (before Gitea 1.17): comments are read instead.
+    private var noTimeline = false
+    /// Items whose review request went because I reviewed (asked in this poll's look-ups): no one took them away.
+    private var reviewedByMe = Set<String>()
 
     init(settings: ForgejoSettings, api: ForgejoAPI) {
         self.settings = settings
@@ -24,10 +30,21 @@ final class ForgejoTracker: ActivityTracker {
     var trackerName: String { "Forgejo" }
     func closeIdleConnections() { api.transport.closeIdleConnections() }
 
+    /// Who I am, and whether the server honours `review_requested`: one that does finds no issue awaiting a review.
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let me = try api.decode(ForgejoUser.self, try api.get("/api/v1/user", name: "user"), name: "user")
+        let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
         guard let id = me.id else { throw ForgejoError.invalidResponse(endpoint: "user", detail: "no id") }
+        memory.set(Self.reviewFilterKey, try Self.honoursReviewFilter(api) ? nil : "ignored")
         return ActivityIdentity(id: String(id), login: me.login ?? "", name: me.full_name ?? "")
+    }
+
+    /// `review_requested=true&type=issues` finds nothing on a server that knows the filter; an older one ignores it
+    /// and answers every open issue.
+    static func honoursReviewFilter(_ api: ForgejoAPI) throws -> Bool {
+        let query = [("review_requested", "true"), ("type", "issues"), ("state", "open"), ("limit", "1")]
+        let response = try api.get(search, query, name: "search (review_requested)")
+        if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return total <= 0 }
+        return try api.decode([ForgejoIssue].self, response, name: "search").isEmpty
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules {
@@ -42,15 +59,20 @@ final class ForgejoTracker: ActivityTracker {
     }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<ForgejoIssue> {
+        reviewedByMe = []
         let full = poll.window.full
         var query = [("state", full ? "open" : "all")]
-        if !full { query.append(("since", String(poll.window.since.rawValue.map { $0 == " " ? "T" : $0 }) + "Z")) }
+        if !full { query.append(("since", ForgejoMapping.iso(poll.window.since))) }
         func search(_ filter: String, _ extra: [(String, String)] = []) throws -> [ForgejoIssue] {
             try api.all(ForgejoIssue.self, Self.search, [(filter, "true")] + extra + query, name: "search (\(filter))")
                 .filter(watched)
         }
         let assigned = try search("assigned"), created = try search("created")
-        let reviews = try search("review_requested", [("type", "pulls")])
+        // A server that ignores the filter would answer others' pull requests: no review requests from it.
+        var reviews: [ForgejoIssue] = []
+        if try memory.value(Self.reviewFilterKey) == nil {
+            reviews = try search("review_requested", [("type", "pulls")])
+        }
         var lists = ActivityLists<ForgejoIssue>()
         lists.reviewRequests = Set(reviews.map { String($0.id) })
         for issue in assigned + created + reviews { lists.mine[String(issue.id)] = issue }
@@ -62,20 +84,26 @@ final class ForgejoTracker: ActivityTracker {
         return issue.repository?.full_name.map { repos.contains($0.lowercased()) } ?? false
     }
 
-    /// Stored items by their reference: 404 (deleted, or no longer readable) is gone.
+    /// Stored items by their reference (a renamed repository's 307 followed): 404 — deleted, or a repository gone or
+    /// no longer readable — is gone. A pull request whose review request went is asked whether I reviewed it.
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<ForgejoIssue>
     ) throws -> [String: ItemLookup<ForgejoIssue>] {
         var answers: [String: ItemLookup<ForgejoIssue>] = [:]
         let me = Int64(poll.me.id)
         for id in ids {
-            guard let key = poll.stored[id]?.id, let reference = ForgejoReference(key.rawValue) else { continue }
+            guard let stored = poll.stored[id], let reference = ForgejoReference(stored.id.rawValue) else { continue }
             do {
-                let path = "/api/v1/repos/\(reference.repo)/issues/\(reference.index)"
-                let issue = try api.decode(ForgejoIssue.self, try api.get(path, name: "issue"), name: "issue")
+                let issue = try api.get(ForgejoIssue.self, reference.path(), name: "issue")
                 let mine =
                     (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me
                     || lists.reviewRequests.contains(id)
+                if issue.isPull, stored[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id),
+                    let now = issue.reference,
+                    try reviewed(now, by: me, since: stored[ActivityFields.updated].map(Timestamp.init))
+                {
+                    reviewedByMe.insert(id)
+                }
                 answers[id] = .found(issue, isMine: mine && (!poll.window.full || issue.state == "open"))
             } catch ForgejoError.server(404, _, _) {
                 answers[id] = .gone(status: 404)
@@ -84,15 +112,29 @@ final class ForgejoTracker: ActivityTracker {
         return answers
     }
 
+    /// Whether `me` submitted a review of the pull request since `since`: that removes the request without a word.
+    private func reviewed(_ reference: ForgejoReference, by me: Int64?, since: Timestamp?) throws -> Bool {
+        let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
+        return reviews.contains { review in
+            guard review.user?.id == me, review.verdict != nil, let at = ForgejoMapping.time(review.submitted_at) else {
+                return false
+            }
+            return since.map { at >= $0 } ?? true
+        }
+    }
+
+    /// A review request that ended with my own review still counts as mine in this poll: what others did before is
+    /// `modified`, never "unassigned" by them; the item then leaves.
     func item(_ issue: ForgejoIssue, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll)
         -> ActivityItem?
     {
         ForgejoMapping(me: poll.me.id, web: settings.url).item(
-            issue, id: id, isMine: isMine, reviewRequested: reviewRequested)
+            issue, id: id, isMine: isMine, reviewRequested: reviewRequested || reviewedByMe.contains(id))
     }
 
     /// Each moved item's timeline and, for a pull request, its reviews (the verdicts the timeline does not give).
-    /// A server without a timeline (before Gitea 1.17: a 404) gives none: differences are told without a name.
+    /// A server without a timeline (before Gitea 1.17: the router's plain-text 404) gives its comments, named, and the
+    /// other differences unnamed.
     func logs(of changed: [(item: ActivityItem, source: ForgejoIssue)], _ poll: ActivityPoll) throws -> [String:
         ItemLog]
     {
@@ -100,16 +142,29 @@ final class ForgejoTracker: ActivityTracker {
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
             guard let reference = issue.reference else { continue }
-            let base = "/api/v1/repos/\(reference.repo)"
             var events: [ActivityEvent] = []
+            // Entries since the stored state (each bumps the item's `updated_at`); a new item's since the window.
+            let since = poll.stored[item.id]?[ActivityFields.updated].map(Timestamp.init) ?? poll.window.since
+            let query = [("since", ForgejoMapping.iso(since))]
             do {
-                let timeline = try api.all(
-                    ForgejoComment.self, "\(base)/issues/\(reference.index)/timeline", [], name: "timeline")
-                events += timeline.compactMap { mapping.event($0, item: item.id) }
-            } catch ForgejoError.server(404, _, _) {}
+                if !noTimeline {
+                    let timeline = try api.all(
+                        ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
+                    events += timeline.compactMap { mapping.event($0, item: item.id) }
+                }
+            } catch ForgejoError.server(404, let message, _) where message.isEmpty {
+                noTimeline = true  // the router's plain text, not the API's JSON 404
+            } catch ForgejoError.server(404, _, _) {
+                continue  // gone since the search: the next full read asks for it
+            }
+            if noTimeline {
+                let comments = try api.all(
+                    ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
+                events += comments.compactMap { mapping.event($0, item: item.id, type: "comment") }
+                events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
+            }
             if issue.isPull {
-                let reviews = try api.all(
-                    ForgejoReview.self, "\(base)/pulls/\(reference.index)/reviews", [], name: "reviews")
+                let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
                 events += reviews.compactMap { mapping.review($0, item: item.id) }
             }
             logs[item.id] = ItemLog(events: events)

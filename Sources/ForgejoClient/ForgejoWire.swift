@@ -65,6 +65,11 @@ struct ForgejoReview: Decodable {
     var state: String?
     var body: String?
     var submitted_at: String?
+
+    /// A submitted review's verdict; `nil` for a pending one and a request (`REQUEST_REVIEW`).
+    var verdict: String? {
+        ["APPROVED": "approved", "REQUEST_CHANGES": "changes requested", "COMMENT": "commented"][state ?? ""]
+    }
 }
 
 struct ForgejoVersion: Decodable { var version: String? }

@@ -6,7 +6,9 @@ extension ForgejoState {
     enum ActError: Error { case bad(String) }
 
     mutating func act(_ body: JSONValue) throws(ActError) -> JSONValue {
-        guard let login = body["as"]?.string, let actor = User.named(login) else { throw .bad("unknown \"as\"") }
+        guard let login = body["as"]?.string, let actor = login == "ghost" ? User.ghost : User.named(login) else {
+            throw .bad("unknown \"as\"")
+        }
         let verb = body["verb"]?.string ?? "", value = body["value"]?.string ?? ""
         let reference = (body["item"]?.string ?? "").split(separator: "#").map(String.init)
         guard reference.count == 2, let number = Int(reference[1]), let index = find(reference[0], number) else {
@@ -24,12 +26,13 @@ extension ForgejoState {
             entry.removed = verb == "unassign"
             item.assignees.removeAll { $0 == other }
             if verb == "assign" { item.assignees.append(other) }
-        case "request_review":
+        case "request_review", "unrequest_review":
             guard let other, item.isPull else { throw .bad("a pull request and a user") }
             entry.type = "review_request"
             entry.assignee = other
+            entry.removed = verb == "unrequest_review"
             item.reviewers.removeAll { $0 == other }
-            item.reviewers.append(other)
+            if verb == "request_review" { item.reviewers.append(other) }
         case "comment": entry.body = value
         case "close", "reopen": item.state = verb == "close" ? "closed" : "open"
         case "merge":
@@ -87,9 +90,28 @@ extension ForgejoState {
             let id = (items.map(\.id).max() ?? 0) + 1
             items.append(
                 Item(
-                    id: id, repo: repo, index: index, title: "Issue \(index)", isPull: false, author: 2,
+                    id: id, repo: repo, repoID: items.first { $0.repo == repo }?.repoID ?? 1, index: index,
+                    title: "Issue \(index)", isPull: false, author: 2,
                     assignees: [1], created: now, updated: now))
         }
+    }
+}
+
+extension ForgejoState {
+    /// `POST /sim/repos`: `{"rename": "acme/web", "to": "acme/site"}` (a rename or transfer: 307 from the old name),
+    /// `{"delete": "acme/api"}` or `{"revoke": "acme/api"}` (404 from then on, to every token).
+    mutating func repos(_ body: JSONValue) -> Bool {
+        if let old = body["rename"]?.string, let new = body["to"]?.string, new.split(separator: "/").count == 2 {
+            for index in items.indices where items[index].repo == old { items[index].repo = new }
+            redirects[old] = new
+        } else if let gone = body["delete"]?.string {
+            items.removeAll { $0.repo == gone }
+        } else if let revoked = body["revoke"]?.string {
+            hidden.insert(revoked)
+        } else {
+            return false
+        }
+        return true
     }
 }
 

@@ -32,13 +32,21 @@ extension ForgejoState {
         requests[name, default: 0] += 1
         var response: SimResponse
         if name == "version" {
-            response = json(["version": .string(switches.gitea ? Self.giteaVersion : Self.forgejoVersion)])
+            response = json([
+                "version": .string(switches.version ?? (switches.gitea ? Self.giteaVersion : Self.forgejoVersion))
+            ])
         } else if name == "forgejo-version", !switches.gitea {
             response = json(["version": .string(Self.forgejoVersion)])
         } else if name == "unknown" || name == "forgejo-version" || (name == "timeline" && switches.noTimeline) {
             response = Self.routerNotFound()
         } else if let me = User.by(token: request.authorization) {
-            response = answer(name, segments, request, me: me)
+            // A scoped token: the scope each route needs, named in the refusal as Forgejo names it.
+            let needed = name == "user" ? "read:user" : name == "reviews" ? "read:repository" : "read:issue"
+            if let scopes = User.scopes(token: request.authorization), !scopes.contains(needed) {
+                response = Self.error(403, "token does not have at least one of required scope(s): [\(needed)]")
+            } else {
+                response = redirect(segments, request) ?? answer(name, segments, request, me: me)
+            }
         } else {
             response = Self.error(401, request.authorization == nil ? "token is required" : "user does not exist")
         }
@@ -46,7 +54,20 @@ extension ForgejoState {
         return response
     }
 
-    /// The route's name in stats and faults: `user`, `search`, `issue`, `timeline`, `reviews`, `version`.
+    /// A renamed or transferred repository's old name: 307 to the same path under the new one, query kept, as a path
+    /// (`RedirectToRepo`).
+    func redirect(_ segments: [String], _ request: SimRequest) -> SimResponse? {
+        guard segments.count >= 5, segments[2] == "repos", let new = redirects["\(segments[3])/\(segments[4])"] else {
+            return nil
+        }
+        let query = request.queryPairs.map { "\($0.name)=\(Self.encoded($0.value))" }.joined(separator: "&")
+        let path = (["api", "v1", "repos", new] + segments.dropFirst(5)).joined(separator: "/")
+        var response = SimResponse(status: 307, body: [])
+        response.headers = [("Location", "/" + path + (query.isEmpty ? "" : "?" + query))]
+        return response
+    }
+
+    /// The route's name in stats and faults: `user`, `search`, `issue`, `timeline`, `comments`, `reviews`, `version`.
     static func routeName(_ segments: [String], method: String) -> String {
         guard method == "GET" else { return "unknown" }
         switch segments {
@@ -62,6 +83,7 @@ extension ForgejoState {
         switch (segments[5], segments.count, segments.last) {
         case ("issues", 7, _): return "issue"
         case ("issues", 8, "timeline"?): return "timeline"
+        case ("issues", 8, "comments"?): return "comments"
         case ("pulls", 8, "reviews"?): return "reviews"
         default: return "unknown"
         }
@@ -70,7 +92,8 @@ extension ForgejoState {
     mutating func answer(_ name: String, _ segments: [String], _ request: SimRequest, me: User) -> SimResponse {
         if name == "user" { return json(Render.user(me)) }
         if name == "search" { return search(request, me: me) }
-        guard let index = find("\(segments[3])/\(segments[4])", Int(segments[6]) ?? 0) else {
+        let repo = "\(segments[3])/\(segments[4])"
+        guard !hidden.contains(repo), let index = find(repo, Int(segments[6]) ?? 0) else {
             return Self.error(404, "The target couldn't be found.")
         }
         let item = items[index]
@@ -80,6 +103,10 @@ extension ForgejoState {
             let since = request.query["since"].flatMap(HTTPDate.parseISO) ?? 0
             let entries = item.timeline.filter { $0.at >= since }
             return paged(entries.map(Render.entry), request, defaultLimit: 30)
+        case "comments":
+            let since = request.query["since"].flatMap(HTTPDate.parseISO) ?? 0
+            let comments = item.timeline.filter { $0.type == "comment" && $0.at >= since }
+            return paged(comments.map(Render.comment), request, defaultLimit: 30)
         default:
             guard item.isPull else { return Self.error(404, "The target couldn't be found.") }
             return paged(item.reviews.map(Render.review), request, defaultLimit: 30)
@@ -92,27 +119,31 @@ extension ForgejoState {
         let query = request.query
         let state = query["state"] ?? "open"
         let since = query["since"].flatMap(HTTPDate.parseISO)
+        // As Go's strconv.ParseBool reads a form value (clients send `True`, `1`).
+        func on(_ name: String) -> Bool { ["1", "t", "T", "true", "TRUE", "True"].contains(query[name] ?? "") }
         let found = items.filter { item in
-            (query["assigned"] != "true" || item.assignees.contains(me.id))
-                && (query["created"] != "true" || item.author == me.id)
-                && (query["review_requested"] != "true" || item.reviewers.contains(me.id))
+            (!on("assigned") || item.assignees.contains(me.id)) && (!on("created") || item.author == me.id)
+                && (!on("review_requested") || switches.ignoreReviewRequested || item.reviewers.contains(me.id))
+                && !hidden.contains(item.repo)
                 && (query["type"] != "issues" || !item.isPull) && (query["type"] != "pulls" || item.isPull)
                 && (state == "all" || item.state == state) && (since.map { item.updated >= $0 } ?? true)
         }.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
         let host = Self.host(request)
-        return paged(found.map { Render.item($0, host: host) }, request, defaultLimit: 20)
+        return paged(
+            found.map { Render.item($0, host: host) }, request, defaultLimit: 20,
+            linkLimit: switches.legacyLink ? 20 : nil)
     }
 
     /// One page of `values` (`page`, `limit`: 0 or none is `defaultLimit`, more than the maximum is cut to it,
-    /// silently), with `X-Total-Count` and a `Link` computed with the limit used.
-    func paged(_ values: [JSONValue], _ request: SimRequest, defaultLimit: Int) -> SimResponse {
+    /// silently), with `X-Total-Count` and a `Link` computed with the limit used (or `linkLimit`).
+    func paged(_ values: [JSONValue], _ request: SimRequest, defaultLimit: Int, linkLimit: Int? = nil) -> SimResponse {
         let asked = request.query["limit"].flatMap { Int($0) } ?? 0
         let limit = asked <= 0 ? defaultLimit : min(asked, switches.maxResponseItems)
         let page = max(1, request.query["page"].flatMap { Int($0) } ?? 1)
         let start = min(values.count, (page - 1) * limit)
         var response = json(.array(Array(values[start..<min(values.count, start + limit)])))
         response.headers.append(("X-Total-Count", String(values.count)))
-        let last = max(1, (values.count + limit - 1) / limit)
+        let last = max(1, (values.count + (linkLimit ?? limit) - 1) / (linkLimit ?? limit))
         var links: [String] = []
         func link(_ number: Int, _ rel: String) {
             let others = request.queryPairs.filter { $0.name != "page" }.map { "\($0.name)=\(Self.encoded($0.value))" }
@@ -143,6 +174,11 @@ extension ForgejoState {
                 body: Array("<html><body><h1>Service Unavailable</h1></body></html>\n".utf8))
             response.headers = [("Content-Type", "text/html")]
             if let wait = fault.retryAfter { response.headers.append(("Retry-After", String(wait))) }
+        case "html":
+            response = SimResponse(status: 200, body: Array("<!DOCTYPE html><html><body>Sign in</body></html>\n".utf8))
+            response.headers = [("Content-Type", "text/html; charset=utf-8")]
+        case "truncated": response.delivery = .truncated
+        case "hang": response.delivery = .never
         default: response = Self.error(500, "internal server error")
         }
     }

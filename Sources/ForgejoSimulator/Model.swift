@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Foundation
 
 /// An account: engineer (me in the tests), colleagues, and a bot.
 struct User {
@@ -14,16 +15,35 @@ struct User {
         User(id: 3, login: "lead", fullName: ""), User(id: 4, login: "renovate[bot]", fullName: "Renovate"),
     ]
 
-    /// `token fj_sim_LOGIN` (or `Bearer`): the account it belongs to.
+    /// `token fj_sim_LOGIN` (or `Bearer`, or Basic with the token as the user name): the account it belongs to.
     static func by(token header: String?) -> User? {
+        guard let token = token(header), token.hasPrefix("fj_sim_") else { return nil }
+        return named(String(token.dropFirst("fj_sim_".count).prefix { $0 != "." }))
+    }
+
+    /// The scopes of a token `fj_sim_LOGIN.read:user,read:issue`; `nil` (every scope) without a dot.
+    static func scopes(token header: String?) -> Set<String>? {
+        guard let token = token(header), let dot = token.firstIndex(of: ".") else { return nil }
+        return Set(token[token.index(after: dot)...].split(separator: ",").map(String.init))
+    }
+
+    private static func token(_ header: String?) -> String? {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2, ["token", "bearer"].contains(parts[0].lowercased()), parts[1].hasPrefix("fj_sim_")
-        else { return nil }
-        return named(String(parts[1].dropFirst("fj_sim_".count)))
+        guard parts.count == 2 else { return nil }
+        switch parts[0].lowercased() {
+        case "basic":
+            guard let decoded = Data(base64Encoded: parts[1]) else { return nil }
+            return String(String(decoding: decoded, as: UTF8.self).prefix { $0 != ":" })
+        case "token", "bearer": return parts[1]
+        default: return nil
+        }
     }
 
     static func named(_ login: String) -> User? { all.first { $0.login == login } }
+
+    /// A deleted account, as Forgejo shows one (`NewGhostUser`): what `"as": "ghost"` acts as.
+    static let ghost = User(id: -1, login: "Ghost", fullName: "")
 }
 
 /// One timeline entry (`TimelineComment`): who, what kind, and the kind's fields.
@@ -56,6 +76,8 @@ struct Review {
 struct Item {
     var id: Int
     var repo: String
+    /// The repository's id: it stays when the repository is renamed or transferred.
+    var repoID: Int
     var index: Int
     var title: String
     var isPull: Bool
@@ -82,6 +104,12 @@ public struct ForgejoSwitches: Sendable {
     public var noTimeline = false
     /// `MAX_RESPONSE_ITEMS`: the most items a page holds, whatever `limit` asks.
     public var maxResponseItems = 50
+    /// The version `/api/v1/version` answers instead of the default (`1.13.4`: an old Gitea).
+    public var version: String?
+    /// A server before Gitea 1.14: `review_requested` is ignored, so the search answers every open item.
+    public var ignoreReviewRequested = false
+    /// The search's `Link` computed with `ISSUE_PAGING_NUM` (20), not the limit used (the 1.17-era code).
+    public var legacyLink = false
 
     public init() {}
 }
@@ -110,6 +138,10 @@ struct ForgejoState {
     var faults: [Fault] = []
     var requests: [String: Int] = [:]
     var lastEntry = 0
+    /// Renamed or transferred repositories: the old name answers 307 to the same path under the new one.
+    var redirects: [String: String] = [:]
+    /// Repositories that answer 404 to every token (access lost) and are left out of searches.
+    var hidden: Set<String> = []
     private var clock = 0
 
     static let repos = ["acme/web", "acme/api"]
@@ -123,7 +155,8 @@ struct ForgejoState {
         for (offset, repo) in Self.repos.enumerated() {
             for n in 1...max(1, options.issues) {
                 var item = Item(
-                    id: offset * 100_000 + n, repo: repo, index: n, title: "\(n % 3 == 0 ? "Change" : "Issue") \(n)",
+                    id: offset * 100_000 + n, repo: repo, repoID: offset + 1, index: n,
+                    title: "\(n % 3 == 0 ? "Change" : "Issue") \(n)",
                     isPull: n % 3 == 0, author: n % 4 == 2 && n % 3 != 0 ? 1 : (n % 2 == 0 ? 2 : 3), created: start + n,
                     updated: start + n)
                 if n % 2 == 1 { item.assignees = [1] }

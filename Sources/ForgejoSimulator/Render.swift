@@ -35,7 +35,7 @@ enum Render {
             "updated_at": .string(HTTPDate.iso8601(item.updated)),
             "pull_request": pull,
             "repository": [
-                "id": .int(item.repo == "acme/web" ? 1 : 2), "name": .string(parts[1]), "owner": .string(parts[0]),
+                "id": .int(item.repoID), "name": .string(parts[1]), "owner": .string(parts[0]),
                 "full_name": .string(item.repo),
             ],
         ]
@@ -52,6 +52,15 @@ enum Render {
             "old_milestone": named("title", entry.oldMilestone),
             "old_title": .string(entry.oldTitle ?? ""), "new_title": .string(entry.newTitle ?? ""),
             "review_id": .int(entry.reviewID ?? 0),
+        ]
+    }
+
+    /// A real comment as `/comments` answers it (`Comment`: no `type`).
+    static func comment(_ entry: Entry) -> JSONValue {
+        let at = JSONValue.string(HTTPDate.iso8601(entry.at))
+        return [
+            "id": .int(entry.id), "body": .string(entry.body), "user": user(id: entry.user), "created_at": at,
+            "updated_at": at,
         ]
     }
 
@@ -84,7 +93,12 @@ extension ForgejoState {
             if case .bool(let on)? = body["gitea"] { switches.gitea = on }
             if case .bool(let on)? = body["noTimeline"] { switches.noTimeline = on }
             if let most = body["maxResponseItems"]?.int, most > 0 { switches.maxResponseItems = most }
+            if let version = body["version"]?.string { switches.version = version }
+            if case .bool(let on)? = body["ignoreReviewRequested"] { switches.ignoreReviewRequested = on }
+            if case .bool(let on)? = body["legacyLink"] { switches.legacyLink = on }
             return json(["gitea": .bool(switches.gitea), "noTimeline": .bool(switches.noTimeline)])
+        case ("POST", "/sim/repos"):
+            return repos(body) ? json(["items": .int(items.count)]) : Self.error(400, "rename/to, delete or revoke")
         case ("POST", "/sim/faults"):
             faults.append(
                 Fault(

@@ -23,6 +23,10 @@ struct ForgejoSim: ParsableCommand {
     @Flag(help: "Be Gitea: /api/forgejo/v1/version answers 404, the version is plain.") var gitea = false
     @Flag(help: "Be a server before Gitea 1.17: the timeline route answers a plain-text 404.") var noTimeline = false
     @Option(help: "MAX_RESPONSE_ITEMS: the most items a page holds, whatever limit asks.") var maxResponseItems = 50
+    @Option(help: "The version /api/v1/version answers (1.13.4: an old Gitea).") var serverVersion: String?
+    @Flag(help: "Be a server before Gitea 1.14: review_requested is ignored.") var ignoreReviewRequested = false
+    @Flag(help: "Compute the search's Link with 20 items a page, not the limit used (Gitea 1.17).") var legacyLink =
+        false
 
     func validate() throws {
         guard (1...10_000).contains(issues) else { throw ValidationError("--issues must be 1…10000") }
@@ -35,6 +39,9 @@ struct ForgejoSim: ParsableCommand {
         options.switches.gitea = gitea
         options.switches.noTimeline = noTimeline
         options.switches.maxResponseItems = maxResponseItems
+        options.switches.version = serverVersion
+        options.switches.ignoreReviewRequested = ignoreReviewRequested
+        options.switches.legacyLink = legacyLink
         let server = try SimulatorServer(simulator: ForgejoSimulator(options: options), host: host, port: port)
         var text = "listening on http://\(host):\(server.port)\n"
         text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe

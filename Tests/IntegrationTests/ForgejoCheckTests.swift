@@ -53,8 +53,10 @@ final class ForgejoCheckTests: XCTestCase {
         let changes = try workspace.checkChanges()
         XCTAssertEqual(
             Set(changeSummaries(changes)),
-            ["acme/web#2 assigned", "acme/web#1 modified", "acme/web#3 modified", "acme/api#3 modified",
-             "acme/web#6 modified"], "\(changes)")
+            [
+                "acme/web#2 assigned", "acme/web#1 modified", "acme/web#3 modified", "acme/api#3 modified",
+                "acme/web#6 modified",
+            ], "\(changes)")
         XCTAssertEqual(record(changes, "acme/web#2")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "acme/web#2")), ["Assignees: added engineer"])
         XCTAssertEqual(fields(record(changes, "acme/web#1")), ["Comment: Can you look at this?"])
@@ -77,7 +79,9 @@ final class ForgejoCheckTests: XCTestCase {
         XCTAssertEqual(full.status, 0, full.stderr)
         XCTAssertEqual(changeSummaries(full.objects), ["acme/web#1 modified"])
         let routes = try sim.stats()["requestsByRoute"] as? [String: Int] ?? [:]
-        XCTAssertEqual(routes["search"], 4, "66 assigned: 2 pages of 50; created: 1; review requested: 1; \(routes)")
+        XCTAssertEqual(
+            routes["search"], 5,
+            "66 assigned: 2 pages of 50; created, review requested, the review filter: 1 each; \(routes)")
         XCTAssertNil(routes["issue"], "found on its page, not asked for by reference: \(routes)")
     }
 
@@ -117,7 +121,9 @@ final class ForgejoCheckTests: XCTestCase {
         try sim.fault("html503", on: "timeline", retryAfter: 30)
         let failed = try workspace.trackwatch(["check", "--json"])
         XCTAssertNotEqual(failed.status, 0, failed.stdout)
-        XCTAssertTrue(failed.stderr.contains("Forgejo is busy (HTTP 503)"), failed.stderr)
+        XCTAssertEqual(failed.status, 69, "a wait, not an outage: \(failed.stderr)")
+        XCTAssertTrue(
+            failed.stderr.contains("Forgejo is limiting requests (HTTP 503); it asked to wait 3"), failed.stderr)
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/web#1 modified"])
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }

@@ -21,8 +21,12 @@ final class ForgejoSim {
 
     func switches(_ json: String) throws { try server.control(.post, "/sim/switches", json) }
 
+    /// A repository renamed or transferred (`{"rename": "acme/web", "to": "acme/site"}`), deleted
+    /// (`{"delete": …}`) or no longer readable (`{"revoke": …}`).
+    func repos(_ json: String) throws { try server.control(.post, "/sim/repos", json) }
+
     /// Arms a fault: the next `count` answers to `route` (`search`, `timeline`, …, or `*`) go wrong as `kind` says
-    /// (`500`, `html503`, `html429`).
+    /// (`500`, `html503`, `html429`, `html`, `truncated`, `hang`).
     func fault(_ kind: String, on route: String, count: Int = 1, retryAfter: Int? = nil) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["retryAfter"] = retryAfter
