@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "github-sim", targets: ["github-sim"]),
         .executable(name: "gitlab-sim", targets: ["gitlab-sim"]),
         .executable(name: "forgejo-sim", targets: ["forgejo-sim"]),
+        .executable(name: "ado-sim", targets: ["ado-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -234,6 +235,18 @@ let package = Package(
             ]
         ),
 
+        // The local Azure DevOps server (Services under /ORG, Server 2022 under /tfs/COLLECTION) for tests and the demo.
+        .target(name: "AzureDevOpsSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "ado-sim",
+            dependencies: [
+                "AzureDevOpsSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `ado-sim act` plays a colleague through the control routes.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // The in-process part of a poll at scale (scripts/bench.sh).
         .executableTarget(name: "trackwatch-bench", dependencies: ["TrackwatchCore", "CompassClient", "StateStore"]),
 
@@ -267,6 +280,13 @@ let package = Package(
         .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
         .testTarget(name: "GitHubSimulatorTests", dependencies: ["GitHubSimulator", "SimulatorKit"]),
         .testTarget(name: "GitLabSimulatorTests", dependencies: ["GitLabSimulator", "SimulatorKit"]),
+        // Over real HTTP, through the client trackwatch's own trackers use.
+        .testTarget(
+            name: "AzureDevOpsSimulatorTests",
+            dependencies: [
+                "AzureDevOpsSimulator", "SimulatorKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
