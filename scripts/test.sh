@@ -83,16 +83,14 @@ step "fuzz corpus replay"
 "$bin/trackwatch-fuzz" jwt fuzz/corpus/jwt
 "$bin/trackwatch-fuzz" json fuzz/corpus/json
 
-step "jira-sim, github-sim, gitlab-sim and forgejo-sim checked with the trackers' own Python clients (from PyPI)"
+step "jira-sim, github-sim, gitlab-sim, forgejo-sim and ado-sim checked with the trackers' own Python clients (from PyPI)"
 # A private virtual environment in the run's log folder: nothing installed for the user or the system.
 python3 -m venv "$logs/clients-venv"
-"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check jira PyGithub python-gitlab forgejo-api
+"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check jira PyGithub python-gitlab forgejo-api azure-devops
 "$logs/clients-venv/bin/python" scripts/check-jira-sim.py "$bin/jira-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-github-sim.py "$bin/github-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-gitlab-sim.py "$bin/gitlab-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-forgejo-sim.py "$bin/forgejo-sim" | tail -n 1
-# ado-sim with Microsoft's azure-devops client (docs/azure-devops-sim.md).
-"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check azure-devops
 "$logs/clients-venv/bin/python" scripts/check-ado-sim.py "$bin/ado-sim" | tail -n 1
 
 step "XCTest"
