@@ -20,10 +20,11 @@ public enum JSONBudget {
     /// What Foundation's `JSONDecoder` builds of an answer before it decodes any of it: a map of every value, the
     /// members a client ignores too. Measured on Linux (Swift 6.3, one million values of a kind): a string takes
     /// about 25 bytes, a number 49, an empty array or object 36 — `"l0",` (5 bytes) costs five times its size and
-    /// `0,` twenty-four, where the value count lets one value through per 4 bytes (a 15 MB answer of one-letter
-    /// labels peaked at 9.6 times its size in a check). So an answer decoded by Foundation is held to these weights:
-    /// its map may cost `mapBytesPerByte` times its size, or `smallestMap` for a small answer, so that with the answer
-    /// itself it stays within four times its size above an idle check (4 MB for answers under 1 MB).
+    /// `0,` twenty-four, where the value count lets one value through per 4 bytes (a check given 15 MB of two-letter
+    /// labels peaked 11.4 times their size above an ordinary one). So an answer decoded by Foundation is held to
+    /// these weights: its map may cost `mapBytesPerByte` times its size, or `smallestMap` for a small answer, so that
+    /// with the answer itself it stays within four times its size above an idle check (6 MB for answers under
+    /// 1.5 MB; `scripts/bench-dense-answers.py` measures it).
     public enum FoundationMap {
         public static let string = 26, scalar = 50, container = 40
         public static let smallestMap = 3 * 1_048_576, mapBytesPerByte = 3
