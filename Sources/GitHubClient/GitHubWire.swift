@@ -34,7 +34,6 @@ struct GitHubIssue: Decodable {
     var comments: Int?
     var updated_at: String?
     var created_at: String?
-    var html_url: String?
     var repository_url: String?
     var repository: Repository?
     var pull_request: PullRequest?
@@ -81,7 +80,6 @@ struct GitHubTimelineItem: Decodable {
     var submitted_at: String?
     var body: String?
     var state: String?
-    var html_url: String?
     var assignee: GitHubUser?
     var requested_reviewer: GitHubUser?
     var requested_team: Team?

@@ -37,9 +37,6 @@ struct GitLabItem: Decodable {
     var updated_at: String?
     var references: References?
     var moved_to_id: Int64?
-    /// Merge requests only.
-    var merged_at: String?
-    var source_branch: String?
 }
 
 struct GitLabNote: Decodable {
