@@ -5,8 +5,9 @@
 A small server of its own on loopback plays each tracker as its API documents, just enough for a first check: Jira
 Cloud (serverInfo, myself, search/jql), GitHub (/user, /issues, /search/issues), GitLab (/api/v4/user, /issues,
 /merge_requests). Its list answer holds one issue of mine; the ordinary answer gives it 3 labels, a dense one
-FILLER (default 3,000,000) two-letter strings — `"l0","l1",…`, 5 bytes a value, 15 MB — as labels (Jira, GitLab)
-or in a member the client ignores (GitHub: its labels are objects). Foundation's decoder maps every value of an
+FILLER (default 3000000) two-letter strings — `"l0","l1",…`, 5 bytes a value, 15 MB — as labels (Jira, GitLab)
+or in a member the client ignores (GitHub: its labels are objects); FILLER COUNTxWIDTH gives COUNT strings of WIDTH
+letters (1500000x6: the densest 13 MB let through). Figures: docs/guarantees.md. Foundation's decoder maps every value of an
 answer, ignored or not, before anything is decoded. Prints, per tracker and filler: the answer's size, the check's
 exit status, its peak RSS (ru_maxrss) and that peak above the ordinary check, in MB and as a multiple of the size.
 """
