@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 /// The fields an issue or pull request is stored and reported with.
@@ -35,7 +36,7 @@ struct GitHubMapping {
             GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
             GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
-        if let updated = GitHubTime.parse(issue.updated_at) { values[GitHubFields.updated] = updated.rawValue }
+        if let updated = ServerTime.parse(issue.updated_at) { values[GitHubFields.updated] = updated.rawValue }
         let assigned = (issue.assignees ?? []).contains { $0.id == me.id }
         return ActivityItem(
             id: id ?? String(issue.id), record: Record(id: RecordID(reference.key), fields: values),
@@ -49,7 +50,7 @@ struct GitHubMapping {
     func event(_ item: GitHubTimelineItem, issue: String) -> ActivityEvent? {
         let actor = (item.actor ?? item.user)?.actor
         func make(_ prefix: String, at: String?, _ changes: [FieldChange], by: Actor? = actor) -> ActivityEvent? {
-            guard let id = item.id, let time = GitHubTime.parse(at ?? item.created_at) else { return nil }
+            guard let id = item.id, let time = ServerTime.parse(at ?? item.created_at) else { return nil }
             // A comment and a review are anchors of the item's page, by their numeric id (as their `html_url`).
             let anchor = ["c": "#issuecomment-", "r": "#pullrequestreview-"][prefix].map { "\($0)\(id)" }
             return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes, link: anchor)
@@ -122,5 +123,4 @@ struct GitHubMapping {
         default: return body.isEmpty ? "commented" : "commented: \(body)"
         }
     }
-
 }

@@ -1,3 +1,4 @@
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
@@ -22,46 +23,37 @@ struct GitHubReader {
         let query = [
             ("filter", filter), ("state", state), ("sort", "updated"), ("direction", "desc"), ("per_page", "100"),
         ]
-        var answer = try api.get(endpoint, query, etag: etag)
-        var read = ListRead(etag: answer.etag, notModified: answer.notModified)
-        if answer.notModified { return read }
-        var seen = Set<String>()
-        for _ in 0..<Self.mostPages {
+        let first = try api.get(endpoint, query, etag: etag)
+        var read = ListRead(etag: first.etag, notModified: first.notModified)
+        if first.notModified { return read }
+        let whole = try follow(endpoint, from: first, most: Self.mostPages) { answer in
             let page = try api.decode([GitHubIssue].self, answer, endpoint)
             read.issues += page
-            let older = since.map { since in page.last.flatMap { GitHubTime.parse($0.updated_at) }.map { $0 < since } ?? false }
-            guard let next = GitHubAPI.nextPage(answer.response) else { return read }
-            if older == true {
-                read.coveredSince = page.last.flatMap { GitHubTime.parse($0.updated_at) }
-                return read
-            }
-            guard seen.insert(next).inserted else {
-                throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
-            }
-            answer = try api.get(endpoint, url: next)
+            guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
+                GitHubAPI.nextPage(answer.response) != nil
+            else { return true }
+            read.coveredSince = oldest
+            return false
         }
-        throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+        guard whole else {
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+        }
+        return read
     }
 
     /// Every item a search finds; `complete` is false where GitHub said its results are incomplete, or capped them.
     func search(_ query: String) throws -> (items: [GitHubIssue], complete: Bool) {
         let endpoint = GitHubEndpoint.searchIssues
-        var answer = try api.get(endpoint, [("q", query), ("per_page", "100")])
-        var items: [GitHubIssue] = [], complete = true, seen = Set<String>()
-        for _ in 0..<10 {  // search reaches 1,000 results at most
-            let page = try api.decode(GitHubSearchPage.self, answer, endpoint)
+        var items: [GitHubIssue] = [], complete = true
+        // Search reaches 1,000 results at most: 10 pages.
+        let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
+            let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
             items += page.items
-            if page.incomplete_results == true { complete = false }
-            guard let next = GitHubAPI.nextPage(answer.response) else {
-                if let total = page.total_count, total > items.count { complete = false }
-                return (items, complete)
-            }
-            guard seen.insert(next).inserted else {
-                throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
-            }
-            answer = try api.get(endpoint, url: next)
+            let last = GitHubAPI.nextPage($0.response) == nil
+            if page.incomplete_results == true || (last && (page.total_count ?? 0) > items.count) { complete = false }
+            return true
         }
-        return (items, false)
+        return (items, complete && whole)
     }
 
     /// Whether this token can read `repo` (`owner/name`): 404 and 403 say it cannot.
@@ -122,16 +114,28 @@ struct GitHubReader {
             }
             return (pages.reversed().flatMap { $0 }, false)
         }
-        var items: [GitHubTimelineItem] = [], seen = Set<String>()
-        for _ in 0..<Self.mostTimelinePages {
-            items += try api.decode([GitHubTimelineItem].self, answer, endpoint)
-            guard let next = GitHubAPI.nextPage(answer.response) else { return (items, true) }
+        var items: [GitHubTimelineItem] = []
+        let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
+            items += try api.decode([GitHubTimelineItem].self, $0, endpoint)
+            return true
+        }
+        return (items, whole)
+    }
+
+    /// Pages from `first` on by `rel="next"`, each given to `read` (`false`: stop there), at most `most`: `false`
+    /// where more were left. A next page that repeats an earlier one fails the read rather than loop.
+    private func follow(
+        _ endpoint: GitHubEndpoint, from first: GitHubAnswer, most: Int, _ read: (GitHubAnswer) throws -> Bool
+    ) throws -> Bool {
+        var answer = first, seen = Set<String>()
+        for _ in 0..<most {
+            guard try read(answer), let next = GitHubAPI.nextPage(answer.response) else { return true }
             guard seen.insert(next).inserted else {
                 throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "a next page that repeats an earlier one")
             }
             answer = try api.get(endpoint, url: next)
         }
-        return (items, false)
+        return false
     }
 
     /// The `page` query parameter of a link (`…&page=42`), if it is a number.

@@ -90,18 +90,9 @@ extension ConfigReader {
             missing: Self.missingToken("github", "a personal access token: GitHub, Settings, Developer settings"))
         var settings = GitHubSettings(
             account: try account(table, "github", name: name, url: url, credential: credential))
-        if let repos = try stringArray(table, "github", "repos") {
-            guard !repos.isEmpty else {
-                throw error(
-                    table["repos"], "github.repos",
-                    "expected owner/name such as [\"acme/web\"]; leave repos out to watch every repository")
-            }
-            if let bad = repos.first(where: { !GitHubRepo.isValid($0) }) {
-                throw error(
-                    table["repos"], "github.repos", "expected owner/name such as \"acme/web\", found \"\(bad.prefix(60))\"")
-            }
-            settings.repos = repos.map { $0.lowercased() }
-        }
+        settings.repos = try watchedPaths(
+            table, "github", "repos", one: "owner/name", many: "owner/name", example: "acme/web",
+            everything: "every repository", isValid: GitHubRepo.isValid)
         settings.ignoreBots = try boolean(table, "github", "ignore_bots") ?? false
         return settings
     }

@@ -95,7 +95,6 @@ final class GitHubTracker: ActivityTracker {
         return lists
     }
 
-
     /// Open pull requests whose review is requested from me, directly or through a team. GitHub refuses the whole
     /// search (422) when one `repo:` of it cannot be read: the configured repositories are then asked one by one,
     /// those refused are named and left out, and the search is asked again for the rest.
@@ -170,7 +169,7 @@ final class GitHubTracker: ActivityTracker {
                     log.events += commits[(seen + 1)...].compactMap { mapping.commit($0, issue: item.id, at: now) }
                 } else if issue.isPullRequest {
                     log.events += commits.compactMap { commit in
-                        GitHubTime.parse(commit.committer?.date ?? commit.author?.date).flatMap {
+                        ServerTime.parse(commit.committer?.date ?? commit.author?.date).flatMap {
                             mapping.commit(commit, issue: item.id, at: $0)
                         }
                     }

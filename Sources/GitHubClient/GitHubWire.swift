@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 // GitHub's answers as trackwatch reads them (shared/trackers-api.md §2.1). Tolerant where versions differ: the
@@ -13,11 +14,7 @@ struct GitHubUser: Decodable, Equatable {
     /// A bot: GitHub's `type`, or a login such as `dependabot[bot]`.
     var isBot: Bool { type == "Bot" || (login ?? "").hasSuffix("[bot]") }
 
-    var actor: Actor? {
-        guard let id else { return nil }
-        let login = login.map { SafeText.oneLine($0, limit: 60) } ?? String(id)
-        return Actor(id: String(id), name: login, login: login, isApp: isBot)
-    }
+    var actor: Actor? { .user(id: id, login: login, isApp: isBot) }
 }
 
 struct GitHubIssue: Decodable {
@@ -37,7 +34,6 @@ struct GitHubIssue: Decodable {
     var comments: Int?
     var updated_at: String?
     var created_at: String?
-    var html_url: String?
     var repository_url: String?
     var repository: Repository?
     var pull_request: PullRequest?
@@ -84,7 +80,6 @@ struct GitHubTimelineItem: Decodable {
     var submitted_at: String?
     var body: String?
     var state: String?
-    var html_url: String?
     var assignee: GitHubUser?
     var requested_reviewer: GitHubUser?
     var requested_team: Team?
@@ -97,18 +92,4 @@ struct GitHubTimelineItem: Decodable {
     var message: String?
     var author: GitPerson?
     var committer: GitPerson?
-}
-
-struct GitHubErrorBody: Decodable {
-    var message: String?
-
-    var text: String { SafeText.oneLine(message ?? "", limit: 300) }
-}
-
-/// GitHub's ISO 8601 times (`2026-01-17T12:34:56Z`), read into trackwatch's normal form; anything else `nil`.
-enum GitHubTime {
-    static func parse(_ text: String?) -> Timestamp? {
-        guard let text, text.utf8.count <= 64 else { return nil }
-        return Timestamp.parse(text)?.timestamp
-    }
 }

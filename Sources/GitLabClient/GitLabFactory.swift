@@ -37,7 +37,7 @@ struct GitLabSurvey {
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
             for path in settings.projects ?? [] {
                 do {
-                    _ = try api.get(GitLabErrorBody.self, .project(path: path))
+                    _ = try api.get(APIErrorBody.self, .project(path: path))
                     findings.add(.pass, "project \(path) is visible")
                 } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                     findings.add(.fail, "\(GitLabError.projectUnavailable(path: path, status: status))",

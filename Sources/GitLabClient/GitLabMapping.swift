@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 /// The fields an issue or merge request is stored and reported with.
@@ -41,7 +42,7 @@ struct GitLabMapping {
             GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
             GitLabFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
-        if let updated = GitLabTime.parse(item.updated_at) { values[GitLabFields.updated] = updated.rawValue }
+        if let updated = ServerTime.parse(item.updated_at) { values[GitLabFields.updated] = updated.rawValue }
         let assigned = (item.assignees ?? []).contains { $0.id == me.id }
         return ActivityItem(
             id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
@@ -55,7 +56,7 @@ struct GitLabMapping {
     /// `nil` for the kinds that tell nothing to report. `stateInNotes`: an old GitLab without resource events
     /// writes closed/reopened/merged as notes.
     func event(_ note: GitLabNote, item: String, stateInNotes: Bool) -> ActivityEvent? {
-        guard let at = GitLabTime.parse(note.created_at) else { return nil }
+        guard let at = ServerTime.parse(note.created_at) else { return nil }
         let changes: [FieldChange]
         var anchor: String?
         if note.system == true {
@@ -71,7 +72,7 @@ struct GitLabMapping {
 
     /// A label, state or milestone event.
     func event(_ event: GitLabResourceEvent, kind: String, item: String) -> ActivityEvent? {
-        guard let at = GitLabTime.parse(event.created_at) else { return nil }
+        guard let at = ServerTime.parse(event.created_at) else { return nil }
         let added = event.action == "add"
         let change: FieldChange
         switch kind {
@@ -185,7 +186,6 @@ struct GitLabMapping {
         runs.append((rest, false))
         return runs
     }
-
 }
 
 extension Substring {

@@ -81,19 +81,9 @@ extension ConfigReader {
                 "gitlab", "a personal access token with the read_api scope: GitLab, Preferences, Access tokens"))
         var settings = GitLabSettings(
             account: try account(table, "gitlab", name: name, url: url, credential: credential))
-        if let projects = try stringArray(table, "gitlab", "projects") {
-            guard !projects.isEmpty else {
-                throw error(
-                    table["projects"], "gitlab.projects",
-                    "expected project paths such as [\"platform/web\"]; leave projects out to watch everything")
-            }
-            if let bad = projects.first(where: { !GitLabProject.isValid($0) }) {
-                throw error(
-                    table["projects"], "gitlab.projects",
-                    "expected a project's full path such as \"platform/web\", found \"\(bad.prefix(60))\"")
-            }
-            settings.projects = projects.map { $0.lowercased() }
-        }
+        settings.projects = try watchedPaths(
+            table, "gitlab", "projects", one: "a project's full path", many: "project paths", example: "platform/web",
+            everything: "everything", isValid: GitLabProject.isValid)
         settings.ignoreBots = try boolean(table, "gitlab", "ignore_bots") ?? false
         return settings
     }

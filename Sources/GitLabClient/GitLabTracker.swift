@@ -111,7 +111,6 @@ final class GitLabTracker: ActivityTracker {
         return lists
     }
 
-
     /// A newest-first list of open items: all of it on a full read; otherwise page after page while its items are
     /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read).
     private func list(_ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp) throws -> ListRead {
@@ -120,13 +119,13 @@ final class GitLabTracker: ActivityTracker {
         ]
         var reachedOlder = false
         let items = try api.pages(GitLabItem.self, endpoint, query, id: \.id) { page in
-            guard !full, let oldest = page.last.flatMap({ GitLabTime.parse($0.updated_at) }) else { return false }
+            guard !full, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }) else { return false }
             reachedOlder = oldest < since
             return reachedOlder
         }
         var read = ListRead(items: items)
         // Stopped at a full page: older items of the list were not read (a short page was its end).
-        if reachedOlder, items.count % 100 == 0 { read.coveredSince = GitLabTime.parse(items.last?.updated_at) }
+        if reachedOlder, items.count % 100 == 0 { read.coveredSince = ServerTime.parse(items.last?.updated_at) }
         return read
     }
 
@@ -159,7 +158,7 @@ final class GitLabTracker: ActivityTracker {
                 }
                 let mine = (item.assignees ?? []).contains { $0.id == myID } || item.author?.id == myID
                     || lists.reviewRequests.contains(id)
-                let open = item.state == "opened" || (GitLabTime.parse(item.updated_at).map { $0 >= recently } ?? false)
+                let open = item.state == "opened" || (ServerTime.parse(item.updated_at).map { $0 >= recently } ?? false)
                 answers[id] = .found(item, isMine: mine && open && item.moved_to_id == nil)
             } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                 answers[id] = .gone(status: status)
@@ -220,7 +219,7 @@ final class GitLabTracker: ActivityTracker {
         refused = [:]
         for path in gitlab.projects ?? [] {
             do {
-                _ = try api.get(GitLabErrorBody.self, .project(path: path))
+                _ = try api.get(APIErrorBody.self, .project(path: path))
                 _ = try api.get([GitLabItem].self, .projectIssues(path: path), [("per_page", "1")])
             } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                 refused[path] = status

@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 // GitLab's answers (REST v4) as trackwatch reads them (shared/trackers-api.md §2.2). Tolerant: an old GitLab without
@@ -14,11 +15,7 @@ struct GitLabUser: Decodable, Equatable {
         bot == true || (username ?? "").contains("_bot")
     }
 
-    var actor: Actor? {
-        guard let id else { return nil }
-        let username = username.map { SafeText.oneLine($0, limit: 60) } ?? String(id)
-        return Actor(id: String(id), name: username, login: username, isApp: isBot)
-    }
+    var actor: Actor? { .user(id: id, login: username, isApp: isBot) }
 }
 
 /// An issue or a merge request.
@@ -40,9 +37,6 @@ struct GitLabItem: Decodable {
     var updated_at: String?
     var references: References?
     var moved_to_id: Int64?
-    /// Merge requests only.
-    var merged_at: String?
-    var source_branch: String?
 }
 
 struct GitLabNote: Decodable {
@@ -63,18 +57,4 @@ struct GitLabResourceEvent: Decodable {
     var milestone: GitLabItem.Milestone?
     var action: String?
     var state: String?
-}
-
-struct GitLabErrorBody: Decodable {
-    var message: String?
-    var error: String?
-
-    var text: String { SafeText.oneLine(message ?? error ?? "", limit: 300) }
-}
-
-enum GitLabTime {
-    static func parse(_ text: String?) -> Timestamp? {
-        guard let text, text.utf8.count <= 64 else { return nil }
-        return Timestamp.parse(text)?.timestamp
-    }
 }

@@ -49,3 +49,69 @@ public struct JiraFactory: ActivityTrackerFactory {
             survey: JiraSurvey(settings: jira, api: api).run)
     }
 }
+
+/// What `doctor` and `probe` ask a Jira server, read-only: which flavour it is, who the credentials are, what a
+/// poll will read, and what a steady poll costs.
+struct JiraSurvey {
+    let settings: JiraSettings
+    let api: JiraAPI
+
+    func run() -> ProbeReport {
+        .survey(fix: fix(for:)) { findings in
+            let flavour = try api.knownFlavour()
+            findings.add(
+                .pass,
+                flavour == .cloud
+                    ? "Jira Cloud (serverInfo): searches with /rest/api/3/search/jql, changelogs in bulk"
+                    : "Jira Data Center (serverInfo): searches with /rest/api/2/search and expand=changelog")
+            let me: JiraUser = try api.get(.myself)
+            findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(SafeText.bounded(me.id ?? "?", 80)))")
+            for project in settings.projects ?? [] { check(project: project, into: &findings) }
+            let assigned = try JiraReader(api: api, pageSize: 100).search(
+                "assignee = currentUser()\(settings.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
+                fields: ["updated"])
+            findings.add(.pass, "\(assigned.count) issues assigned to you")
+            findings.add(
+                .pass,
+                "a steady poll with nothing changed costs 1 request; issues that changed add "
+                    + (flavour == .cloud ? "1 bulk changelog request" : "1 search with their changelogs"))
+        }
+    }
+
+    /// The action that mends `error`, said as an action.
+    private func fix(for error: any Error) -> String {
+        switch error as? JiraError {
+        case .credentialsRejected:
+            "\(JiraFactory.whereToMakeOne(settings)), and put it in the \(settings.credential.summary) of \(settings.tableName)"
+        case .unreachable: "check url, ca_file, insecure and proxy in \(settings.tableName), and the network"
+        case .invalidJQL: "correct jql in \(settings.tableName) (try it in Jira's issue search first)"
+        case .rateLimited: "wait: Jira limits requests for a while; trackwatch backs off by itself"
+        default: "check url in \(settings.tableName): your Jira site or server, with its context path"
+        }
+    }
+
+    /// Whether this account sees `project` (Jira answers 400 "does not exist" where it does not).
+    private func check(project: String, into findings: inout ProbeReport) {
+        do {
+            _ = try JiraReader(api: api, pageSize: 1).search("project = \(project)", fields: ["updated"])
+            findings.add(.pass, "project \(project) is visible")
+        } catch JiraError.server(400, _, _) {
+            findings.add(
+                .fail, "project \(project): Jira says it does not exist or this account cannot see it",
+                then: "check projects in \(settings.tableName), or ask for access; the other projects are watched")
+        } catch {
+            findings.add(.unknown, "project \(project): \(error)")
+        }
+    }
+
+    /// How a probe's transcript names Jira's routes: `/jira/rest/api/3/issue/10001/comment` →
+    /// `/rest/api/3/issue/{id}/comment` (the context path, ids and keys go; the API version stays).
+    @Sendable static func route(_ path: String) -> String {
+        let segments = path.split(separator: "/")
+        guard let rest = segments.firstIndex(of: "rest") else { return "/{path}" }
+        let kept = segments[rest...].prefix(3).map(String.init)
+        return "/" + (kept + segments[rest...].dropFirst(3).map { segment in
+            segment.allSatisfy(\.isNumber) ? "{id}" : JiraIssueKey.isValid(String(segment)) ? "{key}" : String(segment)
+        }).joined(separator: "/")
+    }
+}

@@ -106,5 +106,4 @@ struct JiraMapping {
         else { return nil }
         return ActivityEvent(item: issue.id.value, id: "created", at: at, actor: creator.actor, changes: [])
     }
-
 }

@@ -1,3 +1,4 @@
+import TrackerHTTP
 import TrackwatchCore
 
 /// Reads issues and their logs, whole or not at all: every page of a search, every page of a changelog. A server
@@ -42,12 +43,16 @@ struct JiraReader {
     }
 
     private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
-        var issues: [JiraIssue] = [], token: String?, tokens = Set<String>()
+        var issues: [JiraIssue] = [], token: String?, tokens = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
-            let page: JiraSearchPage = try api.post(
-                .searchJQL,
-                CloudSearch(jql: jql, fields: fields, maxResults: pageSize, nextPageToken: token,
-                            expand: changelog ? "changelog" : nil))
+            guard
+                let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
+                    try api.post(
+                        .searchJQL,
+                        CloudSearch(jql: jql, fields: fields, maxResults: $0, nextPageToken: token,
+                                    expand: changelog ? "changelog" : nil))
+                })
+            else { continue }
             issues += page.issues
             guard issues.count <= Self.largestRead else { throw tooMany(.searchJQL) }
             guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return issues }
@@ -61,12 +66,16 @@ struct JiraReader {
     }
 
     private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
-        var issues: [JiraIssue] = [], firstIDs = Set<String>()
+        var issues: [JiraIssue] = [], firstIDs = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
-            let page: JiraSearchPage = try api.post(
-                .search,
-                OffsetSearch(jql: jql, fields: fields, maxResults: pageSize, startAt: issues.count,
-                             expand: changelog ? ["changelog"] : nil))
+            guard
+                let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
+                    try api.post(
+                        .search,
+                        OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: issues.count,
+                                     expand: changelog ? ["changelog"] : nil))
+                })
+            else { continue }
             guard let first = page.issues.first else { return issues }
             guard firstIDs.insert(first.id.value).inserted else {
                 throw JiraError.invalidResponse(
@@ -84,6 +93,22 @@ struct JiraReader {
             }
         }
         throw tooMany(.search)
+    }
+
+    /// One page of `size` issues; `nil`, with `size` halved, where it was refused as too dense to decode
+    /// (`JSONBudget.tooDense`): issues with many short comments in Atlassian Document Format cost about four times
+    /// their size to decode, so a page of 100 such issues can pass what one answer may cost where 50 do not. The
+    /// same refusal again (it names the answer's size) is a page that did not shrink: one issue too dense, a failure.
+    private func halvingIfDense<Page>(
+        _ size: inout Int, _ refused: inout String?, _ ask: (Int) throws -> Page
+    ) throws -> Page? {
+        do { return try ask(size) } catch JiraError.invalidResponse(_, let detail)
+            where size > 1 && detail.hasPrefix(JSONBudget.tooDense) && detail != refused
+        {
+            refused = detail
+            size /= 2
+            return nil
+        }
     }
 
     private func tooMany(_ endpoint: JiraEndpoint) -> JiraError {
@@ -174,5 +199,46 @@ struct JiraReader {
             if offset >= min(max(page.total ?? 0, 0), Self.largestRead) { break }
         }
         return comments.reversed()
+    }
+}
+
+/// The JQL trackwatch asks. Only checked values reach it: project keys and issue ids are validated, the minutes
+/// are a bounded number, and the user's own `jql` is parenthesised whole.
+struct JiraQuery {
+    /// `project in (…)`, from `projects`, less those Jira said this account cannot see.
+    var projects: [String]?
+    /// The user's `jql`.
+    var narrowing: String?
+
+    /// Everything mine: assigned to me, reported by me, or watched by me.
+    static let mine = "(assignee = currentUser() OR reporter = currentUser() OR watcher = currentUser())"
+
+    /// Every issue of mine (a full read).
+    var full: String { "\(Self.mine)\(restriction) ORDER BY key ASC" }
+
+    /// Issues of mine updated in the last `minutes`, and those that stopped being assigned to me then.
+    func changed(inLast minutes: Int) -> String {
+        let since = "-\(max(1, minutes))m"
+        return "(\(Self.mine) OR assignee CHANGED FROM currentUser() AFTER \(since)) AND updated >= \(since)"
+            + "\(restriction) ORDER BY updated DESC"
+    }
+
+    /// Issues by id (numeric ids only).
+    static func byID(_ ids: [String]) -> String {
+        "id in (\(ids.filter { $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }.joined(separator: ", "))) ORDER BY id ASC"
+    }
+
+    private var restriction: String {
+        var parts: [String] = []
+        if let projects, !projects.isEmpty { parts.append("project in (\(projects.joined(separator: ", ")))") }
+        if let narrowing { parts.append("(\(narrowing))") }
+        return parts.map { " AND \($0)" }.joined()
+    }
+
+    /// The project a 400 names as not existing for this account (`The value 'X' does not exist for the field
+    /// 'project'.`), if it is one of `projects`.
+    func unavailableProject(in message: String) -> String? {
+        guard let projects, message.contains("for the field 'project'") else { return nil }
+        return projects.first { message.contains("'\($0)'") || message.lowercased().contains("'\($0.lowercased())'") }
     }
 }

@@ -17,7 +17,6 @@ struct JiraUser: Decodable, Equatable {
     var key: String?
     var name: String?
     var displayName: String?
-    var timeZone: String?
 
     /// The stable id: the account id on Cloud, the user key on Data Center.
     var id: String? { accountId ?? key ?? name }
@@ -35,7 +34,6 @@ struct JiraSearchPage: Decodable {
     var nextPageToken: String?
     var isLast: Bool?
     /// Data Center (`search`): offset paging with a total.
-    var startAt: Int?
     var total: Int?
 }
 
@@ -48,11 +46,7 @@ struct JiraIssue: Decodable {
 
 struct JiraIssueFields: Decodable {
     struct Named: Decodable { var name: String? }
-    struct Status: Decodable {
-        struct Category: Decodable { var key: String? }
-        var name: String?
-        var statusCategory: Category?
-    }
+    struct Status: Decodable { var name: String? }
     struct Project: Decodable { var key: String? }
     struct Watches: Decodable { var isWatching: Bool? }
 
@@ -73,7 +67,6 @@ struct JiraIssueFields: Decodable {
 }
 
 struct JiraChangelogPage: Decodable {
-    var startAt: Int?
     var total: Int?
     var histories: [JiraHistory]?
     /// `GET /issue/{id}/changelog` names them `values`.
@@ -86,7 +79,6 @@ struct JiraChangelogPage: Decodable {
 struct JiraHistory: Decodable {
     struct Item: Decodable {
         var field: String?
-        var fieldId: String?
         var from: String?
         var fromString: String?
         var to: String?
@@ -111,7 +103,6 @@ struct JiraBulkChangelog: Decodable {
 
 struct JiraCommentPage: Decodable {
     var comments: [JiraComment]?
-    var startAt: Int?
     var total: Int?
 }
 

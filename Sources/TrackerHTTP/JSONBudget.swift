@@ -17,6 +17,40 @@ public enum JSONBudget {
     /// The values an answer of `size` bytes may hold.
     public static func values(allowedFor size: Int) -> Int { baseValues + max(0, size) / bytesPerValue }
 
+    /// What Foundation's `JSONDecoder` builds of an answer before it decodes any of it: a map of every value, the
+    /// members a client ignores too. Measured on Linux (Swift 6.3, one million values of a kind): a string takes
+    /// about 25 bytes, a number 49, an empty array or object 36 — `"l0",` (5 bytes) costs five times its size and
+    /// `0,` twenty-four, where the value count lets one value through per 4 bytes (a check given 15 MB of two-letter
+    /// labels peaked 11.4 times their size above an ordinary one). So an answer decoded by Foundation is held to
+    /// these weights: its map may cost `mapBytesPerByte` times its size, or `smallestMap` for a small answer, so that
+    /// with the answer itself it stays within four times its size above an idle check (6 MB for answers under
+    /// 1.5 MB; `scripts/bench-dense-answers.py` measures it).
+    public enum FoundationMap {
+        public static let string = 26, scalar = 50, container = 40
+        public static let smallestMap = 3 * 1_048_576, mapBytesPerByte = 3
+
+        /// The map bytes an answer of `size` bytes may cost.
+        public static func mapBytes(allowedFor size: Int) -> Int { max(smallestMap, max(0, size) * mapBytesPerByte) }
+    }
+
+    /// How `foundationExcess` begins: a client that can ask for less (a smaller page) knows it by this.
+    public static let tooDense = "the answer holds too many values for its size"
+
+    /// `nil` when Foundation's decoder would map `body` within `FoundationMap.mapBytes(allowedFor:)`; otherwise why it
+    /// is refused, in words for the error that names the answer.
+    public static func foundationExcess(in body: [UInt8]) -> String? {
+        let allowed = FoundationMap.mapBytes(allowedFor: body.count)
+        let counted = body.withUnsafeBufferPointer {
+            count(
+                $0, upTo: allowed, string: FoundationMap.string, scalar: FoundationMap.scalar,
+                container: FoundationMap.container)
+        }
+        guard counted.values > allowed else { return nil }
+        return "\(tooDense) (\(body.count) bytes): decoded, it would take more than "
+            + "\(allowed / 1_000_000) MB of memory, so it was not read. A server that sends this is broken or hostile: "
+            + "tell its owner"
+    }
+
     /// `nil` when `body` holds no more values than its size allows, or nests deeper than `maximumDepth` first (the
     /// decoder's own limit then names it); otherwise why it is refused, in words for the error that names the answer.
     public static func excess(in body: [UInt8], maximumDepth: Int = .max) -> String? {
@@ -28,11 +62,12 @@ public enum JSONBudget {
             + "not read. A server that sends this is broken or hostile: tell its owner"
     }
 
-    /// The values in `bytes` — strings and member names, numbers, literals, arrays and objects (`containerWeight`
-    /// each) — counted, without checking the grammar, until there are more than `limit` or the nesting is deeper
-    /// than `deepest`; and the nesting's depth at that point.
+    /// The values in `bytes` — strings and member names (`string` each), numbers and literals (`scalar`), arrays and
+    /// objects (`container`) — counted, without checking the grammar, until there are more than `limit` or the
+    /// nesting is deeper than `deepest`; and the nesting's depth at that point.
     public static func count(
-        _ bytes: UnsafeBufferPointer<UInt8>, upTo limit: Int, deepest: Int = .max
+        _ bytes: UnsafeBufferPointer<UInt8>, upTo limit: Int, deepest: Int = .max, string: Int = 1, scalar: Int = 1,
+        container: Int = containerWeight
     ) -> (values: Int, depth: Int) {
         var counted = 0
         var depth = 0
@@ -45,14 +80,14 @@ public enum JSONBudget {
                 depth -= 1
                 index += 1
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                counted += containerWeight
+                counted += container
                 depth += 1
                 index += 1
             case UInt8(ascii: "\""):
-                counted += 1
+                counted += string
                 index = endOfString(bytes, from: index + 1)
             default:
-                counted += 1
+                counted += scalar
                 index += 1
                 while index < bytes.count, !isDelimiter(bytes[index]) { index += 1 }
             }
