@@ -66,7 +66,7 @@ struct JiraMapping {
             isAssignedToMe: fields?.assignee?.id == me, isMine: isMine,
             facts: ItemFacts(
                 headline: summary, priority: values[JiraFields.priority].flatMap { $0.isEmpty ? nil : $0 },
-                state: status, link: "\(url)/browse/\(issue.key)"))
+                state: status, stateField: JiraFields.status, link: "\(url)/browse/\(issue.key)"))
     }
 
     /// A changelog history as one event: each item a field change, in the names people read.
