@@ -301,7 +301,9 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func deliverEnded() {
         deliveryTimer?.cancel()
         deliveryTimer = nil
-        let batch = ended
+        // In the configuration's order, whatever order the polls ended in: the summary names the sources so.
+        let order = Dictionary(session.sources.enumerated().map { ($1.settings.sourceName, $0) }) { first, _ in first }
+        let batch = ended.sorted { order[$0.server.settings.sourceName, default: .max] < order[$1.server.settings.sourceName, default: .max] }
         ended = []
         if !batch.isEmpty { pollsEnded(batch) }
         showQuietHoursSummaryIfOver()
