@@ -444,7 +444,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let next = session.sources.first.map(nextPoll) ?? ""
             return only.hasPrefix("failed: ") ? "Last poll \(time) \(only) Next \(next)" : "Last poll \(time): \(only); next \(next)"
         }
-        let lines = session.sources.map { "\($0.settings.label): \(outcomes[$0.settings.sourceName] ?? "not polled yet")" }
+        let lines = session.sources.map { source in
+            let name = source.settings.sourceName
+            if let outcome = outcomes[name] { return "\(source.settings.label): \(outcome)" }
+            // Not "label: …" until it has an outcome of its own: a reader waiting for "qase: " waits for its poll.
+            return inFlight[name] == nil ? "\(source.settings.label): not polled yet" : "\(source.settings.label) (first poll under way)"
+        }
         let next = session.sources.map { "\($0.settings.label) \(nextPoll($0))" }
         return "Last poll \(time): \(lines.joined(separator: "; ")); next \(next.joined(separator: ", "))"
     }
