@@ -161,11 +161,12 @@ public final class SourceSession {
     }
 
     private func pollOnce(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
+        // Armed first, so that what `ranOut` and `wasCancelled` say is about this poll even when making it fails.
+        deadline.arm(seconds: deadlineSeconds)
+        defer { deadline.disarm() }
         // Made on a thread of its own: a password_command or the keyring may take seconds.
         let source: any Source
         if let made = self.source { source = made } else { source = try await PollThread.run { try self.ready() } }
-        deadline.arm(seconds: deadlineSeconds)
-        defer { deadline.disarm() }
         return try await withTaskCancellationHandler {
             try await source.poll(dryRun: dryRun, fullRead: fullRead)
         } onCancel: { [deadline] in
