@@ -303,7 +303,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         deliveryTimer = nil
         // In the configuration's order, whatever order the polls ended in: the summary names the sources so.
         let order = Dictionary(session.sources.enumerated().map { ($1.settings.sourceName, $0) }) { first, _ in first }
-        let batch = ended.sorted { order[$0.server.settings.sourceName, default: .max] < order[$1.server.settings.sourceName, default: .max] }
+        func rank(_ server: SourceSession) -> Int { order[server.settings.sourceName, default: .max] }
+        let batch = ended.sorted { rank($0.server) < rank($1.server) }
         ended = []
         if !batch.isEmpty { pollsEnded(batch) }
         showQuietHoursSummaryIfOver()
@@ -448,7 +449,8 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let name = source.settings.sourceName
             if let outcome = outcomes[name] { return "\(source.settings.label): \(outcome)" }
             // Not "label: …" until it has an outcome of its own: a reader waiting for "qase: " waits for its poll.
-            return inFlight[name] == nil ? "\(source.settings.label): not polled yet" : "\(source.settings.label) (first poll under way)"
+            let label = source.settings.label
+            return inFlight[name] == nil ? "\(label): not polled yet" : "\(label) (first poll under way)"
         }
         let next = session.sources.map { "\($0.settings.label) \(nextPoll($0))" }
         return "Last poll \(time): \(lines.joined(separator: "; ")); next \(next.joined(separator: ", "))"
