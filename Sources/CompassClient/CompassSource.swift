@@ -7,7 +7,7 @@ import TrackwatchCore
 /// and then each saved query of a `[[watch]]`. Each watch is diffed against its stored snapshot and committed in
 /// its own transaction (snapshot, seen history, checkpoint and changes together, `WatchPoller`), so one watch's
 /// failure never touches another's state.
-public final class CompassSource: Source {
+public final class CompassSource: BlockingSource {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
     /// Marks state kept with the zone-independent history window (`HistoryWindow`) and numbered keys for identical
@@ -55,7 +55,7 @@ public final class CompassSource: Source {
     /// session is in trouble); a failure of a `[[watch]]` is in `PollReport.failure`, and only a watch's own
     /// problem (its query missing or without an id column) lets the next watch be polled. Failed watches'
     /// stored state is untouched, and the failure is logged unless `dryRun`.
-    public func poll(dryRun: Bool = false) throws -> PollReport {
+    public func pollBlocking(dryRun: Bool = false) throws -> PollReport {
         let clock = ContinuousClock()
         let start = clock.now
         let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow

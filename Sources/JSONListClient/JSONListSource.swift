@@ -6,7 +6,7 @@ import TrackwatchCore
 /// A JSON list as a source: each poll reads the list whole (`ListReader`), compares its items with the stored
 /// snapshot (`ListDiff`: entered, left, changed as `notify` asks) and commits in one transaction (`WatchPoller`).
 /// An unchanged list answers a conditional request with 304 and costs nothing more.
-public final class JSONListSource: Source {
+public final class JSONListSource: BlockingSource {
     /// The list's one watch in its own store.
     public static let watch = "items"
 
@@ -37,7 +37,7 @@ public final class JSONListSource: Source {
 
     public func close() {}
 
-    public func poll(dryRun: Bool) throws -> PollReport {
+    public func pollBlocking(dryRun: Bool) throws -> PollReport {
         let clock = ContinuousClock()
         let start = clock.now
         let stored = conditional.load()

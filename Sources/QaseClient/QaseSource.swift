@@ -11,7 +11,7 @@ import TrackwatchCore
 ///
 /// A failure of `assigned` fails the poll; one of `mine` (or a configured project the token cannot see) is the
 /// report's `failure`, after what was found is committed.
-public final class QaseSource: Source {
+public final class QaseSource: BlockingSource {
     public static let assignedWatch = "assigned", mineWatch = "mine"
     /// The state key of the next plan to read again whatever its `updated_at` says.
     static let planCursorKey = "plan_refresh_cursor"
@@ -45,7 +45,7 @@ public final class QaseSource: Source {
     /// A token is no session: nothing to end.
     public func close() {}
 
-    public func poll(dryRun: Bool) throws -> PollReport {
+    public func pollBlocking(dryRun: Bool) throws -> PollReport {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
         questions.startPoll()

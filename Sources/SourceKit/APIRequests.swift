@@ -1,7 +1,7 @@
 import TrackerHTTP
 
 /// How a tracker's API client sends: its sign-in and `Accept` headers on every request, the configured timeout, and
-/// no answer at all as the tracker's own `unreachable` error. Not thread-safe: a source polls from one queue.
+/// no answer at all as the tracker's own `unreachable` error. Not thread-safe: a source polls once at a time.
 public struct APIRequests {
     /// The API's base URL: every path is under it.
     public let base: String

@@ -10,9 +10,9 @@ import TrackwatchCore
 /// items the lists missed asked for by id, at most `mostLookups` a poll — only an item the tracker *said* is gone
 /// is gone, one never asked stays and is asked next time, one in a part I can no longer read stays and the part is
 /// named; the logs of the items that moved; `ActivityDiff`; and one transaction for the snapshot, the seen log
-/// entries, the changes and everything the tracker remembers (`TrackerMemory`). Not thread-safe by design: the
-/// daemon drives every source from its one queue.
-public final class ActivityPoller<Tracker: ActivityTracker>: Source {
+/// entries, the changes and everything the tracker remembers (`TrackerMemory`). Not thread-safe by design: one poll
+/// at a time, on its own thread (`BlockingSource`).
+public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     /// The one watch of an activity tracker.
     public let watch: String
     public let settings: any SourceSettings
@@ -54,9 +54,9 @@ public final class ActivityPoller<Tracker: ActivityTracker>: Source {
     public func closeIdleConnections() { tracker.closeIdleConnections() }
     public func close() {}
 
-    public func poll(dryRun: Bool) throws -> PollReport { try poll(dryRun: dryRun, fullRead: false) }
+    public func pollBlocking(dryRun: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun, fullRead: false) }
 
-    public func poll(dryRun: Bool, fullRead: Bool) throws -> PollReport {
+    public func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
         budget?.reset()

@@ -7,12 +7,15 @@ import TrackerHTTP
 /// page forever, ends the poll at the deadline instead of holding every other source for hours.
 ///
 /// Enforced in the transport rather than by a watcher thread: the poll then fails the ordinary way, inside the
-/// source (its watch's state untouched, the failure logged in its store), on the thread that polls.
+/// source (its watch's state untouched, the failure logged in its store), on the thread that polls. `cancel()` (the
+/// poll's task cancelled: the daemon stopping or reloading) ends it the same way, at once: the request under way is
+/// cut (`RequestCancellation`) and no other is sent.
 public final class PollDeadline: Sendable {
     private struct State {
         var endsAt: Double?
         var seconds: Double = 0
         var ranOut = false
+        var cancellation = RequestCancellation()
     }
 
     private let state = Mutex(State())
@@ -29,11 +32,21 @@ public final class PollDeadline: Sendable {
     /// A poll starts: it may take `seconds`.
     public func arm(seconds: Double) {
         let start = now()
-        state.withLock { $0 = State(endsAt: start + seconds, seconds: seconds) }
+        state.withLock { $0 = State(endsAt: start + seconds, seconds: seconds) }  // a fresh cancellation too
     }
 
     /// The poll ended.
     public func disarm() { state.withLock { $0.endsAt = nil } }
+
+    /// Ends the running poll now: its request under way is cut and no other is sent; it throws `PollCancelled`
+    /// and commits nothing it had not committed yet. The next `arm` starts afresh.
+    public func cancel() { state.withLock { $0.cancellation }.cancel() }
+
+    /// Whether the running (or the last) poll was cancelled.
+    public var wasCancelled: Bool { state.withLock { $0.cancellation.isCancelled } }
+
+    /// The running poll's cancellation, which its requests carry.
+    var cancellation: RequestCancellation { state.withLock { $0.cancellation } }
 
     /// Whether the last (or the running) poll was stopped by its deadline.
     public var ranOut: Bool { state.withLock { $0.ranOut } }
@@ -59,6 +72,8 @@ public struct PollDeadlineExceeded: SourceFailure, Equatable {
     /// The source's name.
     public let source: String
     public let seconds: Double
+    /// Polls of this source in a row that ran out of the deadline, this one included (counted by the session).
+    public var pollsInARow = 1
 
     public init(source: String, seconds: Double) {
         self.source = source
@@ -68,8 +83,11 @@ public struct PollDeadlineExceeded: SourceFailure, Equatable {
     public var failureKind: FailureKind { .unreachable(.timedOut) }
 
     public var description: String {
-        "\(source) ran out of its poll deadline (\(Self.duration(seconds))): its server is slow, or its answer does not "
-            + "end. Nothing changed; polled again at its next interval (raise deadline in [poll] if it is only slow)."
+        let what = pollsInARow > 1
+            ? "\(source) has been slow for \(pollsInARow) polls: each took the whole deadline (\(Self.duration(seconds)))"
+            : "\(source) ran out of its poll deadline (\(Self.duration(seconds)))"
+        return what + ": its server is slow, or its answer does not end. Nothing changed; the other sources are polled "
+            + "as usual, this one again at its next interval (raise deadline in [poll] if it is only slow)."
     }
 
     public var reason: String { "no complete answer within the poll deadline (\(Self.duration(seconds)))" }
@@ -96,16 +114,34 @@ public struct DeadlineTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let remaining = deadline.remaining() else { return try base.send(request) }
+        let cancellation = deadline.cancellation
+        guard !cancellation.isCancelled else { throw PollCancelled(source: deadline.source) }
         guard remaining > 0 else { throw deadline.expire() }
         var bounded = request
+        bounded.cancellation = cancellation
         // Whole seconds, rounded up: the transport's timeouts are in seconds.
         bounded.timeout = min(request.timeout, Int(remaining.rounded(.up)))
         do {
             return try base.send(bounded)
+        } catch where cancellation.isCancelled {
+            throw PollCancelled(source: deadline.source)  // cut by the cancellation, whatever the transport said
         } catch let error as TransportError where error.kind == .timedOut && bounded.timeout < request.timeout {
             throw deadline.expire()  // the request's own timeout would still have waited: the deadline stopped it
         }
     }
 
     public func closeIdleConnections() { base.closeIdleConnections() }
+}
+
+/// A source's poll was cancelled (the daemon stopping or reloading): nothing it had not committed is stored, and the
+/// next poll reads again.
+public struct PollCancelled: SourceFailure, Equatable {
+    /// The source's name.
+    public let source: String
+
+    public init(source: String) { self.source = source }
+
+    public var failureKind: FailureKind { .unreachable(.timedOut) }
+    public var description: String { "the poll of \(source) was stopped: trackwatch is stopping or reloading; nothing changed" }
+    public var reason: String { "poll stopped by trackwatch" }
 }

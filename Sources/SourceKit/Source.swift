@@ -7,25 +7,38 @@ import TrackwatchCore
 /// store (`WatchPoller`); everything after that — delivery, bubbles, the journal, the page of recent changes —
 /// reads the store and knows the source only by its settings.
 ///
-/// Not thread-safe by design: the daemon drives every source from its one serial queue.
+/// `poll` never blocks its caller's thread: the daemon polls every due source side by side, each in a child task of
+/// its own, and one slow server holds nobody else. One poll of a source at a time: the daemon never starts a second
+/// before the first has returned, and calls `closeIdleConnections` and `close` only between polls.
 public protocol Source: AnyObject {
     var settings: any SourceSettings { get }
     /// Polls once: every question the source asks, each diffed and committed on its own. A failure that stops
     /// the whole poll is thrown; a failure of one part (a watched query) is in `PollReport.failure` while the
-    /// others were polled.
-    func poll(dryRun: Bool) throws -> PollReport
-    /// Polls once, reading everything again where the source otherwise reads only what changed (`check --full`:
-    /// after a long suspend, or when a person doubts the snapshot).
-    func poll(dryRun: Bool, fullRead: Bool) throws -> PollReport
+    /// others were polled. `fullRead`: reading everything again where the source otherwise reads only what changed
+    /// (`check --full`: after a long suspend, or when a person doubts the snapshot).
+    func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport
     /// Ends idle connections (the daemon calls it after each poll, so that nothing wakes it until the next).
     func closeIdleConnections()
     /// Ends the session with the server, if there is one (best effort: the process is ending or reloading).
     func close()
 }
 
-extension Source {
+/// A source whose client waits on its transport (every tracker's today: their clients are synchronous, and trackers
+/// are written that way, `ActivityTracker`). Its poll runs on a thread of its own (`PollThread`), so that the
+/// waiting blocks nothing but that poll; cancelling the poll cuts the request it waits on (`PollDeadline.cancel`).
+public protocol BlockingSource: Source {
+    /// One poll, on the calling thread: what `poll` runs on the poll's own thread (tests call it directly).
+    func pollBlocking(dryRun: Bool) throws -> PollReport
+    func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport
+}
+
+extension BlockingSource {
     /// A source that reads everything every time has nothing more to read.
-    public func poll(dryRun: Bool, fullRead: Bool) throws -> PollReport { try poll(dryRun: dryRun) }
+    public func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun) }
+
+    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
+        try await PollThread.run { try self.pollBlocking(dryRun: dryRun, fullRead: fullRead) }
+    }
 }
 
 /// What a source gets from the application to do its work.
@@ -38,7 +51,7 @@ public struct SourceContext {
     public var logger: Logger
     /// Reads a password or token from where the configuration says it is (files checked, never logged).
     public var secret: (CredentialSource) throws -> Secret
-    /// Wraps the source's HTTP transport (the daemon's heartbeat counts requests as progress).
+    /// Wraps the source's HTTP transport (the poll's deadline and cancellation, `DeadlineTransport`).
     public var wrap: (any HTTPTransport) -> any HTTPTransport
     /// Seconds since 1970 (the local clock).
     public var wallClock: () -> Double

@@ -106,7 +106,7 @@ extension ActivityTrackerFactory {
         return SurveyProbe(survey: session.survey, recorder: recorder)
     }
 
-    /// The session over the connection's transport (`wrap`ped: the poll's budget, the daemon's heartbeat, a probe's
+    /// The session over the connection's transport (`wrap`ped: the poll's budget, its deadline, a probe's
     /// transcript), and that transport, to close.
     private func connect(
         _ settings: Settings, secret: Secret, environment: [String: String], logger: Logger,

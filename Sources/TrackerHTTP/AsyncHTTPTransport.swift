@@ -13,7 +13,8 @@ import Synchronization
 /// `HTTPTransport` over swift-server/async-http-client: unlike URLSession on Linux it can trust a private CA
 /// file, which Compass servers with their self-signed certificate need.
 ///
-/// Requests block the calling thread (never an event-loop thread): the poll runs on its own serial queue.
+/// Requests block the calling thread (never an event-loop thread): each poll runs on a thread of its own
+/// (`PollThread` in SourceKit), which the daemon's loop never waits on. A request's `cancellation` ends it at once.
 public final class AsyncHTTPTransport: HTTPTransport {
     /// Refuse bodies above this: a runaway or hostile server (or a proxy streaming a download) must not
     /// exhaust memory. A result page of the largest `page_size` (100,000 rows of ~300 bytes) is ~30 MB.
@@ -202,7 +203,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             let task = client.execute(request: ahcRequest, delegate: BodyCollector(limit: maximumBodySize))
             let deadline = task.futureResult.eventLoop.scheduleTask(in: .seconds(Int64(request.timeout))) { task.cancel() }
             defer { deadline.cancel() }
-            return try task.futureResult.wait()
+            return try request.cancellation.whileWaiting(endWith: { task.cancel() }) { try task.futureResult.wait() }
         } catch {
             throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }

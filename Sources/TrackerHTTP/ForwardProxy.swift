@@ -45,7 +45,10 @@ struct ForwardProxyExchange {
             connection.whenSuccess { $0.close(promise: nil) }
         }
         defer { deadline.cancel() }
-        return try outcome.future.wait()
+        return try request.cancellation.whileWaiting(endWith: {
+            outcome.fail(DeadlinePassed())
+            connection.whenSuccess { $0.close(promise: nil) }
+        }) { try outcome.future.wait() }
     }
 
     /// `GET http://host:port/path HTTP/1.1` with the request's headers, `Host`, the proxy's credentials and

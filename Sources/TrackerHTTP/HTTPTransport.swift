@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]?
     /// Whole-request deadline in seconds.
     public var timeout: Int
+    /// Cuts the request short from another thread (a poll cancelled); set by the poll's `DeadlineTransport`.
+    public var cancellation: RequestCancellation?
 
     public init(method: HTTPMethod, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
                 timeout: Int) {

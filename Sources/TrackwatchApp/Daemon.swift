@@ -11,17 +11,22 @@ import Glibc
 /// `trackwatch run`: polls on a schedule, delivers every change to the journal and the desktop exactly once,
 /// and talks to systemd.
 ///
-/// Threading: polls, timers, signals and reloads all run on one serial queue, so polls never overlap and
-/// there is one place where state changes. Only the watchdog runs elsewhere, so that it can tell a stuck
-/// loop from a slow one.
+/// Concurrency: one loop (`loop()`, a task) owns a task group with a child task per poll under way, so that the due
+/// sources are polled side by side and one slow server holds nobody else. The loop, the children's glue, timers,
+/// signals and bubble clicks all run on one serial queue (`LoopExecutor`), so there is one place where the daemon's
+/// state changes and it needs no lock; each poll's blocking work (its client waiting on its server, its commit) runs
+/// on a thread of its own (`PollThread`). Each source's store commits one transaction at a time (its lock), and a
+/// source is never polled twice at once. Only the watchdog runs elsewhere, so that it can tell a stuck loop.
 ///
-/// Each source has its own schedule (`SourceSchedules`): a wake-up polls only the sources that are due, and one
-/// server's failures, backoff or `Retry-After` move only its own next poll. Each poll is held to `[poll] deadline`
-/// (`PollDeadline`), so a slow source delays the others by at most that.
+/// Each source has its own schedule (`SourceSchedules`): one server's failures, backoff or `Retry-After` move only its
+/// own next poll. Each poll is held to `[poll] deadline` (`PollDeadline`) and, however long it takes, delays no other
+/// source's poll: what a poll found is delivered within a second of its end (`deliveryWait`), with what the polls
+/// ending meanwhile found — one burst, one summary.
 public final class Daemon: @unchecked Sendable {  // all mutable state is confined to `queue`
-    private let queue = DispatchQueue(label: "trackwatch.poll")
+    private let queue = DispatchQueue(label: "trackwatch.loop")
+    private lazy var executor = LoopExecutor(queue: queue)
     private let watchdogQueue = DispatchQueue(label: "trackwatch.watchdog")
-    private let makeSession: (Heartbeat) throws -> Session
+    private let makeSession: () throws -> Session
     private let edges: DaemonEdges
     private let logger: Logger
     private let heartbeat = Heartbeat()
@@ -33,7 +38,20 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var sources: [any DispatchSourceSignal] = []
     /// Per source (by name), kept across reloads: outages and marks still owed to its store.
     private var health: [String: ServerHealth] = [:]
+    /// What wakes the loop: everything is sent from `queue` (timers, signals, the polls' tasks), and read by the loop.
+    private let (events, mailbox) = AsyncStream.makeStream(of: Event.self)
+    /// The polls under way, by source name, with when each started (boot-time seconds).
+    private var inFlight: [String: (server: SourceSession, startedAt: Double)] = [:]
+    /// Polls that ended and whose changes wait for the next delivery, in the order they ended.
+    private var ended: [(server: SourceSession, outcome: PollOutcome)] = []
+    /// Fires `deliveryWait` after the first poll of a burst ended while others were still under way.
+    private var deliveryTimer: (any DispatchSourceTimer)?
+    /// When the polls under way since the daemon last rested began (wall clock), for "Last poll 10:05".
+    private var roundStartedAt: Double?
+    /// What the daemon held while it waited before this round of polls, for the status line.
+    private var waitedWith: (privateKiB: Int, proportionalKiB: Int)?
     private var stopping = false
+    private var reloading = false
     /// Whether a wake-up has handed memory back: from then on the daemon waits, and its memory while waiting is news.
     private var hasRested = false
     /// `TRACKWATCH_FAILPOINT=after-journal` kills the process right after journaling a batch: the crash
@@ -42,6 +60,26 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private let failpoint: String?
     /// How long delivery waits for bubbles to reach the notification server before journaling them.
     static let bubbleHandOverTimeout = 5.0
+    /// How long what one poll found waits for the polls still under way, to be delivered with theirs (one summary
+    /// for a burst): never longer, so that a slow source delays another's news by at most this.
+    static let deliveryWait = 1.0
+    /// How long a stopping daemon waits for its cancelled polls to return before it exits all the same (a poll
+    /// stuck outside its transport). Exiting then leaves nothing half-written: a commit is one SQLite transaction.
+    static let stopWait = 10.0
+    /// How long the loop's queue may take to answer the watchdog's probe: the longest it is ever held is a
+    /// bubble hand-over to a hung notification server (`bubbleHandOverTimeout`, twice in a wake-up).
+    static let livenessLimit = 30.0
+
+    private enum Event: @unchecked Sendable {  // sent and read on `queue` alone
+        /// A timer: a source may be due.
+        case wake
+        case pollAllNow
+        case stop(signal: String)
+        case reload
+        case pollEnded(name: String, outcome: PollOutcome)
+        case deliver
+        case stopWaitOver
+    }
 
     /// One source's standing between polls.
     private final class ServerHealth {
@@ -65,12 +103,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     /// - Parameter makeSession: builds a session from the current configuration file; called at start and
     ///   on every SIGHUP.
-    public init(makeSession: @escaping (Heartbeat) throws -> Session, edges: DaemonEdges, logger: Logger) throws {
+    public init(makeSession: @escaping () throws -> Session, edges: DaemonEdges, logger: Logger) throws {
         self.makeSession = makeSession
         self.edges = edges
         self.logger = logger
         failpoint = getenv("TRACKWATCH_FAILPOINT").map { String(cString: $0) }
-        session = try makeSession(heartbeat)
+        session = try makeSession()
         schedules = SourceSchedules(
             names: session.sources.map(\.settings.sourceName), interval: Double(session.config.poll.interval),
             firstRetry: Double(session.config.poll.firstRetry))
@@ -92,12 +130,85 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 "sources": "\(session.config.sources.map(\.label).joined(separator: ", "))",
             ])
             deliver(session.sources, consultJournal: true)
-            wake()
+            Task(executorPreference: executor) { await self.loop() }
         }
         dispatchMain()
     }
 
-    // MARK: - Scheduling
+    // MARK: - The loop
+
+    /// Starts the polls that are due, each as a child task, and handles what happens meanwhile — a poll ending, a
+    /// timer, a signal — one event at a time, until the daemon stops: then the polls under way are cancelled (their
+    /// requests cut, nothing half-written), awaited, and the process exits.
+    ///
+    /// Plain structured concurrency (a task group), weighed against swift-service-lifecycle's `ServiceGroup`: the
+    /// daemon is one service whose children are short polls started and ended by its own schedule, not long-running
+    /// services; its graceful shutdown is the group's cancellation, which reaches each poll's transport
+    /// (`SourceSession.poll`); and its signals are Dispatch sources on the loop's own queue, as `ServiceGroup`'s are.
+    private func loop() async {
+        await withDiscardingTaskGroup { group in
+            startDuePolls(in: &group)
+            rearmTimers()
+            events: for await event in events {
+                switch event {
+                case .wake: showQuietHoursSummaryIfOver()  // also the timer set for the end of quiet hours
+                case .pollAllNow: schedules.pollAllNow()
+                case .pollEnded(let name, let outcome): pollEnded(name, outcome)
+                case .deliver: deliverEnded()
+                case .stop(let signal):
+                    if !stopping { beginStopping(signal: signal, group: &group) }
+                case .reload:
+                    beginReloading()
+                case .stopWaitOver:
+                    exitLeavingPolls()
+                }
+                if stopping {
+                    if inFlight.isEmpty { break events }
+                    continue
+                }
+                if reloading {
+                    guard inFlight.isEmpty else { continue }
+                    await reload()
+                }
+                startDuePolls(in: &group)
+                rearmTimers()
+            }
+        }
+        if !ended.isEmpty { deliverEnded() }
+        session.logoff()
+        exit(0)
+    }
+
+    /// Starts a poll of each source that is due (and those whose regular poll is almost due: `SourceSchedules.joins`),
+    /// unless its poll is under way.
+    private func startDuePolls(in group: inout DiscardingTaskGroup) {
+        let now = SystemClocks.bootTime()
+        let idle = session.sources.filter { inFlight[$0.settings.sourceName] == nil }
+        guard idle.contains(where: { schedules.isDue($0.settings.sourceName, at: now) }) else { return }
+        if inFlight.isEmpty, roundStartedAt == nil {
+            roundStartedAt = SystemClocks.wallTime()
+            // What the daemon held while it waited, for the status line; only a round that polls reports it.
+            waitedWith = hasRested ? IdleMemory.usage() : nil
+        }
+        for server in idle where schedules.joins(server.settings.sourceName, at: now) {
+            let name = server.settings.sourceName
+            schedules[name].pollStarted(at: now, random: Double.random(in: 0..<1))
+            inFlight[name] = (server, now)
+            let handed = Handed(server: server)
+            group.addTask { [self] in
+                let outcome = await Self.poll(handed.server)
+                mailbox.yield(.pollEnded(name: name, outcome: outcome))
+            }
+        }
+    }
+
+    private func rearmTimers() {
+        var delay = schedules.delay(at: SystemClocks.bootTime(), excluding: Set(inFlight.keys))
+        if let quietEnd = secondsUntilQuietHoursEnd() { delay = min(delay, quietEnd) }  // for the summary bubble
+        let nanoseconds = Int(min(delay, 86_400) * 1e9)
+        timers[0].schedule(wallDeadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
+        timers[1].schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
+    }
 
     /// Two timers wake the loop: one on the wall clock (it jumps forward across a suspend, so the overdue
     /// poll runs on resume) and one on the monotonic clock (unaffected when someone sets the wall clock
@@ -105,85 +216,76 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private func installTimers() {
         for _ in 0..<2 {
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.wake() }
+            timer.setEventHandler { [mailbox] in mailbox.yield(.wake) }
             timer.activate()
             timers.append(timer)
         }
     }
 
-    /// Polls the sources that are due (and those whose regular poll is almost due: `SourceSchedules.joins`), in
-    /// configuration order, then delivers what they all found at once: one burst is one summary, whatever the
-    /// sources. Each is asked just before its turn, so that one that fell due while another was polled is polled in
-    /// the same wake-up.
-    private func wake() {
-        guard !stopping else { return }
-        let started = SystemClocks.wallTime()
-        var waited: (privateKiB: Int, proportionalKiB: Int)?
-        var polled: [(server: SourceSession, outcome: PollOutcome)] = []
-        let names = session.sources.map(\.settings.sourceName)
-        if names.contains(where: { schedules.isDue($0, at: SystemClocks.bootTime()) }) {
-            // What the daemon held while it waited, for the status line; only a wake-up that polls reports it.
-            waited = hasRested ? IdleMemory.usage() : nil
-            for server in session.sources where schedules.joins(server.settings.sourceName, at: SystemClocks.bootTime()) {
-                polled.append((server, poll(server)))
-            }
-        }
-        if !polled.isEmpty { pollsEnded(polled) }
-        showQuietHoursSummaryIfOver()
-        rearmTimers()
-        if !polled.isEmpty { rest(afterPollsStartedAt: started, waitedWith: waited) }
-    }
-
-    private func rearmTimers() {
-        var delay = schedules.delay(at: SystemClocks.bootTime())
-        if let quietEnd = secondsUntilQuietHoursEnd() { delay = min(delay, quietEnd) }  // for the summary bubble
-        let nanoseconds = Int(min(delay, 86_400) * 1e9)
-        timers[0].schedule(wallDeadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
-        timers[1].schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .seconds(1))
-    }
-
     // MARK: - Polling and delivery
 
-    /// What one source's poll left for the end of the wake-up.
-    private struct PollOutcome {
-        var foundChanges = false
-        /// Told after delivery: what a poll found is delivered even when a watch failed (it is committed), and the
-        /// outage bubble says when the next try is.
-        var failure: (any Error)?
+    /// A session handed to its poll's task: the loop touches its source again only when the poll has ended.
+    private struct Handed: @unchecked Sendable {
+        let server: SourceSession
     }
 
-    /// Polls one source on its own schedule; its changes wait in the outbox for the wake-up's one delivery.
-    private func poll(_ server: SourceSession) -> PollOutcome {
-        let name = server.settings.sourceName
-        let startedOnBootClock = SystemClocks.bootTime()
-        schedules[name].pollStarted(at: startedOnBootClock, random: Double.random(in: 0..<1))
-        heartbeat.beat()
-        var outcome = PollOutcome()
+    /// What one source's poll left for its delivery.
+    private struct PollOutcome {
+        var report: PollReport?
+        var error: (any Error)?
+        var foundChanges: Bool { !(report?.changes.isEmpty ?? true) }
+        /// Told after delivery: what a poll found is delivered even when a watch failed (it is committed), and the
+        /// outage bubble says when the next try is.
+        var failure: (any Error)? { error ?? report?.failure }
+    }
+
+    /// One poll of `server`, on its own thread (`SourceSession.poll`); its changes wait in the outbox.
+    private static func poll(_ server: SourceSession) async -> PollOutcome {
         do {
-            let report = try server.poll(dryRun: false)
+            return PollOutcome(report: try await server.poll(dryRun: false))
+        } catch {
+            return PollOutcome(error: error)
+        }
+    }
+
+    /// A poll ended: its schedule and standing are settled now; its changes are delivered at once when no other poll
+    /// is under way, else within `deliveryWait` together with those of the polls that end meanwhile.
+    private func pollEnded(_ name: String, _ outcome: PollOutcome) {
+        guard let entry = inFlight.removeValue(forKey: name) else { return }
+        let (server, startedAt) = (entry.server, entry.startedAt)
+        if server.deadline.wasCancelled {
+            // Stopped by a reload (or the stop): no failure of the source's; polled again at once after the reload.
+            schedules[name].pollNow()
+        } else if let error = outcome.error {
+            reschedule(server, after: error, startedAt: startedAt)
+            outcomes[name] = "failed: \(error)"
+        } else if let report = outcome.report {
             if report.isBaseline { logger.notice("baseline taken", metadata: ["records": "\(report.recordCount)"]) }
             for watch in report.baselineWatches { logger.notice("baseline taken", metadata: ["watch": "\(watch)"]) }
             if let failure = report.failure {
-                reschedule(server, after: failure, startedAt: startedOnBootClock)
+                reschedule(server, after: failure, startedAt: startedAt)
                 outcomes[name] = "\(failure)"
             } else {
                 schedules[name].pollSucceeded(serverInterval: report.serverInterval)
                 pollSucceeded(server)  // "Connected again" before the changes of the meantime
                 outcomes[name] = report.summary
             }
-            outcome.foundChanges = !report.changes.isEmpty
-            outcome.failure = report.failure
-        } catch {
-            reschedule(server, after: error, startedAt: startedOnBootClock)
-            outcomes[name] = "failed: \(error)"
-            outcome.failure = error
         }
-        return outcome
+        ended.append((server, outcome))
+        if inFlight.isEmpty || stopping || reloading {
+            deliverEnded()
+        } else if deliveryTimer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [mailbox] in mailbox.yield(.deliver) }
+            timer.schedule(deadline: .now() + Self.deliveryWait)
+            timer.activate()
+            deliveryTimer = timer
+        }
     }
 
     /// A failed poll of `server` is retried on its own schedule. A rejected login or a broken config does not heal
     /// in seconds, and retrying a password quickly locks accounts; a server too slow for the deadline would only
-    /// hold the others again: those wait for the regular poll. Everything else is retried sooner.
+    /// be slow again: those wait for the regular poll. Everything else is retried sooner.
     private func reschedule(_ server: SourceSession, after error: any Error, startedAt: Double) {
         let name = server.settings.sourceName
         if Self.needsPerson(error) || server.deadline.ranOut {
@@ -195,8 +297,29 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    /// After a wake-up's polls: their changes delivered together, failures told, the page of recent changes, each
-    /// source's next poll for `status`; then idle connections closed (`rest` follows once the timers are set).
+    /// Delivers what the polls that ended found, together; then, when no poll is under way any more, rests.
+    private func deliverEnded() {
+        deliveryTimer?.cancel()
+        deliveryTimer = nil
+        // In the configuration's order, whatever order the polls ended in: the summary names the sources so.
+        let order = Dictionary(session.sources.enumerated().map { ($1.settings.sourceName, $0) }) { first, _ in first }
+        func rank(_ server: SourceSession) -> Int { order[server.settings.sourceName, default: .max] }
+        let batch = ended.sorted { rank($0.server) < rank($1.server) }
+        ended = []
+        if !batch.isEmpty { pollsEnded(batch) }
+        showQuietHoursSummaryIfOver()
+        guard !batch.isEmpty else { return }
+        let started = roundStartedAt ?? SystemClocks.wallTime()
+        guard inFlight.isEmpty, !stopping else {
+            edges.service.status(statusLine(started: started))
+            return
+        }
+        roundStartedAt = nil
+        rest(afterPollsStartedAt: started, waitedWith: waitedWith)
+    }
+
+    /// After polls ended: their changes delivered together, failures told, the page of recent changes, each
+    /// source's next poll for `status`; then their idle connections closed (`rest` follows once no poll is under way).
     private func pollsEnded(_ polled: [(server: SourceSession, outcome: PollOutcome)]) {
         // The page first, so that a click on the bubbles finds what they announce; again after delivery, which
         // decides what a mute kept off the desktop (its badge), and for the "Updated" line.
@@ -205,7 +328,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         refreshChangesPage()
         for (server, outcome) in polled {
             prune(server)
-            if let failure = outcome.failure { pollFailed(server, failure) }
+            if let failure = outcome.failure, !server.deadline.wasCancelled { pollFailed(server, failure) }
         }
         let polled = polled.map(\.server)
         for server in polled { recordNextPoll(server) }
@@ -213,10 +336,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         for server in polled { server.source?.closeIdleConnections() }
     }
 
-    /// The last thing a wake-up that polled does, when the timers are set: systemd's status line, with what the
-    /// daemon held while it waited before this wake-up (`systemctl --user status`; none before the first poll),
-    /// then memory handed back. Nothing but the way back to the idle wait runs after that, so that little of the
-    /// code is mapped again (reading /proc and formatting the figures here mapped ~2 MB of it again).
+    /// The last thing a round of polls does, when none is under way any more: systemd's status line, with what the
+    /// daemon held while it waited before this round (`systemctl --user status`; none before the first poll), then
+    /// memory handed back. Nothing but the way back to the idle wait runs after that, so that little of the code is
+    /// mapped again (reading /proc and formatting the figures here mapped ~2 MB of it again).
     private func rest(afterPollsStartedAt started: Double, waitedWith usage: (privateKiB: Int, proportionalKiB: Int)?) {
         edges.service.status(statusLine(started: started) + (usage.map(Self.memoryNote) ?? ""))
         for server in session.sources { server.store.releaseMemory() }
@@ -259,8 +382,11 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         var metadata: Logger.Metadata = [
             "server": "\(server.settings.label)", "error": "\(error)", "failures_in_a_row": "\(health.consecutiveFailures)",
         ]
-        // Which source ran out of its deadline, in so many words: the one that held the others.
-        if server.deadline.ranOut { metadata["deadline_s"] = "\(session.config.poll.deadline)" }
+        // Which source ran out of its deadline, in so many words, and for how many polls in a row.
+        if server.deadline.ranOut {
+            metadata["deadline_s"] = "\(session.config.poll.deadline)"
+            metadata["slow_polls_in_a_row"] = "\(server.slowPolls)"
+        }
         logger.error(server.deadline.ranOut ? "poll ran out of its deadline" : "poll failed", metadata: metadata)
         // Credentials and configuration do not heal by waiting: say so at once; network trouble only after
         // several failures in a row.
@@ -319,13 +445,24 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             let next = session.sources.first.map(nextPoll) ?? ""
             return only.hasPrefix("failed: ") ? "Last poll \(time) \(only) Next \(next)" : "Last poll \(time): \(only); next \(next)"
         }
-        let lines = session.sources.map { "\($0.settings.label): \(outcomes[$0.settings.sourceName] ?? "not polled yet")" }
+        let lines = session.sources.map { source in
+            let name = source.settings.sourceName
+            if let outcome = outcomes[name] { return "\(source.settings.label): \(outcome)" }
+            // Not "label: …" until it has an outcome of its own: a reader waiting for "qase: " waits for its poll.
+            let label = source.settings.label
+            return inFlight[name] == nil ? "\(label): not polled yet" : "\(label) (first poll under way)"
+        }
         let next = session.sources.map { "\($0.settings.label) \(nextPoll($0))" }
         return "Last poll \(time): \(lines.joined(separator: "; ")); next \(next.joined(separator: ", "))"
     }
 
-    /// `10:15`, or `10:15 (retry 2)`, `10:15 (the server asked for 600 s)`.
+    /// `10:15`, or `10:15 (retry 2)`, `10:15 (the server asked for 600 s)`; `under way since 10:05` for a poll that
+    /// has not returned yet.
     private func nextPoll(_ server: SourceSession) -> String {
+        if let running = inFlight[server.settings.sourceName] {
+            let since = SystemClocks.wallTime() - (SystemClocks.bootTime() - running.startedAt)
+            return "under way since \(SystemClocks.clockTime(since))"
+        }
         let schedule = schedules[server.settings.sourceName]
         let time = SystemClocks.clockTime(SystemClocks.wallTime() + schedule.delay(at: SystemClocks.bootTime()))
         return schedule.standing.note.map { "\(time) (\($0))" } ?? time
@@ -549,13 +686,12 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
 
     private func installSignalHandlers() {
         let handlers: [(Int32, () -> Void)] = [
-            (SIGTERM, { [unowned self] in stop(signal: "SIGTERM") }),
-            (SIGINT, { [unowned self] in stop(signal: "SIGINT") }),
-            (SIGHUP, { [unowned self] in reload() }),
-            (SIGUSR1, { [unowned self] in
+            (SIGTERM, { [mailbox] in mailbox.yield(.stop(signal: "SIGTERM")) }),
+            (SIGINT, { [mailbox] in mailbox.yield(.stop(signal: "SIGINT")) }),
+            (SIGHUP, { [mailbox] in mailbox.yield(.reload) }),
+            (SIGUSR1, { [logger, mailbox] in
                 logger.info("poll requested (SIGUSR1)")
-                schedules.pollAllNow()
-                wake()
+                mailbox.yield(.pollAllNow)
             }),
         ]
         for (number, handler) in handlers {
@@ -567,20 +703,49 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         }
     }
 
-    /// Runs on the poll queue, so a running poll finishes first (each request is bounded by its timeout).
-    private func stop(signal: String) {
+    /// Cancels the polls under way (each one's request is cut, and it commits nothing it had not committed yet);
+    /// the loop exits once they have returned, or after `stopWait` for one stuck outside its transport.
+    private func beginStopping(signal: String, group: inout DiscardingTaskGroup) {
         stopping = true
         edges.service.stopping()
-        logger.info("stopping", metadata: ["signal": "\(signal)"])
-        session.logoff()
+        logger.info("stopping", metadata: ["signal": "\(signal)", "polls_under_way": "\(inFlight.count)"])
+        group.cancelAll()
+        guard !inFlight.isEmpty else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [mailbox] in mailbox.yield(.stopWaitOver) }
+        timer.schedule(deadline: .now() + Self.stopWait)
+        timer.activate()
+        timers.append(timer)
+    }
+
+    /// Exits at once, leaving the polls still under way: a commit is one SQLite transaction, so none is half-written.
+    private func exitLeavingPolls() -> Never {
+        logger.warning("stopping without waiting longer for polls still under way", metadata: [
+            "sources": "\(inFlight.values.map(\.server.settings.label).sorted().joined(separator: ", "))",
+        ])
+        for server in session.sources where inFlight[server.settings.sourceName] == nil { server.source?.close() }
         exit(0)
     }
 
-    private func reload() {
+    /// SIGHUP: the polls under way are cancelled (a reload is likely a new configuration for them) and the reload
+    /// happens once they have returned; they are polled again right after it.
+    private func beginReloading() {
+        guard !reloading else { return }
+        reloading = true
         edges.service.reloading()
+        for (server, _) in inFlight.values { server.deadline.cancel() }
+    }
+
+    private func reload() async {
+        reloading = false
         do {
-            let fresh = try makeSession(heartbeat)
+            // Made on a thread of its own: reading credentials may run a password_command for seconds.
+            let fresh = try await PollThread.run { [makeSession] in try makeSession() }
             let waiting = Set(session.sources.filter { $0.setupFailure != nil }.map(\.settings.sourceName))
+            for server in fresh.sources {
+                let name = server.settings.sourceName
+                server.slowPolls = session.sources.first { $0.settings.sourceName == name }?.slowPolls ?? 0
+            }
             session.logoff()
             session = fresh
             // Sources that remain keep their schedule: a server that asked to wait is still waited out.
@@ -598,21 +763,20 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["error": "\(error)"])
         }
         edges.service.ready()
-        rearmTimers()  // a source due now wakes the loop at once
     }
 
     // MARK: - Watchdog
 
-    /// Pings systemd at half the watchdog interval from its own queue, but only while the heartbeat proves
-    /// the poll loop alive: idle and answering, or polling and making progress.
+    /// Pings systemd at half the watchdog interval from its own queue, but only while the loop is alive: a probe sent
+    /// to its queue comes back within `livenessLimit`. Polls run on their own threads, so no source's progress —
+    /// or lack of it — feeds or starves the watchdog: only the daemon itself stuck does.
     private func startWatchdog() {
         guard let interval = edges.service.watchdogInterval else { return }
-        let progressLimit = Double(session.config.sources.map(\.requestTimeout).max() ?? 30) + 15
         let timer = DispatchSource.makeTimerSource(queue: watchdogQueue)
         timer.schedule(deadline: .now(), repeating: .milliseconds(Int(interval * 500)), leeway: .milliseconds(200))
         timer.setEventHandler { [heartbeat, queue, edges, logger] in
-            let (alive, sendProbe) = heartbeat.tick(progressLimit: progressLimit)
-            if alive { edges.service.watchdog() } else { logger.critical("poll loop stuck; not feeding the watchdog") }
+            let (alive, sendProbe) = heartbeat.tick(limit: Self.livenessLimit)
+            if alive { edges.service.watchdog() } else { logger.critical("the daemon's loop is stuck; not feeding the watchdog") }
             if sendProbe { queue.async { heartbeat.probeReturned() } }
         }
         timer.activate()

@@ -1,66 +1,35 @@
 import Synchronization
-import TrackerHTTP
 
-/// Proof that the poll loop is alive, read by the watchdog from its own queue: the loop is idle (a probe
-/// sent to its queue came back), or a poll is running and its last HTTP request started or ended recently.
+/// Proof that the daemon's loop is alive, read by the watchdog from its own queue: a probe sent to the loop's queue
+/// came back within `limit` seconds. Polls run on threads of their own, so the loop's queue answers at once
+/// whatever any source is doing: a server that holds one poll for its whole deadline neither feeds nor starves the
+/// watchdog. Only the daemon itself stuck (a deadlock, a wait that never ends on the loop) stops the feeding.
 public final class Heartbeat: Sendable {
     private struct State {
-        var probePending = false
-        var lastProgress: Double
+        /// Boot-time seconds when the probe still out was sent; `nil` when none is out.
+        var probeSentAt: Double?
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     private let now: @Sendable () -> Double
 
     public init(now: @escaping @Sendable () -> Double = SystemClocks.bootTime) {
         self.now = now
-        state = Mutex(State(lastProgress: now()))
-    }
-
-    /// The poll loop made progress (a poll or a request started or finished).
-    public func beat() {
-        let time = now()
-        state.withLock { $0.lastProgress = time }
     }
 
     /// Called on each watchdog tick. Returns whether the loop is alive, and whether a new probe must be sent
     /// to the loop's queue (the previous one came back).
-    public func tick(progressLimit: Double) -> (alive: Bool, sendProbe: Bool) {
+    public func tick(limit: Double) -> (alive: Bool, sendProbe: Bool) {
         let time = now()
         return state.withLock { state in
-            if !state.probePending {
-                state.probePending = true
+            guard let sent = state.probeSentAt else {
+                state.probeSentAt = time
                 return (true, true)
             }
-            return (time - state.lastProgress <= progressLimit, false)
+            return (time - sent <= limit, false)
         }
     }
 
     /// Runs on the loop's queue: the probe came back.
-    public func probeReturned() {
-        let time = now()
-        state.withLock {
-            $0.probePending = false
-            $0.lastProgress = time
-        }
-    }
-}
-
-/// Beats the heartbeat around every request, so that a long but working poll keeps the watchdog fed.
-public struct HeartbeatTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let heartbeat: Heartbeat
-
-    public init(_ base: any HTTPTransport, heartbeat: Heartbeat) {
-        self.base = base
-        self.heartbeat = heartbeat
-    }
-
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        heartbeat.beat()
-        defer { heartbeat.beat() }
-        return try base.send(request)
-    }
-
-    public func closeIdleConnections() { base.closeIdleConnections() }
+    public func probeReturned() { state.withLock { $0.probeSentAt = nil } }
 }

@@ -42,15 +42,12 @@ public struct Session {
     /// cannot be read is still in `sources`, waiting for the fix (`SourceSession.setupFailure`); anything else wrong
     /// with a table (a file others could change, a `ca_file` that does not load) stops here, as a configuration
     /// error does.
-    public init(
-        config: Config, stateDirectory: String, environment: [String: String], logger: Logger,
-        heartbeat: Heartbeat? = nil
-    ) throws {
+    public init(config: Config, stateDirectory: String, environment: [String: String], logger: Logger) throws {
         self.config = config
         self.stateDirectory = stateDirectory
         sources = try config.sources.map { settings in
             try SourceSession(settings: settings, config: config, stateDirectory: stateDirectory,
-                              environment: environment, logger: logger, heartbeat: heartbeat)
+                              environment: environment, logger: logger)
         }
     }
 
@@ -82,6 +79,9 @@ public struct SourceSetupError: Error, CustomStringConvertible {
 /// each of its polls tries again to make it (`poll` throws the `SourceSetupError` meanwhile, which the daemon and
 /// `check` handle as they handle a refused login). Every poll that is not a dry run is recorded in the store as a
 /// whole (`StateStore.recordSourcePoll`), the failure to make the source included, for `trackwatch status`.
+///
+/// One poll at a time: the daemon hands the session to the poll's task and touches its source again only when the
+/// poll has returned (its `store` and `settings` are safe at any time).
 public final class SourceSession {
     public let settings: any SourceSettings
     /// `nil` while it cannot be made (`setupFailure`).
@@ -97,9 +97,11 @@ public final class SourceSession {
     /// at once (a failing `token_command` would run twice in one `check`).
     private var failedJustNow = false
     private let logger: Logger
+    /// Polls in a row that ran out of the deadline: "has been slow for 3 polls" (kept across a reload by the daemon).
+    var slowPolls = 0
 
     init(settings: any SourceSettings, config: Config, stateDirectory: String, environment: [String: String],
-         logger: Logger, heartbeat: Heartbeat?) throws {
+         logger: Logger) throws {
         self.settings = settings
         self.logger = logger.forSource(settings.sourceName)
         try FileTrust.checkFiles(of: settings, environment: environment)
@@ -115,9 +117,7 @@ public final class SourceSession {
         let context = SourceContext(
             state: store, poll: config.poll, environment: environment, logger: logger,
             secret: { try loadSecret($0, environment: environment) },
-            wrap: { http in
-                DeadlineTransport(heartbeat.map { HeartbeatTransport(http, heartbeat: $0) } ?? http, deadline: deadline)
-            },
+            wrap: { DeadlineTransport($0, deadline: deadline) },
             wallClock: SystemClocks.wallTime)
         make = { try SourceRegistry.makeSource(settings, context: context) }
         do {
@@ -129,12 +129,15 @@ public final class SourceSession {
     }
 
     /// Polls the source once, within `[poll] deadline` (`PollDeadline`), and records how it went in the store
-    /// (unless `dryRun`). A source not made yet is made first; while it cannot be, the poll throws why.
-    public func poll(dryRun: Bool, fullRead: Bool = false) throws -> PollReport {
+    /// (unless `dryRun`). A source not made yet is made first; while it cannot be, the poll throws why. Cancelling
+    /// the task cuts the poll where it waits (`PollDeadline.cancel`): it throws `PollCancelled`, having committed
+    /// nothing it had not committed yet, and is not recorded as a failure.
+    public func poll(dryRun: Bool, fullRead: Bool = false) async throws -> PollReport {
         let started = SystemClocks.wallTime()
         let clock = ContinuousClock(), start = clock.now
         do {
-            let report = try pollOnce(dryRun: dryRun, fullRead: fullRead)
+            let report = try await pollOnce(dryRun: dryRun, fullRead: fullRead)
+            slowPolls = 0
             if !dryRun {
                 record(PollLogEntry(startedAt: started, durationMilliseconds: report.durationMilliseconds,
                                     recordCount: report.recordCount, changeCount: report.changes.count, error: nil),
@@ -142,7 +145,8 @@ public final class SourceSession {
             }
             return report
         } catch {
-            if !dryRun {
+            let error = counted(error)
+            if !dryRun, !deadline.wasCancelled {
                 let duration = WatchPoller.milliseconds(clock.now - start)
                 record(PollLogEntry(startedAt: started, durationMilliseconds: duration, recordCount: 0, changeCount: 0,
                                     error: "\(error)"))
@@ -151,11 +155,36 @@ public final class SourceSession {
         }
     }
 
-    private func pollOnce(dryRun: Bool, fullRead: Bool) throws -> PollReport {
-        let source = try ready()
+    /// The poll, waited for on the calling thread: for a command (`check`), which has nothing else to do meanwhile.
+    public func pollWaiting(dryRun: Bool, fullRead: Bool = false) throws -> PollReport {
+        try LoopExecutor(label: "trackwatch.check").wait { try await self.poll(dryRun: dryRun, fullRead: fullRead) }
+    }
+
+    private func pollOnce(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
+        // Armed first, so that what `ranOut` and `wasCancelled` say is about this poll even when making it fails.
         deadline.arm(seconds: deadlineSeconds)
         defer { deadline.disarm() }
-        return try source.poll(dryRun: dryRun, fullRead: fullRead)
+        // Made on a thread of its own: a password_command or the keyring may take seconds.
+        let source: any Source
+        if let made = self.source { source = made } else { source = try await PollThread.run { try self.ready() } }
+        return try await withTaskCancellationHandler {
+            try await source.poll(dryRun: dryRun, fullRead: fullRead)
+        } onCancel: { [deadline] in
+            deadline.cancel()
+        }
+    }
+
+    /// `error`, with the polls in a row that ran out of the deadline counted in it: the sentence then says "has been
+    /// slow for 3 polls", in the journal, the status line and `trackwatch status` alike.
+    private func counted(_ error: any Error) -> any Error {
+        guard deadline.ranOut, !deadline.wasCancelled else {
+            slowPolls = 0
+            return error
+        }
+        slowPolls += 1
+        guard var exceeded = error as? PollDeadlineExceeded else { return error }
+        exceeded.pollsInARow = slowPolls
+        return exceeded
     }
 
     /// The source, made now if it could not be before (its credential may have been written since).

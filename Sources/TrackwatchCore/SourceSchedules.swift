@@ -45,9 +45,11 @@ public struct SourceSchedules: Equatable, Sendable {
             || (schedule.standing == .regular && schedule.delay(at: now) <= schedule.interval * schedule.jitterFraction)
     }
 
-    /// Seconds from `now` until the earliest source is due (0 when one is overdue; the interval when there is none).
-    public func delay(at now: Double) -> Double {
-        schedules.values.map { $0.delay(at: now) }.min() ?? interval
+    /// Seconds from `now` until the earliest source is due (0 when one is overdue; the interval when there is none),
+    /// leaving out the sources in `busy` (those being polled: one overdue while its long poll runs must not wake the
+    /// daemon again and again).
+    public func delay(at now: Double, excluding busy: Set<String> = []) -> Double {
+        schedules.filter { !busy.contains($0.key) }.map { $0.value.delay(at: now) }.min() ?? interval
     }
 
     /// Makes every source due now (SIGUSR1).

@@ -48,7 +48,7 @@ struct Check: ParsableCommand {
             for server in session.sources {
                 let failure: (any Error)?
                 do {
-                    let report = try server.poll(dryRun: dryRun, fullRead: full)
+                    let report = try server.pollWaiting(dryRun: dryRun, fullRead: full)
                     print(report)
                     if !dryRun {
                         try server.store.markDelivered(report.changes.map(\.id), at: SystemClocks.wallTime())

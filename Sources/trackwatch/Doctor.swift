@@ -75,6 +75,8 @@ struct Doctor: ParsableCommand {
             } else if report.check("state database \(database)", { try StateStore(path: database).status() },
                                    fix: "make \(database) yours and readable (chmod 600), or move it aside: the next poll starts a new baseline") != nil, access(state, W_OK) != 0 {
                 report.fail("state directory \(state) is not writable", fix: "chmod u+w \(state)")
+            } else if let slow = Self.slowness(database) {
+                report.warn(slow)
             }
         }
 
@@ -176,6 +178,16 @@ struct Doctor: ParsableCommand {
         }.filter { !$0.isEmpty }
     }
 
+
+    /// A source whose last polls ran out of the poll deadline, as its last poll recorded it ("GitLab has been slow
+    /// for 3 polls: each took the whole deadline (5 min)…"); `nil` otherwise.
+    static func slowness(_ database: String) -> String? {
+        guard let status = try? StateStore(path: database).status(), status.consecutiveFailures > 0,
+            let error = status.lastError?.error,
+            error.contains("has been slow for") || error.contains("ran out of its poll deadline")
+        else { return nil }
+        return SafeText.oneLine(error)
+    }
 
     static func busSocketExists(_ address: String) -> Bool {
         guard let range = address.split(separator: ",").first, range.hasPrefix("unix:path=") else { return true }  // abstract or TCP: trust it

@@ -26,11 +26,11 @@ struct Run: ParsableCommand {
             let lock = try InstanceLock(stateDirectory: stateDirectory)
             let edges = makeDaemonEdges(logger: logger)
             daemon = try Daemon(
-                makeSession: { heartbeat in
+                makeSession: {
                     _ = lock  // held for the life of the process
                     let config = try firstConfig.take() ?? options.loadConfiguration()
                     return try Session(config: config, stateDirectory: stateDirectory, environment: environment,
-                                       logger: logger, heartbeat: heartbeat)
+                                       logger: logger)
                 },
                 edges: edges, logger: logger)
         } catch {

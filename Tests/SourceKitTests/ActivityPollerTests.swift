@@ -42,13 +42,13 @@ final class ActivityPollerTests: XCTestCase {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: false, updated: time(-600))]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 3_600  // a poll while the clock ran an hour fast
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now -= 3_600 - 300  // the clock is put right; five minutes later a colleague assigns the item
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0))
         tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Assignee")]
-        let report = try poller(tracker, store: store).poll(dryRun: false)
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.kind), [.assigned])
         XCTAssertEqual(report.changes.first?.change.by, "carol")
         XCTAssertTrue(tracker.windows.last?.since ?? Timestamp("9") <= Timestamp(secondsSinceEpoch: Int(now)))
@@ -60,15 +60,15 @@ final class ActivityPollerTests: XCTestCase {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed")  // a node 1 h ahead
         tracker.events["1"] = [event("1", "e1", at: time(3_600), by: "bob", field: "Title")]
-        XCTAssertEqual(try poller(tracker, store: store).poll(dryRun: false).changes.count, 1)
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 1)
         now += 300
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed", labels: "urgent")
         tracker.events["1"]! += [event("1", "e2", at: time(0), by: "carol", field: "Labels")]
-        let report = try poller(tracker, store: store).poll(dryRun: false)
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.by), ["carol"], "the real change after the future-dated one")
     }
 
@@ -81,12 +81,12 @@ final class ActivityPollerTests: XCTestCase {
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "A-2", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.items = [:]
         tracker.missing = ["1", "2"]
         tracker.lookups = ["1": .gone(status: 404)]  // 2 is not answered (a search that lagged)
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-2"])
         XCTAssertEqual(tracker.asked.last, ["1", "2"])
     }
@@ -98,21 +98,21 @@ final class ActivityPollerTests: XCTestCase {
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "B-1", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.items.removeValue(forKey: "1")
         tracker.items["2"] = .init(key: "B-1", assigned: true, updated: time(0), title: "Renamed")
         tracker.events["2"] = [event("2", "e1", at: time(0), by: "bob", field: "Title")]
         tracker.missing = ["1"]
         tracker.lookups = ["1": .unreadable(part: "acme/private")]
-        let report = try poller(tracker, store: store).poll(dryRun: false)
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["B-1"])
         XCTAssertEqual("\(report.failure.map { "\($0)" } ?? "")", "Scripted: not available: acme/private; the rest is watched")
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-1", "B-1"])
         // Remembered: the next steady poll names it again and tells the tracker to leave it out.
         now += 60
         tracker.missing = []
-        let next = try poller(tracker, store: store).poll(dryRun: false)
+        let next = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertNotNil(next.failure)
         XCTAssertEqual(tracker.unreadableSeen.last, ["acme/private"])
     }
@@ -122,7 +122,7 @@ final class ActivityPollerTests: XCTestCase {
         let tracker = ScriptedTracker()
         tracker.mostLookups = 2
         for n in 1...5 { tracker.items["\(n)"] = .init(key: "A-\(n)", assigned: true, updated: time(-600)) }
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.items = [:]
         tracker.missing = ["1", "2", "3", "4", "5"]
@@ -130,11 +130,11 @@ final class ActivityPollerTests: XCTestCase {
             tracker.lookups["\(n)"] = .found(.init(key: "A-\(n)", assigned: false, updated: time(-30)), isMine: false)
             tracker.events["\(n)"] = [event("\(n)", "u\(n)", at: time(-30), by: "carol", field: "Assignee")]
         }
-        let first = try poller(tracker, store: store).poll(dryRun: false)
+        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(first.changes.map(\.change.kind), [.unassigned, .unassigned])
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.count, 3)
         now += 60
-        let second = try poller(tracker, store: store).poll(dryRun: false)
+        let second = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(second.changes.count, 2)
         XCTAssertEqual(tracker.asked.last, ["3", "4"])
     }
@@ -146,30 +146,30 @@ final class ActivityPollerTests: XCTestCase {
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
         tracker.remember = ["etag": "v1"]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(try store.value(forKey: "etag"), "v1")
         now += 60
         tracker.remember = ["etag": "v2"]
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Renamed")
         tracker.failLogs = true
-        XCTAssertThrowsError(try poller(tracker, store: store).poll(dryRun: false))
+        XCTAssertThrowsError(try poller(tracker, store: store).pollBlocking(dryRun: false))
         XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a failed poll remembers nothing of what it saw")
         tracker.failLogs = false
-        _ = try poller(tracker, store: store).poll(dryRun: true)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: true)
         XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a dry run remembers nothing")
     }
 
     func test_whoIAm_isAskedOnAFullRead_andRememberedBetween_evenInAFreshProcess() throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(tracker.identified, 1)
         now += 60
-        _ = try poller(tracker, store: store).poll(dryRun: false)  // a fresh poller: `check` in a new process
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)  // a fresh poller: `check` in a new process
         XCTAssertEqual(tracker.identified, 1)
         XCTAssertEqual(tracker.windows.last?.full, false)
         now += 60
-        _ = try poller(tracker, store: store).poll(dryRun: false, fullRead: true)  // check --full
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false, fullRead: true)  // check --full
         XCTAssertEqual(tracker.windows.last?.full, true)
         XCTAssertEqual(tracker.identified, 2)
     }
@@ -183,7 +183,7 @@ final class ActivityPollerTests: XCTestCase {
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "A-2", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         for round in 1...2 {
             now += 60
             tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Busy \(round)")
@@ -191,7 +191,7 @@ final class ActivityPollerTests: XCTestCase {
             tracker.events["1", default: []].append(event("1", "b\(round)", at: time(0), by: "bob", field: "Title"))
             tracker.events["2", default: []].append(event("2", "c\(round)", at: time(0), by: "carol", field: "Title"))
             tracker.incomplete = ["1"]
-            let report = try poller(tracker, store: store).poll(dryRun: false)
+            let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
             XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["A-1", "A-2"])
             let notes = report.changes[0].change.changes.filter { $0.field == "Note" }
             XCTAssertEqual(notes.count, round == 1 ? 1 : 0, "said once, in round \(round)")
@@ -202,15 +202,15 @@ final class ActivityPollerTests: XCTestCase {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed")
         tracker.marks = ["1": ["_head": "abc"]]
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now += 60
         tracker.marks = [:]
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed again")
-        _ = try poller(tracker, store: store).poll(dryRun: false)
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.first?["_head"], "abc")
         XCTAssertEqual(tracker.storedMarks.last, "abc", "the tracker reads the stored mark back")
     }

@@ -12,27 +12,29 @@ final class HeartbeatTests: XCTestCase {
     func test_idleLoop_answersProbes_andIsAlive() {
         let clock = FakeClock()
         let heartbeat = Heartbeat(now: { clock.now() })
-        XCTAssertTrue(heartbeat.tick(progressLimit: 45) == (true, true))
+        XCTAssertTrue(heartbeat.tick(limit: 30) == (true, true))
         heartbeat.probeReturned()
         clock.advance(3_600)
-        XCTAssertTrue(heartbeat.tick(progressLimit: 45) == (true, true), "idle for an hour is fine: the probe came back")
+        XCTAssertTrue(heartbeat.tick(limit: 30) == (true, true), "idle for an hour is fine: the probe came back")
     }
 
-    func test_busyLoopMakingProgress_isAlive() {
+    /// A poll that holds its server for its whole deadline runs on its own thread: the loop answers meanwhile.
+    func test_loopAnsweringLate_isAliveWithinTheLimit() {
         let clock = FakeClock()
         let heartbeat = Heartbeat(now: { clock.now() })
-        _ = heartbeat.tick(progressLimit: 45)  // probe sent; the loop is busy polling
-        clock.advance(30)
-        heartbeat.beat()  // a request finished
-        clock.advance(30)
-        XCTAssertTrue(heartbeat.tick(progressLimit: 45) == (true, false))
+        _ = heartbeat.tick(limit: 30)  // probe sent
+        clock.advance(20)
+        XCTAssertTrue(heartbeat.tick(limit: 30) == (true, false), "out for 20 s: alive, no second probe")
+        heartbeat.probeReturned()
+        clock.advance(40)
+        XCTAssertTrue(heartbeat.tick(limit: 30) == (true, true), "came back: a new probe")
     }
 
     func test_stuckLoop_isNotAlive() {
         let clock = FakeClock()
         let heartbeat = Heartbeat(now: { clock.now() })
-        _ = heartbeat.tick(progressLimit: 45)
-        clock.advance(46)
-        XCTAssertTrue(heartbeat.tick(progressLimit: 45) == (false, false), "no probe back and no progress for 46 s")
+        _ = heartbeat.tick(limit: 30)
+        clock.advance(31)
+        XCTAssertTrue(heartbeat.tick(limit: 30) == (false, false), "no probe back for 31 s")
     }
 }

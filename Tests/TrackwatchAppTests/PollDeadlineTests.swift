@@ -1,7 +1,13 @@
+import Dispatch
 import SourceKit
 import Synchronization
 import TrackerHTTP
+import TrackwatchApp
 import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 27, item 4: a poll's requests are held to its deadline, in the transport every source sends through.
 final class PollDeadlineTests: XCTestCase {
@@ -67,4 +73,41 @@ final class PollDeadlineTests: XCTestCase {
         XCTAssertNoThrow(try transport.send(page))
         XCTAssertEqual(server.timeouts.last, 30)
     }
+
+    /// Issue 33: stopping the daemon cancels a poll, and its request under way — to a server that never answers — is
+    /// cut at once through the real transport (before: waited for its 30 s timeout), and no other is sent.
+    func test_cancellingAPoll_cutsTheRequestUnderWay_andRefusesTheNext() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
+                    && getsockname(listener, pointer, &length) == 0
+            }
+        }
+        XCTAssertTrue(bound)
+        // The kernel accepts the connection into the backlog; nobody ever answers.
+        let silent = HTTPRequest(method: .get, url: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/list", timeout: 30)
+        let http = try AsyncHTTPTransport()
+        defer { http.closeIdleConnections() }
+        let deadline = PollDeadline(source: "slow", now: SystemClocks.bootTime)
+        let transport = DeadlineTransport(http, deadline: deadline)
+        deadline.arm(seconds: 300)
+        let cancel = DispatchQueue(label: "cancel")
+        cancel.asyncAfter(deadline: .now() + 0.3) { deadline.cancel() }
+        let clock = ContinuousClock(), start = clock.now
+        XCTAssertThrowsError(try transport.send(silent)) { XCTAssertEqual($0 as? PollCancelled, PollCancelled(source: "slow")) }
+        XCTAssertLessThan(clock.now - start, .seconds(5), "cut, not waited for")
+        XCTAssertTrue(deadline.wasCancelled)
+        XCTAssertFalse(deadline.ranOut, "a cancelled poll did not run out of its deadline")
+        XCTAssertThrowsError(try transport.send(silent)) { XCTAssertTrue($0 is PollCancelled) }
+        deadline.disarm()
+        deadline.arm(seconds: 300)
+        XCTAssertFalse(deadline.wasCancelled, "the next poll starts afresh")
+    }
 }
+
