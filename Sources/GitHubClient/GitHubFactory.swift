@@ -52,7 +52,15 @@ struct GitHubSurvey {
             let reader = GitHubReader(api: api)
             let assigned = try reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
             findings.add(.pass, "\(assigned.issues.count) open issues and pull requests assigned to you")
-            let reviews = try reader.search(GitHubTracker.reviewQuery(repos: settings.repos))
+            let reviews: (items: [GitHubIssue], complete: Bool)
+            do {
+                reviews = try reader.search(GitHubTracker.reviewQuery(repos: settings.repos))
+            } catch GitHubError.server(422, let message, let endpoint) where settings.repos != nil {
+                // GitHub refuses the whole search when one `repo:` cannot be read: name which, as the poll does.
+                let refused = try (settings.repos ?? []).filter { try !reader.canRead(repository: $0) }
+                guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
+                throw GitHubError.repositoriesUnavailable(names: refused)
+            }
             findings.add(
                 reviews.complete ? .pass : .warn, "\(reviews.items.count) pull requests await your review",
                 then: reviews.complete ? nil : "GitHub said the search is incomplete: no review request is taken as removed")
@@ -68,6 +76,8 @@ struct GitHubSurvey {
         case .tokenRejected: "make a new personal access token and put it in the \(settings.credential.summary) of \(settings.tableName)"
         case .missingScope: "give the token the repo scope (classic) or read access to Issues and Pull requests (fine-grained)"
         case .rateLimited: "wait: GitHub limits this token for a while; trackwatch backs off by itself"
+        case .server(422, _, _): "check repos in \(settings.tableName): GitHub's message says what it refused"
+        case .repositoriesUnavailable: "correct repos in \(settings.tableName) (owner/name, as in the repository's URL), or give the token access to them"
         default: "check url in \(settings.tableName): https://api.github.com, or your server's /api/v3"
         }
     }

@@ -59,9 +59,19 @@ public enum JSONAnswer {
 public struct APIErrorBody: Decodable {
     public var message: String?
     public var error: String?
+    /// GitHub's explanation of a 422 (`Validation Failed`): what exactly was refused.
+    public var errors: [Detail]?
 
-    /// The message of an error answer, one line, bounded; `nil` where the body is not such JSON.
+    public struct Detail: Decodable {
+        public var message: String?
+    }
+
+    /// The message of an error answer, with the first detail's where there is one, one line, bounded; `nil` where
+    /// the body is not such JSON.
     public static func text(_ response: HTTPResponse) -> String? {
-        JSONAnswer.message(Self.self, response).map { SafeText.oneLine($0.message ?? $0.error ?? "", limit: 300) }
+        JSONAnswer.message(Self.self, response).map { body in
+            let detail = body.errors?.lazy.compactMap(\.message).first.map { ": \($0.prefix(300))" } ?? ""
+            return SafeText.oneLine((body.message ?? body.error ?? "") + detail, limit: 300)
+        }
     }
 }

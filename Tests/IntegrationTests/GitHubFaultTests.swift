@@ -82,6 +82,19 @@ final class GitHubFaultTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
+    /// Issue 32.13: a typo in `repos` is named by doctor, with the fix for repos, not "check url"; and a search GitHub
+    /// refuses says GitHub's own explanation, not only "Validation Failed".
+    func test_aTypoInRepos_isNamedByDoctor_withTheFixForRepos() throws {
+        try workspace.useGitHub(sim, [#"repos = ["acme/nope", "acme/web"]"#])
+        let doctor = try workspace.trackwatch(["doctor"])
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        let failed = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("✘ GitHub repository acme/nope: not there") }, doctor.stdout)
+        XCTAssertTrue(lines[failed + 1].hasPrefix("    fix: correct repos in [[github]] github"), lines[failed + 1])
+        XCTAssertFalse(doctor.stdout.contains("check url"), doctor.stdout)
+        let check = try workspace.trackwatch(["check"])
+        XCTAssertTrue(check.stderr.contains("GitHub repository acme/nope: not there"), check.stderr)
+    }
+
     func test_aTokenWithoutTheRepoScope_isNamedByDoctor() throws {
         try workspace.useGitHub(sim, token: "ghp_sim_engineer_noscope")
         let doctor = try workspace.trackwatch(["doctor"])
