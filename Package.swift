@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "github-sim", targets: ["github-sim"]),
         .executable(name: "gitlab-sim", targets: ["gitlab-sim"]),
         .executable(name: "forgejo-sim", targets: ["forgejo-sim"]),
+        .executable(name: "ado-sim", targets: ["ado-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -238,6 +239,18 @@ let package = Package(
                 "GitLabSimulator", "SimulatorKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `gitlab-sim act` plays a colleague through the real API.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
+        // The local Azure DevOps server (Services under /ORG, Server 2022 under /tfs/COLLECTION) for tests and the demo.
+        .target(name: "AzureDevOpsSimulator", dependencies: ["SimulatorKit"]),
+        .executableTarget(
+            name: "ado-sim",
+            dependencies: [
+                "AzureDevOpsSimulator", "SimulatorKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `ado-sim act` plays a colleague through the control routes.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
