@@ -302,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "forgejo-sim",
+                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "forgejo-sim", "ado-sim",
                            "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
