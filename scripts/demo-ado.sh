@@ -60,7 +60,7 @@ ado_act lead comment 1 "Can you look at this before the release?"
 echo "  lead asks for your review of pull request !3"
 ado_act lead request-review '!3' engineer
 echo "  alice votes 'waiting for author' on your pull request !1"
-ado_act alice vote '!1' -5
+ado_act alice vote '!1' -- -5
 echo "  you comment on work item 9 (your own action: silent)"
 ado_act engineer comment 9 "Looking into it"
 sleep "$pace"
