@@ -131,6 +131,8 @@ final class AzureDevOpsCheckTests: XCTestCase {
         let changes = try workspace.checkChanges()
         XCTAssertEqual(changeSummaries(changes), ["Web#4 assigned"])
         XCTAssertEqual(record(changes, "Web#4")?["by"] as? String, "Alice Example")
+        let doctor = try workspace.trackwatch(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("Azure DevOps Server, REST API 7.0"), "7.1 refused, 7.0 kept: \(doctor.stdout)")
     }
 
     func test_aProjectTheTokenCannotRead_isNamed_andTheOthersWatched() throws {
