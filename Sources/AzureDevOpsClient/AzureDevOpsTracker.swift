@@ -88,7 +88,7 @@ final class AzureDevOpsTracker: ActivityTracker {
         for project in try projects(poll, memory: &memory) {
             do {
                 try pullRequests(in: project, poll, into: &lists)
-                read.insert(project)
+                read.insert(project.lowercased())
             } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
                 refused[project] = status
                 lists.unreadable.insert(project)
@@ -97,7 +97,7 @@ final class AzureDevOpsTracker: ActivityTracker {
         // Active pull requests of mine that left both lists of a project read: completed, abandoned, or no longer mine.
         for (id, record) in poll.stored.byID where id.hasPrefix("p") && lists.mine[id] == nil {
             if record[AzureDevOpsFields.state] == "active",
-                AzureDevOpsReference(record.id.rawValue).map({ read.contains($0.project) }) ?? true
+                AzureDevOpsReference(record.id.rawValue).map({ read.contains($0.project.lowercased()) }) ?? true
             {
                 lists.missing.insert(id)
             }

@@ -55,12 +55,13 @@ final class AzureDevOpsCheckTests: XCTestCase {
         try sim.act("lead", "comment", pullRequest: 4, ["text": "Please rebase."])
         try sim.act("lead", "request-review", pullRequest: 3, ["user": "engineer"])
         try sim.act("lead", "complete", pullRequest: 2)
+        try sim.act("alice", "push", pullRequest: 6, ["text": "Round totals half up"])
         try sim.later()
         let changes = try workspace.checkChanges()
         XCTAssertEqual(
             Set(changeSummaries(changes)),
             ["Web#4 assigned", "Web#1 modified", "Web#5 modified", "Web#2 modified", "Web/Web!1 modified",
-             "Web/Web!4 modified", "Web/Web!3 assigned", "Web/Web!2 modified"], "\(changes)")
+             "Web/Web!4 modified", "Web/Web!3 assigned", "Web/Web!2 modified", "Web/Web!6 modified"], "\(changes)")
         XCTAssertEqual(record(changes, "Web#4")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "Web#4")), ["Assigned To: Lena Lead → Eve Engineer"])
         XCTAssertEqual(fields(record(changes, "Web#1")), ["Comment: Can you look at this?"])
@@ -74,6 +75,8 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(record(changes, "Web/Web!3")?["by"] as? String, "Lena Lead")
         XCTAssertEqual(fields(record(changes, "Web/Web!2")), ["State: completed"])
         XCTAssertEqual(record(changes, "Web/Web!2")?["by"] as? String, "Lena Lead")
+        XCTAssertEqual(fields(record(changes, "Web/Web!6")), ["Push: pushed 1 commit"], "a pull request I review: its list moved")
+        XCTAssertEqual(record(changes, "Web/Web!6")?["by"] as? String, "Alice Example")
         XCTAssertEqual(Set(changes.compactMap { $0["source"] as? String }), ["azure_devops"])
         XCTAssertEqual(try workspace.checkChanges().count, 0, "each reported once")
     }
