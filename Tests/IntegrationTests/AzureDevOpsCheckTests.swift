@@ -126,6 +126,23 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
+    func test_aGatewayPageOrACutAnswer_failsThePollWhole_andTheNextReportsOnce() throws {
+        try start()
+        _ = try workspace.checkChanges()
+        try sim.later()
+        try sim.act("alice", "vote", pullRequest: 4, ["vote": 10])
+        try sim.fault("html", on: "GET threads")
+        let page = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(page.status, 76, page.stderr)
+        XCTAssertTrue(page.stderr.contains("an HTML page instead of JSON"), page.stderr)
+        try sim.fault("truncated", on: "POST wiql")
+        XCTAssertNotEqual(try workspace.trackwatch(["check"]).status, 0, "a cut answer is no answer")
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["Web/Web!4 modified"])
+        XCTAssertEqual(fields(record(changes, "Web/Web!4")), ["Review: approved"])
+        XCTAssertEqual(try workspace.checkChanges().count, 0)
+    }
+
     func test_server2022_onApiVersion70_withDomainNames_reportsAlike() throws {
         try start(["--server", "--max-api-version", "7.0"])
         _ = try workspace.checkChanges()
