@@ -24,7 +24,7 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
     ) -> TrackerSession {
         let api = AzureDevOpsAPI(base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
         return TrackerSession(
-            tracker: AzureDevOpsTracker(settings: settings, api: api, logger: logger),
+            tracker: AzureDevOpsTracker(settings: settings, api: api),
             survey: AzureDevOpsSurvey(settings: settings, api: api).run)
     }
 }

@@ -1,4 +1,3 @@
-import Logging
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
@@ -34,16 +33,14 @@ final class AzureDevOpsTracker: ActivityTracker {
 
     let settings: AzureDevOpsSettings
     let api: AzureDevOpsAPI
-    let logger: Logger
     /// What Azure DevOps answered for each project it refused in this poll.
     private var refused: [String: Int] = [:]
     /// Work items this poll already read that left my lists: their lookup needs no request.
     private var readAlready: [String: (item: WorkItem, isMine: Bool)] = [:]
 
-    init(settings: AzureDevOpsSettings, api: AzureDevOpsAPI, logger: Logger) {
+    init(settings: AzureDevOpsSettings, api: AzureDevOpsAPI) {
         self.settings = settings
         self.api = api
-        self.logger = logger
     }
 
     var trackerName: String { "Azure DevOps" }

@@ -12,7 +12,6 @@ struct AzureDevOpsIdentity: Decodable, Equatable {
     /// Reviewers only.
     var vote: Int?
     var hasDeclined: Bool?
-    var isContainer: Bool?
 
     /// The service identity that authors pull requests' system comments.
     static let service = "00000002-0000-8888-8000-000000000000"
@@ -153,19 +152,17 @@ struct WorkItemUpdate: Decodable {
         var newValue: WireValue?
     }
     var id: Int
-    var rev: Int?
     var revisedBy: AzureDevOpsIdentity?
     var revisedDate: String?
     var fields: [String: Change]?
 }
 
+/// `{count, value}`, Azure DevOps's list.
 struct ValueList<Element: Decodable>: Decodable {
     var value: [Element]?
-    var count: Int?
 }
 
 struct AzureDevOpsProjectInfo: Decodable {
-    var id: String?
     var name: String?
 }
 
