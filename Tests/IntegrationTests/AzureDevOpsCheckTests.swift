@@ -130,6 +130,17 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
+    func test_rateLimitHeadersOnGoodAnswers_areUsedAsAnswers_neverAFailure() throws {
+        try start()
+        _ = try workspace.checkChanges()
+        try sim.switches(["rateLimitHeaders": true])
+        try sim.later()
+        try sim.act("alice", "set", workItem: 5, ["field": "State", "value": "Active"])
+        let result = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(result.status, 0, "Retry-After and X-RateLimit-Delay on a 200: \(result.stderr)")
+        XCTAssertEqual(changeSummaries(result.objects), ["Web#5 modified"])
+    }
+
     func test_aGatewayPageOrACutAnswer_failsThePollWhole_andTheNextReportsOnce() throws {
         try start()
         _ = try workspace.checkChanges()
