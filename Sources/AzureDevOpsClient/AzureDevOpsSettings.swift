@@ -64,13 +64,14 @@ struct AzureDevOpsReference: Equatable {
 }
 
 /// A project's (or a repository's) name as Azure DevOps allows it: 1 to 64 characters, none of the ones it forbids
-/// (`\ / : * ? " < > | ; # $ { } , + = [ ]`, controls), not starting with `_` or `.`, not ending with `.`.
+/// (`\ / : * ? " < > | ; # $ { } , + = [ ]`, controls and direction marks), not starting with `_` or `.`, not ending
+/// with `.`.
 enum AzureDevOpsProject {
     static func isValid(_ name: String) -> Bool {
         let forbidden = Set("\\/:*?\"<>|;#${},+=[]")
         return (1...64).contains(name.count) && !name.hasPrefix("_") && !name.hasPrefix(".") && !name.hasSuffix(".")
-            && name.first != " " && name.last != " "
-            && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && !forbidden.contains(Character($0)) }
+            && name.first != " " && name.last != " " && SafeText.oneLine(name, limit: 64) == name
+            && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && !forbidden.contains(Character($0)) }
     }
 }
 

@@ -51,7 +51,7 @@ final class AzureDevOpsMappingTests: XCTestCase {
     func test_references_areCheckedBeforeTheyNameALink() {
         XCTAssertEqual(AzureDevOpsReference("Web#42")?.id, 42)
         XCTAssertEqual(AzureDevOpsReference("Web/api!7")?.repository, "api")
-        for bad in ["#42", "Web#0", "Web#x", "a/b#1", "Web!7", "Web/!7", "_Web#1", "We:b#1"] {
+        for bad in ["#42", "Web#0", "Web#x", "a/b#1", "Web!7", "Web/!7", "_Web#1", "We:b#1", "W\u{202E}eb#1", "We\u{85}b#1"] {
             XCTAssertNil(AzureDevOpsReference(bad), bad)
         }
     }
