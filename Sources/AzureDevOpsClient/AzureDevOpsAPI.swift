@@ -139,7 +139,8 @@ final class AzureDevOpsAPI {
     static func failure(_ response: HTTPResponse, endpoint: AzureDevOpsEndpoint) -> AzureDevOpsError {
         if response.status == 203 { return .signInPage }
         let body = JSONAnswer.message(AzureDevOpsErrorBody.self, response)
-        let message = body?.text
+        let message =
+            body?.text
             ?? (JSONAnswer.describe(response).hasPrefix("an HTML page") ? "an HTML page" : "")
         switch response.status {
         case 401: return .tokenRejected(message: message)

@@ -31,7 +31,8 @@ extension AzureDevOpsError: TrackerFailure {
         case .unreachable(let error): .unreachable(error)
         case .tokenRejected(let message): .tokenRejected(message: message)
         case .rateLimited(let retryAfter): .rateLimited(status: 429, retryAfter: retryAfter, limit: "HTTP 429")
-        case .server(let status, let message, let endpoint): .server(status: status, message: message, endpoint: endpoint)
+        case .server(let status, let message, let endpoint):
+            .server(status: status, message: message, endpoint: endpoint)
         case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
         case .signInPage, .tooManyWorkItems, .projectUnavailable: nil
         }
@@ -57,7 +58,9 @@ extension AzureDevOpsError: TrackerFailure {
                     + "20,000 match (\(message)). Name fewer projects in projects of [[azure_devops]].",
                 kind: .configuration, reason: "VS402337: more than 20,000 work items")
         case .projectUnavailable(let name, let status):
-            let why = status == 404 ? "Azure DevOps has no such project, or the token cannot see it" : "the token may not read it"
+            let why =
+                status == 404
+                ? "Azure DevOps has no such project, or the token cannot see it" : "the token may not read it"
             return OwnFailure(
                 "Project \(name): \(why) (HTTP \(status)). Check projects in [[azure_devops]] (names as Azure DevOps "
                     + "shows them, such as Web), or ask for access; the other projects are watched.",

@@ -22,7 +22,8 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
     public func session(
         _ settings: AzureDevOpsSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
     ) -> TrackerSession {
-        let api = AzureDevOpsAPI(base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
+        let api = AzureDevOpsAPI(
+            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
         return TrackerSession(
             tracker: AzureDevOpsTracker(settings: settings, api: api),
             survey: AzureDevOpsSurvey(settings: settings, api: api).run)
@@ -54,7 +55,8 @@ struct AzureDevOpsSurvey {
                     readable.append(project)
                     opened += authored
                     findings.add(
-                        .pass, "project \(SafeText.oneLine(project, limit: 64)): \(reviewing) active pull requests "
+                        .pass,
+                        "project \(SafeText.oneLine(project, limit: 64)): \(reviewing) active pull requests "
                             + "await your review, you opened \(authored)")
                 } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
                     findings.add(
@@ -69,7 +71,8 @@ struct AzureDevOpsSurvey {
             findings.add(
                 .pass, "\(AzureDevOpsTracker.ids(mine).count) work items assigned to you, created by you or followed")
             findings.add(
-                .pass, "a steady poll with nothing changed costs \(1 + 2 * readable.count + opened) requests (1 WIQL, "
+                .pass,
+                "a steady poll with nothing changed costs \(1 + 2 * readable.count + opened) requests (1 WIQL, "
                     + "2 per project, 1 per active pull request you opened); a work item that changed adds its updates")
         }
     }

@@ -10,7 +10,9 @@ public enum AzureDevOpsFields {
     public static let commit = "Commit", push = "Push"
 
     /// Compared where no log explains a difference.
-    static let compared = [title, state, assignedTo, priority, iteration, area, tags, project, votes, reviewers, commit]
+    static let compared = [
+        title, state, assignedTo, priority, iteration, area, tags, project, votes, reviewers, commit,
+    ]
     static let assignment: Set<String> = [assignedTo, reviewRequest]
 
     /// A work item's fields in its updates, by reference name, as they are reported.
@@ -52,7 +54,9 @@ struct AzureDevOpsMapping {
             AzureDevOpsFields.tags: Self.tags(fields?.tags),
             AzureDevOpsFields.comments: fields?.commentCount?.shown ?? "",
         ]
-        if let updated = AzureDevOpsTime.parse(fields?.changedDate) { values[ActivityFields.updated] = updated.rawValue }
+        if let updated = AzureDevOpsTime.parse(fields?.changedDate) {
+            values[ActivityFields.updated] = updated.rawValue
+        }
         return ActivityItem(
             id: Self.id(workItem: item.id), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: isMe(fields?.assignedTo), isMine: isMine,
@@ -73,8 +77,9 @@ struct AzureDevOpsMapping {
     func event(_ update: WorkItemUpdate, item: String) -> ActivityEvent? {
         let fields = update.fields ?? [:]
         // The latest revision's `revisedDate` is 9999-01-01: the change's own time is its ChangedDate.
-        guard let at = AzureDevOpsTime.parse(fields["System.ChangedDate"]?.newValue?.text)
-            ?? AzureDevOpsTime.parse(update.revisedDate)
+        guard
+            let at = AzureDevOpsTime.parse(fields["System.ChangedDate"]?.newValue?.text)
+                ?? AzureDevOpsTime.parse(update.revisedDate)
         else { return nil }
         var changes: [FieldChange] = []
         for (reference, field) in AzureDevOpsFields.updated {
@@ -141,7 +146,8 @@ struct AzureDevOpsMapping {
 
     /// The first eight hex digits of a commit id; empty for anything else.
     static func shortCommit(_ id: String?) -> String {
-        guard let id, id.utf8.count >= 8, id.utf8.count <= 64, id.utf8.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit })
+        guard let id, id.utf8.count >= 8, id.utf8.count <= 64,
+            id.utf8.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit })
         else { return "" }
         return String(id.prefix(8)).lowercased()
     }
@@ -167,7 +173,9 @@ struct AzureDevOpsMapping {
             guard let at = AzureDevOpsTime.parse(thread.publishedDate ?? thread.comments?.first?.publishedDate),
                 let told = systemThread(thread, kind: kind), !told.changes.isEmpty
             else { return [] }
-            return [ActivityEvent(item: item, id: "t\(thread.id)", at: at, actor: told.actor?.actor, changes: told.changes)]
+            return [
+                ActivityEvent(item: item, id: "t\(thread.id)", at: at, actor: told.actor?.actor, changes: told.changes)
+            ]
         }
         return (thread.comments ?? []).compactMap { comment in
             guard comment.isDeleted != true, comment.commentType != "system", let id = comment.id,
@@ -193,22 +201,32 @@ struct AzureDevOpsMapping {
         case "ReviewersUpdate":
             var changes: [FieldChange] = []
             for (property, verb) in [
-                ("CodeReviewReviewersUpdatedAddedIdentity", "added"), ("CodeReviewReviewersUpdatedRemovedIdentity", "removed"),
+                ("CodeReviewReviewersUpdatedAddedIdentity", "added"),
+                ("CodeReviewReviewersUpdatedRemovedIdentity", "removed"),
             ] {
-                for key in (thread.property(property) ?? "").split(whereSeparator: { $0 == "," || $0 == ";" }).prefix(50) {
+                for key in (thread.property(property) ?? "").split(whereSeparator: { $0 == "," || $0 == ";" }).prefix(
+                    50)
+                {
                     guard let who = thread.identities?[key.trimmingSpaces] else { continue }
-                    changes.append(FieldChange(field: AzureDevOpsFields.reviewRequest, old: nil, new: "\(verb) \(who.name)"))
+                    changes.append(
+                        FieldChange(field: AzureDevOpsFields.reviewRequest, old: nil, new: "\(verb) \(who.name)"))
                 }
             }
             return (thread.identity("CodeReviewReviewersUpdatedByIdentity"), changes)
         case "StatusUpdate":
             guard let status = thread.property("CodeReviewStatus") else { return nil }
             let state = SafeText.oneLine(status, limit: 20).lowercased()
-            return (thread.identity("CodeReviewStatusUpdatedByIdentity"), [FieldChange(field: AzureDevOpsFields.state, old: nil, new: state)])
+            return (
+                thread.identity("CodeReviewStatusUpdatedByIdentity"),
+                [FieldChange(field: AzureDevOpsFields.state, old: nil, new: state)]
+            )
         case "RefUpdate":
             let count = thread.property("CodeReviewRefNewCommitsCount").flatMap { Int($0.prefix(9)) }
             let words = count.map { "pushed \($0) commit\($0 == 1 ? "" : "s")" } ?? "pushed"
-            return (thread.identity("CodeReviewRefUpdatedByIdentity"), [FieldChange(field: AzureDevOpsFields.push, old: nil, new: words)])
+            return (
+                thread.identity("CodeReviewRefUpdatedByIdentity"),
+                [FieldChange(field: AzureDevOpsFields.push, old: nil, new: words)]
+            )
         default:
             return nil
         }

@@ -39,7 +39,8 @@ struct AzureDevOpsReference: Equatable {
     let id: Int
 
     init?(_ text: String) {
-        guard let mark = text.lastIndex(where: { $0 == "#" || $0 == "!" }), let id = Int(text[text.index(after: mark)...]),
+        guard let mark = text.lastIndex(where: { $0 == "#" || $0 == "!" }),
+            let id = Int(text[text.index(after: mark)...]),
             (1..<Int(Int32.max)).contains(id)
         else { return nil }
         let place = text[..<mark]
@@ -93,7 +94,8 @@ extension ConfigReader {
         guard
             let url = try serverURL(
                 table, kind, "url",
-                expected: "your organization, https://dev.azure.com/ORG, or a collection, https://server/tfs/COLLECTION")
+                expected: "your organization, https://dev.azure.com/ORG, or a collection, https://server/tfs/COLLECTION"
+            )
         else {
             throw ConfigError(
                 file: file, line: line, key: "\(kind).url",
@@ -101,13 +103,17 @@ extension ConfigReader {
         }
         if url.lowercased().contains("/_apis") {
             throw error(
-                table["url"], "\(kind).url", "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
+                table["url"], "\(kind).url",
+                "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
         }
         let credential = try requiredCredential(
             table, kind, url: url, user: name, line: line,
             missing: Self.missingToken(
-                kind, "a personal access token with Work Items (Read) and Code (Read): User settings, Personal access tokens"))
-        var settings = AzureDevOpsSettings(account: try account(table, kind, name: name, url: url, credential: credential))
+                kind,
+                "a personal access token with Work Items (Read) and Code (Read): User settings, Personal access tokens")
+        )
+        var settings = AzureDevOpsSettings(
+            account: try account(table, kind, name: name, url: url, credential: credential))
         if let projects = try stringArray(table, kind, "projects") {
             guard !projects.isEmpty else {
                 throw error(

@@ -60,7 +60,8 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(me: me.id, comparedFields: AzureDevOpsFields.compared, assignmentFields: AzureDevOpsFields.assignment)
+        ActivityRules(
+            me: me.id, comparedFields: AzureDevOpsFields.compared, assignmentFields: AzureDevOpsFields.assignment)
     }
 
     func baselineNote(assigned: Int) -> String {
@@ -99,7 +100,9 @@ final class AzureDevOpsTracker: ActivityTracker {
                 lists.missing.insert(id)
             }
         }
-        let scope = settings.projects.map { $0.filter { !lists.unreadable.contains($0) && !poll.unreadable.contains($0) } }
+        let scope = settings.projects.map {
+            $0.filter { !lists.unreadable.contains($0) && !poll.unreadable.contains($0) }
+        }
         if scope?.isEmpty != true { try workItems(poll, scope: scope, memory: &memory, into: &lists) }
         return lists
     }
@@ -126,7 +129,9 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     /// My two lists of a project's active pull requests, and the threads of those I opened.
-    private func pullRequests(in project: String, _ poll: ActivityPoll, into lists: inout ActivityLists<AzureDevOpsItem>) throws {
+    private func pullRequests(
+        in project: String, _ poll: ActivityPoll, into lists: inout ActivityLists<AzureDevOpsItem>
+    ) throws {
         let reviewing = try pullRequests(project, "searchCriteria.reviewerId", poll.me.id)
         let authored = try pullRequests(project, "searchCriteria.creatorId", poll.me.id)
         for pull in authored where pull.status == "active" {
@@ -146,11 +151,14 @@ final class AzureDevOpsTracker: ActivityTracker {
     private func pullRequests(_ project: String, _ criterion: String, _ me: String) throws -> [PullRequest] {
         var pulls: [PullRequest] = []
         for page in 0..<Self.mostPullRequestPages {
-            let found = try api.get(
-                ValueList<PullRequest>.self, .pullRequests(project: project),
-                [(criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
-                 ("$skip", String(page * Self.pullRequestPage))]
-            ).value ?? []
+            let found =
+                try api.get(
+                    ValueList<PullRequest>.self, .pullRequests(project: project),
+                    [
+                        (criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
+                        ("$skip", String(page * Self.pullRequestPage)),
+                    ]
+                ).value ?? []
             pulls += found
             if found.count < Self.pullRequestPage { return pulls }
         }
@@ -159,7 +167,8 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     func threads(of pull: PullRequest) throws -> [PullRequestThread] {
-        guard let project = pull.repository?.project?.name, let repository = pull.repository?.id ?? pull.repository?.name
+        guard let project = pull.repository?.project?.name,
+            let repository = pull.repository?.id ?? pull.repository?.name
         else { return [] }
         return try api.get(
             ValueList<PullRequestThread>.self,
@@ -172,7 +181,8 @@ final class AzureDevOpsTracker: ActivityTracker {
     /// On a full read every work item of mine; otherwise those that changed since the last answer and are, or were,
     /// mine. Those that are no longer mine are looked up from what was read, if they were stored.
     private func workItems(
-        _ poll: ActivityPoll, scope: [String]?, memory: inout TrackerMemory, into lists: inout ActivityLists<AzureDevOpsItem>
+        _ poll: ActivityPoll, scope: [String]?, memory: inout TrackerMemory,
+        into lists: inout ActivityLists<AzureDevOpsItem>
     ) throws {
         let asOf = try memory.value(Self.asOfKey).flatMap(AzureDevOpsTime.parse)
         let full = poll.window.full || asOf == nil
@@ -184,7 +194,8 @@ final class AzureDevOpsTracker: ActivityTracker {
         let me = poll.me.id
         var undecided: [Int] = []
         for item in items {
-            let assigned = item.fields?.assignedTo?.identityKey == me, created = item.fields?.createdBy?.identityKey == me
+            let assigned = item.fields?.assignedTo?.identityKey == me,
+                created = item.fields?.createdBy?.identityKey == me
             if full || assigned || created {
                 lists.mine[AzureDevOpsMapping.id(workItem: item.id)] = .workItem(item)
             } else {
@@ -215,8 +226,10 @@ final class AzureDevOpsTracker: ActivityTracker {
     /// The ids of a WIQL answer, each once, bounded.
     static func ids(_ answer: WIQLAnswer) -> [Int] {
         var seen = Set<Int>()
-        return (answer.workItems ?? []).map(\.id).filter { (1..<Int(Int32.max)).contains($0) && seen.insert($0).inserted }
-            .prefix(mostWorkItems).map { $0 }
+        return (answer.workItems ?? []).map(\.id).filter {
+            (1..<Int(Int32.max)).contains($0) && seen.insert($0).inserted
+        }
+        .prefix(mostWorkItems).map { $0 }
     }
 
     /// Which of `ids` I follow: one WIQL per 200.
@@ -235,7 +248,8 @@ final class AzureDevOpsTracker: ActivityTracker {
         }
         var items: [WorkItem] = []
         for chunk in ids.chunked(Self.batchSize) {
-            let answer = try api.post(WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
+            let answer = try api.post(
+                WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
             items += (answer.value ?? []).compactMap { $0 }.filter { chunk.contains($0.id) }
         }
         return items
@@ -300,7 +314,9 @@ final class AzureDevOpsTracker: ActivityTracker {
 
     /// The updates of each work item that moved; the threads of each pull request that moved (read already for
     /// those I opened).
-    func logs(of changed: [(item: ActivityItem, source: AzureDevOpsItem)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+    func logs(of changed: [(item: ActivityItem, source: AzureDevOpsItem)], _ poll: ActivityPoll) throws -> [String:
+        ItemLog]
+    {
         let mapping = self.mapping(poll)
         var logs: [String: ItemLog] = [:]
         for (item, source) in changed {
@@ -310,8 +326,10 @@ final class AzureDevOpsTracker: ActivityTracker {
             case .pullRequest(let pull, let read):
                 let threads = try read ?? self.threads(of: pull)
                 var events = threads.flatMap { mapping.events($0, item: item.id) }
-                if item.isAssignedToMe, poll.stored[item.id] == nil, !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads),
-                    let created = mapping.requestedAtCreation(pull, item: item.id, myName: poll.me.name.isEmpty ? "you" : poll.me.name)
+                if item.isAssignedToMe, poll.stored[item.id] == nil,
+                    !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads),
+                    let created = mapping.requestedAtCreation(
+                        pull, item: item.id, myName: poll.me.name.isEmpty ? "you" : poll.me.name)
                 {
                     events.append(created)
                 }
@@ -333,10 +351,11 @@ final class AzureDevOpsTracker: ActivityTracker {
         let start = revisions > Self.updatesPage * Self.mostUpdatePages ? revisions - Self.updatesPage : 0
         var events: [ActivityEvent] = []
         for page in 0...Self.mostUpdatePages {
-            let updates = try api.get(
-                ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
-                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
-            ).value ?? []
+            let updates =
+                try api.get(
+                    ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
+                    [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
+                ).value ?? []
             events += updates.compactMap { mapping.event($0, item: item) }
             if updates.count < Self.updatesPage { return ItemLog(events: events, complete: start == 0) }
         }

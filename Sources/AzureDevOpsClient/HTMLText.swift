@@ -4,7 +4,8 @@ import TrackwatchCore
 /// paragraph or a block ends a line), the common entities read. Never rendered: what is not understood is dropped.
 enum HTMLText {
     static func firstLine(_ html: String?, limit: Int) -> String {
-        SafeText.firstLine(text(SafeText.head(of: html ?? "", scalars: limit * 8 + SafeText.blankLead).head), limit: limit)
+        SafeText.firstLine(
+            text(SafeText.head(of: html ?? "", scalars: limit * 8 + SafeText.blankLead).head), limit: limit)
     }
 
     /// Blocks that end a line where they open or close.
@@ -52,7 +53,8 @@ enum HTMLText {
         default:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let value = digits.hasPrefix("x") || digits.hasPrefix("X")
+            let value =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             return value.flatMap(Unicode.Scalar.init).map(Character.init)
         }

@@ -1,7 +1,7 @@
 import TrackwatchCore
 
 /// The Work Item Query Language questions trackwatch asks (shared/ado-api.md §3.1). WIQL answers ids only; `@Me` is
-/// the token's user, resolved by the server; a time in a date needs `timePrecision=true`, which every WIQL is sent with.
+/// the token's user, resolved by the server; a time in a date needs `timePrecision=true`, sent with every WIQL.
 enum WIQL {
     /// Everything of mine, read on a full read: assigned to me, created by me or followed, in `projects` (all when
     /// `nil`).

@@ -25,12 +25,14 @@ final class AzureDevOpsAPITests: XCTestCase {
 
     func test_everyRequest_suppressesTheSignInRedirect_signsInWithThePAT_andNamesItsVersion() throws {
         let script = Script([json(#"{"authenticatedUser": {"id": "X"}}"#)])
-        let api = AzureDevOpsAPI(base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
         _ = try api.get(AzureDevOpsConnection.self, .connectionData)
         let request = try XCTUnwrap(script.sent.withLock { $0.first })
         XCTAssertEqual(request.url, "https://dev.azure.com/acme/_apis/connectionData?api-version=7.1-preview.1")
         XCTAssertTrue(request.headers.contains { $0.name == "X-TFS-FedAuthRedirect" && $0.value == "Suppress" })
-        XCTAssertTrue(request.headers.contains { $0.name == "Authorization" && $0.value == "Basic OnBhdA==" }, "base64(\":pat\")")
+        XCTAssertTrue(
+            request.headers.contains { $0.name == "Authorization" && $0.value == "Basic OnBhdA==" }, "base64(\":pat\")")
     }
 
     func test_aServerThatRefuses71_isAskedAgainIn70_andKeptThere() throws {
@@ -41,16 +43,21 @@ final class AzureDevOpsAPITests: XCTestCase {
         let api = AzureDevOpsAPI(base: "https://tfs/tfs/C", token: Secret("pat"), transport: script, timeout: 30)
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
-        XCTAssertEqual(script.sent.withLock { $0.map(\.url) }, [
-            "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.1",
-            "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
-            "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
-        ])
+        XCTAssertEqual(
+            script.sent.withLock { $0.map(\.url) },
+            [
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.1",
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
+            ])
     }
 
     func test_aWaitAskedOnAGoodAnswer_isKeptForTheSchedule_once() throws {
-        let script = Script([json(#"{"value": []}"#, [("X-RateLimit-Delay", "2.5"), ("Retry-After", "7")]), json(#"{"value": []}"#)])
-        let api = AzureDevOpsAPI(base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let script = Script([
+            json(#"{"value": []}"#, [("X-RateLimit-Delay", "2.5"), ("Retry-After", "7")]), json(#"{"value": []}"#),
+        ])
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
         XCTAssertEqual(api.takeAskedWait(), 7)
@@ -58,8 +65,11 @@ final class AzureDevOpsAPITests: XCTestCase {
     }
 
     func test_a203SignInPage_isARefusedToken_neverAnEmptyList() {
-        let script = Script([HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html/>".utf8))])
-        let api = AzureDevOpsAPI(base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let script = Script([
+            HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html/>".utf8))
+        ])
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
         XCTAssertThrowsError(try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))) { error in
             XCTAssertEqual(error as? AzureDevOpsError, .signInPage)
         }

@@ -20,7 +20,8 @@ final class AzureDevOpsMappingTests: XCTestCase {
     }
 
     func test_config_namesTheSource_linksWorkItemsAndPullRequests_andNamesErrors() throws {
-        let text = "[[azure_devops]]\nurl = \"https://dev.azure.com/acme/\"\ntoken_file = \"t\"\nprojects = [\"Web\", \"Platform Team\"]\n"
+        let text =
+            "[[azure_devops]]\nurl = \"https://dev.azure.com/acme/\"\ntoken_file = \"t\"\nprojects = [\"Web\", \"Platform Team\"]\n"
         let settings = try XCTUnwrap(try parse(text).sources.first as? AzureDevOpsSettings)
         XCTAssertEqual(settings.name, "azure_devops")
         XCTAssertEqual(settings.url, "https://dev.azure.com/acme")
@@ -35,8 +36,14 @@ final class AzureDevOpsMappingTests: XCTestCase {
             ("[[azure_devops]]\ntoken_file = \"t\"\n", "azure_devops.url"),
             ("[[azure_devops]]\nurl = \"https://dev.azure.com/acme\"\n", "azure_devops.token_file"),
             ("[[azure_devops]]\nurl = \"https://dev.azure.com/acme/_apis\"\ntoken_file = \"t\"\n", "azure_devops.url"),
-            ("[[azure_devops]]\nurl = \"https://dev.azure.com/acme\"\ntoken_file = \"t\"\nprojects = []\n", "azure_devops.projects"),
-            ("[[azure_devops]]\nurl = \"https://dev.azure.com/acme\"\ntoken_file = \"t\"\nprojects = [\"a/b\"]\n", "azure_devops.projects"),
+            (
+                "[[azure_devops]]\nurl = \"https://dev.azure.com/acme\"\ntoken_file = \"t\"\nprojects = []\n",
+                "azure_devops.projects"
+            ),
+            (
+                "[[azure_devops]]\nurl = \"https://dev.azure.com/acme\"\ntoken_file = \"t\"\nprojects = [\"a/b\"]\n",
+                "azure_devops.projects"
+            ),
         ] {
             do {
                 _ = try parse(text)
@@ -51,7 +58,9 @@ final class AzureDevOpsMappingTests: XCTestCase {
     func test_references_areCheckedBeforeTheyNameALink() {
         XCTAssertEqual(AzureDevOpsReference("Web#42")?.id, 42)
         XCTAssertEqual(AzureDevOpsReference("Web/api!7")?.repository, "api")
-        for bad in ["#42", "Web#0", "Web#x", "a/b#1", "Web!7", "Web/!7", "_Web#1", "We:b#1", "W\u{202E}eb#1", "We\u{85}b#1"] {
+        for bad in [
+            "#42", "Web#0", "Web#x", "a/b#1", "Web!7", "Web/!7", "_Web#1", "We:b#1", "W\u{202E}eb#1", "We\u{85}b#1",
+        ] {
             XCTAssertNil(AzureDevOpsReference(bad), bad)
         }
     }
@@ -76,9 +85,14 @@ final class AzureDevOpsMappingTests: XCTestCase {
         let cases: [(String?, String)] = [
             ("<div>Can you look at this?</div><div>Details follow.</div>", "Can you look at this?"),
             ("First<br>second", "First"),
-            ("<p></p><p>&nbsp;</p><p>After blanks &amp; more &lt;tags&gt; &#39;quoted&#39; &#x263A;</p>",
-             "After blanks & more <tags> 'quoted' ☺"),
-            ("<a href=\"#\" data-vss-mention=\"version:2.0,1\">@Engineer</a> please <b>review</b>", "@Engineer please review"),
+            (
+                "<p></p><p>&nbsp;</p><p>After blanks &amp; more &lt;tags&gt; &#39;quoted&#39; &#x263A;</p>",
+                "After blanks & more <tags> 'quoted' ☺"
+            ),
+            (
+                "<a href=\"#\" data-vss-mention=\"version:2.0,1\">@Engineer</a> please <b>review</b>",
+                "@Engineer please review"
+            ),
             ("a < b and c &unknown; d", "a < b and c &unknown; d"),
             ("<script>alert(1)</script>", "alert(1)"),
             (nil, ""),
@@ -90,11 +104,16 @@ final class AzureDevOpsMappingTests: XCTestCase {
     func test_votes_inPeoplesWords() {
         XCTAssertEqual(
             [10, 5, 0, -5, -10, 7, Int.min].map(AzureDevOpsMapping.vote),
-            ["approved", "approved with suggestions", "vote reset", "waiting for author", "rejected", "voted 7", "voted -99"])
+            [
+                "approved", "approved with suggestions", "vote reset", "waiting for author", "rejected", "voted 7",
+                "voted -99",
+            ])
     }
 
     func test_updates_becomeEvents_byRevisedBy_eachFieldOldToNew_commentsByFirstLine() throws {
-        let updates = try decode(ValueList<WorkItemUpdate>.self, """
+        let updates = try decode(
+            ValueList<WorkItemUpdate>.self,
+            """
             {"count": 4, "value": [
               {"id": 1, "rev": 1, "revisedBy": {"id": "A11CE000-0000-4000-8000-000000000001", "displayName": "Alice Example",
                "uniqueName": "alice@acme.example"}, "revisedDate": "2026-11-29T09:00:00.043Z",
@@ -119,25 +138,40 @@ final class AzureDevOpsMappingTests: XCTestCase {
         let assigned = try XCTUnwrap(events[0])
         XCTAssertEqual(assigned.id, "u1")
         XCTAssertEqual(assigned.at, Timestamp("2026-11-28 09:00:00.043"), "the change's own time, not revisedDate")
-        XCTAssertEqual(assigned.actor, Actor(id: "a11ce000-0000-4000-8000-000000000001", name: "Alice Example", login: "alice@acme.example"))
-        XCTAssertEqual(assigned.changes, [
-            FieldChange(field: "State", old: nil, new: "New"), FieldChange(field: "Assigned To", old: nil, new: "Engineer"),
-            FieldChange(field: "Priority", old: nil, new: "2"),
-        ])
+        XCTAssertEqual(
+            assigned.actor,
+            Actor(id: "a11ce000-0000-4000-8000-000000000001", name: "Alice Example", login: "alice@acme.example"))
+        XCTAssertEqual(
+            assigned.changes,
+            [
+                FieldChange(field: "State", old: nil, new: "New"),
+                FieldChange(field: "Assigned To", old: nil, new: "Engineer"),
+                FieldChange(field: "Priority", old: nil, new: "2"),
+            ])
         let comment = try XCTUnwrap(events[1])
-        XCTAssertEqual(comment.at, Timestamp("2026-11-29 09:01:02.2966667"), "the latest revision's 9999 date is no time")
-        XCTAssertEqual(comment.changes, [
-            FieldChange(field: "Tags", old: "a; b", new: "a; b; urgent"), FieldChange(field: "Comment", old: nil, new: "Please look & fix"),
-        ])
-        XCTAssertEqual(events[2]?.changes, [
-            FieldChange(field: "Project", old: "Web", new: "Platform"), FieldChange(field: "State", old: "Active", new: "New"),
-            FieldChange(field: "Iteration", old: "Web\\S1", new: "Platform"), FieldChange(field: "Area", old: "Web", new: "Platform"),
-        ], "a move is one event: project, state reset, paths")
+        XCTAssertEqual(
+            comment.at, Timestamp("2026-11-29 09:01:02.2966667"), "the latest revision's 9999 date is no time")
+        XCTAssertEqual(
+            comment.changes,
+            [
+                FieldChange(field: "Tags", old: "a; b", new: "a; b; urgent"),
+                FieldChange(field: "Comment", old: nil, new: "Please look & fix"),
+            ])
+        XCTAssertEqual(
+            events[2]?.changes,
+            [
+                FieldChange(field: "Project", old: "Web", new: "Platform"),
+                FieldChange(field: "State", old: "Active", new: "New"),
+                FieldChange(field: "Iteration", old: "Web\\S1", new: "Platform"),
+                FieldChange(field: "Area", old: "Web", new: "Platform"),
+            ], "a move is one event: project, state reset, paths")
         XCTAssertNil(events[3], "noise fields tell nothing")
     }
 
     func test_workItem_isMineByIdentityId_notByName_keyedByProjectAndId() throws {
-        let item = try decode(WorkItem.self, """
+        let item = try decode(
+            WorkItem.self,
+            """
             {"id": 42, "rev": 3, "fields": {"System.Title": "Fix login", "System.State": "Active", "System.TeamProject": "Web",
              "System.WorkItemType": "Bug", "System.ChangedDate": "2026-11-29T09:00:00.68Z",
              "System.AssignedTo": {"id": "\(Self.me.uppercased())", "displayName": "Someone Else", "uniqueName": "ACME\\\\other"},
@@ -159,7 +193,8 @@ final class AzureDevOpsMappingTests: XCTestCase {
     }
 
     func test_threads_systemOnesByTheRealActor_commentsByTheirAuthor_unknownLeftOut() throws {
-        let service = #"{"id": "00000002-0000-8888-8000-000000000000", "displayName": "Microsoft.VisualStudio.Services.TFS"}"#
+        let service =
+            #"{"id": "00000002-0000-8888-8000-000000000000", "displayName": "Microsoft.VisualStudio.Services.TFS"}"#
         func system(_ id: Int, _ kind: String, _ properties: String) -> String {
             """
             {"id": \(id), "publishedDate": "2026-11-29T09:0\(id):00Z", "lastUpdatedDate": "2026-11-29T09:0\(id):00Z",
@@ -170,28 +205,35 @@ final class AzureDevOpsMappingTests: XCTestCase {
                             "2": {"id": "\(Self.me)", "displayName": "Engineer"}}}
             """
         }
-        let threads = try decode(ValueList<PullRequestThread>.self, """
-            {"value": [
-              \(system(1, "VoteUpdate", #""CodeReviewVoteResult": {"$value": "-5"}, "CodeReviewVotedByIdentity": {"$value": "1"}"#)),
-              \(system(2, "ReviewersUpdate", #""CodeReviewReviewersUpdatedAddedIdentity": {"$value": "2"}, "CodeReviewReviewersUpdatedByIdentity": {"$value": "1"}"#)),
-              \(system(3, "StatusUpdate", #""CodeReviewStatus": {"$value": "Completed"}, "CodeReviewStatusUpdatedByIdentity": {"$value": "1"}"#)),
-              \(system(4, "RefUpdate", #""CodeReviewRefNewCommitsCount": {"$value": 2}, "CodeReviewRefUpdatedByIdentity": {"$value": "1"}"#)),
-              \(system(5, "PolicyStatusUpdate", #""Extra": {"$value": 1}"#)),
-              \(system(6, "VoteUpdate", #""CodeReviewVoteResult": {"$value": "10"}"#)),
-              {"id": 7, "publishedDate": "2026-11-29T09:07:00Z", "comments": [
-                {"id": 1, "author": {"id": "b0b00000-0000-4000-8000-000000000002", "displayName": "Bob"}, "content": "Why this?\\nmore",
-                 "commentType": "text", "publishedDate": "2026-11-29T09:07:00Z"},
-                {"id": 2, "author": {"id": "b0b00000-0000-4000-8000-000000000002"}, "content": "gone", "isDeleted": true,
-                 "commentType": "text", "publishedDate": "2026-11-29T09:08:00Z"}]},
-              {"id": 8, "isDeleted": true, "comments": [{"id": 1, "content": "x", "publishedDate": "2026-11-29T09:08:00Z"}]}
-            ]}
-            """).value ?? []
+        let threads =
+            try decode(
+                ValueList<PullRequestThread>.self,
+                """
+                {"value": [
+                  \(system(1, "VoteUpdate", #""CodeReviewVoteResult": {"$value": "-5"}, "CodeReviewVotedByIdentity": {"$value": "1"}"#)),
+                  \(system(2, "ReviewersUpdate", #""CodeReviewReviewersUpdatedAddedIdentity": {"$value": "2"}, "CodeReviewReviewersUpdatedByIdentity": {"$value": "1"}"#)),
+                  \(system(3, "StatusUpdate", #""CodeReviewStatus": {"$value": "Completed"}, "CodeReviewStatusUpdatedByIdentity": {"$value": "1"}"#)),
+                  \(system(4, "RefUpdate", #""CodeReviewRefNewCommitsCount": {"$value": 2}, "CodeReviewRefUpdatedByIdentity": {"$value": "1"}"#)),
+                  \(system(5, "PolicyStatusUpdate", #""Extra": {"$value": 1}"#)),
+                  \(system(6, "VoteUpdate", #""CodeReviewVoteResult": {"$value": "10"}"#)),
+                  {"id": 7, "publishedDate": "2026-11-29T09:07:00Z", "comments": [
+                    {"id": 1, "author": {"id": "b0b00000-0000-4000-8000-000000000002", "displayName": "Bob"}, "content": "Why this?\\nmore",
+                     "commentType": "text", "publishedDate": "2026-11-29T09:07:00Z"},
+                    {"id": 2, "author": {"id": "b0b00000-0000-4000-8000-000000000002"}, "content": "gone", "isDeleted": true,
+                     "commentType": "text", "publishedDate": "2026-11-29T09:08:00Z"}]},
+                  {"id": 8, "isDeleted": true, "comments": [{"id": 1, "content": "x", "publishedDate": "2026-11-29T09:08:00Z"}]}
+                ]}
+                """
+            ).value ?? []
         let events = threads.flatMap { mapping.events($0, item: "p7") }
         XCTAssertEqual(events.map(\.id), ["t1", "t2", "t3", "t4", "t6", "c7.1"])
-        XCTAssertEqual(events.map { $0.actor?.name }, ["Alice", "Alice", "Alice", "Alice", nil, "Bob"], "never the service")
-        XCTAssertEqual(events.map { $0.changes.first?.new }, [
-            "waiting for author", "added Engineer", "completed", "pushed 2 commits", "approved", "Why this?",
-        ])
+        XCTAssertEqual(
+            events.map { $0.actor?.name }, ["Alice", "Alice", "Alice", "Alice", nil, "Bob"], "never the service")
+        XCTAssertEqual(
+            events.map { $0.changes.first?.new },
+            [
+                "waiting for author", "added Engineer", "completed", "pushed 2 commits", "approved", "Why this?",
+            ])
         XCTAssertEqual(events.last?.link, "?discussionId=7")
         XCTAssertTrue(AzureDevOpsMapping.addsReviewer(Self.me, in: threads))
         XCTAssertFalse(AzureDevOpsMapping.addsReviewer("someone", in: threads))
@@ -200,7 +242,9 @@ final class AzureDevOpsMappingTests: XCTestCase {
     }
 
     func test_pullRequest_othersVotesAndReviewers_areCompared_mineLeftOut() throws {
-        let pull = try decode(PullRequest.self, """
+        let pull = try decode(
+            PullRequest.self,
+            """
             {"pullRequestId": 7, "status": "active", "title": "Add login", "creationDate": "2026-11-29T08:00:00Z",
              "repository": {"id": "r1", "name": "web-app", "project": {"id": "p1", "name": "Web"}},
              "createdBy": {"id": "b0b00000-0000-4000-8000-000000000002", "displayName": "Bob"},
@@ -224,20 +268,26 @@ final class AzureDevOpsMappingTests: XCTestCase {
     }
 
     func test_errors_signInPage429AndLimits_sayWhatToDo() {
-        let page = HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html>Sign in</html>".utf8))
+        let page = HTTPResponse(
+            status: 203, headers: [("Content-Type", "text/html")], body: Array("<html>Sign in</html>".utf8))
         let refused = AzureDevOpsAPI.failure(page, endpoint: .wiql)
         XCTAssertEqual(refused, .signInPage)
         XCTAssertEqual(refused.failureKind, .credentials)
         XCTAssertTrue(refused.description.contains("sign-in page (HTTP 203)"), refused.description)
         let throttled = AzureDevOpsAPI.failure(
-            HTTPResponse(status: 429, headers: [("Retry-After", "10")], body: Array(#"{"message": "TF400733: delayed"}"#.utf8)),
+            HTTPResponse(
+                status: 429, headers: [("Retry-After", "10")], body: Array(#"{"message": "TF400733: delayed"}"#.utf8)),
             endpoint: .wiql)
         XCTAssertTrue(throttled.isRateLimited)
         XCTAssertEqual(throttled.retryAfter.map { (11...13).contains($0) }, true)
         let token = AzureDevOpsAPI.failure(HTTPResponse(status: 401), endpoint: .connectionData)
         XCTAssertTrue(token.description.contains("token_file of [[azure_devops]]"), token.description)
         let many = AzureDevOpsAPI.failure(
-            HTTPResponse(status: 400, body: Array(#"{"message": "VS402337: The number of work items returned exceeds the size limit of 20000."}"#.utf8)),
+            HTTPResponse(
+                status: 400,
+                body: Array(
+                    #"{"message": "VS402337: The number of work items returned exceeds the size limit of 20000."}"#.utf8
+                )),
             endpoint: .wiql)
         XCTAssertEqual(many.failureKind, .configuration)
         XCTAssertTrue(many.description.contains("Name fewer projects"), many.description)

@@ -60,8 +60,10 @@ final class AzureDevOpsCheckTests: XCTestCase {
         let changes = try workspace.checkChanges()
         XCTAssertEqual(
             Set(changeSummaries(changes)),
-            ["Web#4 assigned", "Web#1 modified", "Web#5 modified", "Web#2 modified", "Web/Web!1 modified",
-             "Web/Web!4 modified", "Web/Web!3 assigned", "Web/Web!2 modified", "Web/Web!6 modified"], "\(changes)")
+            [
+                "Web#4 assigned", "Web#1 modified", "Web#5 modified", "Web#2 modified", "Web/Web!1 modified",
+                "Web/Web!4 modified", "Web/Web!3 assigned", "Web/Web!2 modified", "Web/Web!6 modified",
+            ], "\(changes)")
         XCTAssertEqual(record(changes, "Web#4")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "Web#4")), ["Assigned To: Lena Lead → Eve Engineer"])
         XCTAssertEqual(fields(record(changes, "Web#1")), ["Comment: Can you look at this?"])
@@ -75,7 +77,8 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(record(changes, "Web/Web!3")?["by"] as? String, "Lena Lead")
         XCTAssertEqual(fields(record(changes, "Web/Web!2")), ["State: completed"])
         XCTAssertEqual(record(changes, "Web/Web!2")?["by"] as? String, "Lena Lead")
-        XCTAssertEqual(fields(record(changes, "Web/Web!6")), ["Push: pushed 1 commit"], "a pull request I review: its list moved")
+        XCTAssertEqual(
+            fields(record(changes, "Web/Web!6")), ["Push: pushed 1 commit"], "a pull request I review: its list moved")
         XCTAssertEqual(record(changes, "Web/Web!6")?["by"] as? String, "Alice Example")
         XCTAssertEqual(Set(changes.compactMap { $0["source"] as? String }), ["azure_devops"])
         XCTAssertEqual(try workspace.checkChanges().count, 0, "each reported once")
@@ -91,7 +94,8 @@ final class AzureDevOpsCheckTests: XCTestCase {
         try sim.later()
         let changes = try workspace.checkChanges()
         XCTAssertEqual(
-            Set(changeSummaries(changes)), ["Web#1 unassigned", "Platform#5 modified", "Web/Web!2 unassigned"], "\(changes)")
+            Set(changeSummaries(changes)), ["Web#1 unassigned", "Platform#5 modified", "Web/Web!2 unassigned"],
+            "\(changes)")
         XCTAssertEqual(fields(record(changes, "Web/Web!2")), ["Review request: removed Eve Engineer"])
         XCTAssertEqual(record(changes, "Web/Web!2")?["by"] as? String, "Lena Lead")
         XCTAssertEqual(fields(record(changes, "Web#1")), ["Assigned To: Eve Engineer → Alice Example"])
@@ -167,7 +171,8 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(changeSummaries(changes), ["Web#4 assigned"])
         XCTAssertEqual(record(changes, "Web#4")?["by"] as? String, "Alice Example")
         let doctor = try workspace.trackwatch(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("Azure DevOps Server, REST API 7.0"), "7.1 refused, 7.0 kept: \(doctor.stdout)")
+        XCTAssertTrue(
+            doctor.stdout.contains("Azure DevOps Server, REST API 7.0"), "7.1 refused, 7.0 kept: \(doctor.stdout)")
     }
 
     func test_aProjectTheTokenCannotRead_isNamed_andTheOthersWatched() throws {
@@ -193,6 +198,7 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(routes["GET threads"], 4, "my 2 active pull requests in each project: \(routes)")
         XCTAssertNil(routes["POST workitemsbatch"], "no work item read when none changed: \(routes)")
         XCTAssertNil(routes["GET updates"], "\(routes)")
-        XCTAssertEqual(routes.values.reduce(0, +), 9, "≤ 2 + 2 per project + 1 per active pull request of mine: \(routes)")
+        XCTAssertEqual(
+            routes.values.reduce(0, +), 9, "≤ 2 + 2 per project + 1 per active pull request of mine: \(routes)")
     }
 }

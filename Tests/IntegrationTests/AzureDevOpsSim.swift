@@ -17,7 +17,9 @@ final class AzureDevOpsSim {
 
     /// A colleague acting (`POST /sim/act`), e.g. `act("alice", "assign", workItem: 4, ["user": "engineer"])`.
     @discardableResult
-    func act(_ username: String, _ verb: String, workItem: Int? = nil, pullRequest: Int? = nil, _ more: [String: Any] = [:])
+    func act(
+        _ username: String, _ verb: String, workItem: Int? = nil, pullRequest: Int? = nil, _ more: [String: Any] = [:]
+    )
         throws -> [String: Any]
     {
         var body: [String: Any] = ["as": username, "verb": verb]
@@ -43,7 +45,9 @@ final class AzureDevOpsSim {
         try control(.post, "faults", fault)
     }
 
-    func requestsByRoute() throws -> [String: Int] { try control(.get, "stats")["requestsByRoute"] as? [String: Int] ?? [:] }
+    func requestsByRoute() throws -> [String: Int] {
+        try control(.get, "stats")["requestsByRoute"] as? [String: Int] ?? [:]
+    }
     func resetStats() throws { try control(.delete, "stats") }
     /// A minute passes between rounds, as between polls.
     func later(_ seconds: Int = 60) throws { try control(.post, "clock", ["advance": seconds]) }
