@@ -175,6 +175,17 @@ final class AzureDevOpsCheckTests: XCTestCase {
             doctor.stdout.contains("Azure DevOps Server, REST API 7.0"), "7.1 refused, 7.0 kept: \(doctor.stdout)")
     }
 
+    func test_aServerWithoutTheCommentsAPI_stillTellsComments_fromTheUpdates() throws {
+        try start(["--no-comments-api"])
+        _ = try workspace.checkChanges()
+        try sim.later()
+        try sim.act("lead", "comment", workItem: 5, ["text": "<b>Bold</b> & plain\nsecond line"])
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["Web#5 modified"])
+        XCTAssertEqual(fields(record(changes, "Web#5")), ["Comment: <b>Bold</b> & plain"], "its text, as written")
+        XCTAssertNil(try sim.requestsByRoute()["GET comments"], "never asked")
+    }
+
     func test_aProjectTheTokenCannotRead_isNamed_andTheOthersWatched() throws {
         try start([], ["projects = [\"Web\", \"Secret\"]"])
         let baseline = try workspace.trackwatch(["check"])
