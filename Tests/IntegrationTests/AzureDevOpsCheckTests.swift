@@ -186,6 +186,13 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertNil(try sim.requestsByRoute()["GET comments"], "never asked")
     }
 
+    func test_moreWorkItemsThanWIQLReturns_saysToNameFewerProjects() throws {
+        try start(["--wiql-limit", "5"])
+        let result = try workspace.trackwatch(["check"])
+        XCTAssertEqual(result.status, 78, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Name fewer projects in projects of [[azure_devops]]"), result.stderr)
+    }
+
     func test_aProjectTheTokenCannotRead_isNamed_andTheOthersWatched() throws {
         try start([], ["projects = [\"Web\", \"Secret\"]"])
         let baseline = try workspace.trackwatch(["check"])
