@@ -107,6 +107,18 @@ final class AzureDevOpsCheckTests: XCTestCase {
         XCTAssertEqual(full.objects.count, 0, "TF401232: dropped silently, never unassigned")
     }
 
+    func test_aWorkItemIFollow_isToldToo_askedWithOneMoreWIQL() throws {
+        try start()
+        _ = try workspace.checkChanges()
+        try sim.later()
+        try sim.act("alice", "set", workItem: 3, ["field": "Title", "value": "Login fails on Safari"])
+        try sim.resetStats()
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["Web#3 modified"])
+        XCTAssertEqual(fields(record(changes, "Web#3")), ["Title: Fix bug 3 of Web → Login fails on Safari"])
+        XCTAssertEqual(try sim.requestsByRoute()["POST wiql"], 2, "what changed, then which of it I follow")
+    }
+
     func test_refusedToken_saysSo_andA203SignInPageIsNoEmptyList() throws {
         try start()
         _ = try workspace.checkChanges()
