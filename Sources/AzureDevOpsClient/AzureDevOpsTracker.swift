@@ -112,7 +112,7 @@ final class AzureDevOpsTracker: ActivityTracker {
     private func projects(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> [String] {
         if let configured = settings.projects { return configured.filter { !poll.unreadable.contains($0) } }
         if !poll.window.full, let remembered = try memory.value(Self.projectsKey) {
-            return remembered.split(separator: "\n").map(String.init)
+            return remembered.split(separator: "\n").map(String.init).filter { !poll.unreadable.contains($0) }
         }
         var names: [String] = [], token: String?
         for _ in 0..<Self.mostPullRequestPages {
