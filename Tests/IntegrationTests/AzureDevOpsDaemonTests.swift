@@ -35,7 +35,8 @@ final class AzureDevOpsDaemonTests: XCTestCase {
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("Web/Web!3: ") == true, calls.first?.summary ?? "")
-        XCTAssertTrue(calls.first?.body.contains("Lena Lead") == true, calls.first?.body ?? "")
+        XCTAssertTrue(
+            plain(calls.first?.body ?? "").hasPrefix("Lena Lead asked for your review"), calls.first?.body ?? "")
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("pullrequest") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/Web/_git/Web/pullrequest/3\n")
