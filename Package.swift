@@ -290,6 +290,13 @@ let package = Package(
         .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
         .testTarget(name: "GitHubSimulatorTests", dependencies: ["GitHubSimulator", "SimulatorKit"]),
         .testTarget(name: "GitLabSimulatorTests", dependencies: ["GitLabSimulator", "SimulatorKit"]),
+        // Over real HTTP, through the client trackwatch's own trackers use.
+        .testTarget(
+            name: "AzureDevOpsSimulatorTests",
+            dependencies: [
+                "AzureDevOpsSimulator", "SimulatorKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
         .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.

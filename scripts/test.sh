@@ -92,6 +92,9 @@ python3 -m venv "$logs/clients-venv"
 "$logs/clients-venv/bin/python" scripts/check-jira-sim.py "$bin/jira-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-github-sim.py "$bin/github-sim" | tail -n 1
 "$logs/clients-venv/bin/python" scripts/check-gitlab-sim.py "$bin/gitlab-sim" | tail -n 1
+# ado-sim with Microsoft's azure-devops client (docs/azure-devops-sim.md).
+"$logs/clients-venv/bin/pip" install --quiet --disable-pip-version-check azure-devops
+"$logs/clients-venv/bin/python" scripts/check-ado-sim.py "$bin/ado-sim" | tail -n 1
 
 step "XCTest"
 status=0

@@ -163,8 +163,8 @@ extension AzureDevOpsState {
             0, false),
     ]
 
-    /// The route of a call, or nil: the base is `/ORG` or `/tfs/COLLECTION`, then an optional project (and team),
-    /// then `_apis`.
+    /// The route of a call, or nil: the base is `/ORG`, `/tfs/COLLECTION` or `/COLLECTION`, then an optional project
+    /// (and team), then `_apis`.
     func route(_ call: Call, origin: String) -> Routed? {
         var rest = call.segments[...]
         // The deployment (the host without an organization): resources no organization has; none of ours.
@@ -177,6 +177,10 @@ extension AzureDevOpsState {
             rest = rest.dropFirst(2)
         } else if rest.first?.lowercased() == options.organization.lowercased() {
             base = "\(origin)/\(options.organization)"
+            rest = rest.dropFirst()
+        } else if rest.first?.lowercased() == options.collection.lowercased() {
+            // A Server installed without the /tfs virtual directory.
+            base = "\(origin)/\(options.collection)"
             rest = rest.dropFirst()
         } else {
             return nil
