@@ -94,6 +94,13 @@ let package = Package(
             dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Azure DevOps (Services, Server 2022) as a source ([[azure_devops]]): its REST client and its mapping onto the
+        // activity shape.
+        .target(
+            name: "AzureDevOpsClient",
+            dependencies: ["TrackwatchCore", "TrackerHTTP", "SourceKit", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // State adapter: SQLite through the system library.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["TrackwatchCore", "CSQLite"]),
@@ -118,6 +125,7 @@ let package = Package(
             name: "TrackwatchApp",
             dependencies: [
                 "TrackwatchCore", "TrackerHTTP", "SourceKit", "CompassClient", "QaseClient", "JSONListClient", "JiraClient", "GitHubClient", "GitLabClient", "ForgejoClient",
+                "AzureDevOpsClient",
                 "StateStore", "DesktopNotifier",
                 "SystemdIntegration", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
@@ -263,6 +271,8 @@ let package = Package(
         .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "GitHubClientTests", dependencies: ["GitHubClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "GitLabClientTests", dependencies: ["GitLabClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(
+            name: "AzureDevOpsClientTests", dependencies: ["AzureDevOpsClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
@@ -299,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TrackwatchCore", "CompassClient", "TrackerHTTP", "SystemdIntegration", "trackwatch", "compass-sim",
-                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "forgejo-sim",
+                           "qase-sim", "json-sim", "jira-sim", "github-sim", "gitlab-sim", "forgejo-sim", "ado-sim",
                            "TestSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),

@@ -11,6 +11,7 @@
 #   BENCH_GITHUB_ONLY=1 scripts/bench.sh     # only the [[github]] figures (500 watched issues and pull requests)
 #   BENCH_GITLAB_ONLY=1 scripts/bench.sh     # only the [[gitlab]] figures (500 watched issues and merge requests)
 #   BENCH_FORGEJO_ONLY=1 scripts/bench.sh    # only the [[forgejo]] figures (500 watched issues and pull requests)
+#   BENCH_ADO_ONLY=1 scripts/bench.sh        # only the [[azure_devops]] figures (~500 watched work items)
 #   BENCH_URLWATCH_ONLY=1 scripts/bench.sh   # only trackwatch check side by side with urlwatch (from PyPI, a venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,7 @@ swift build -c release --static-swift-stdlib --product jira-sim > /dev/null
 swift build -c release --static-swift-stdlib --product github-sim > /dev/null
 swift build -c release --static-swift-stdlib --product gitlab-sim > /dev/null
 swift build -c release --static-swift-stdlib --product forgejo-sim > /dev/null
+swift build -c release --static-swift-stdlib --product ado-sim > /dev/null
 bin=$(swift build -c release --show-bin-path)
 # A freshly linked binary's pages are dirty in the page cache for ~30 s: written back first, the binary behaves as
 # an installed one does.
@@ -34,6 +36,10 @@ if [ -n "${BENCH_URLWATCH_ONLY:-}" ]; then
 fi
 if [ -n "${BENCH_FORGEJO_ONLY:-}" ]; then
     python3 scripts/bench-forgejo.py "$bin"
+    exit 0
+fi
+if [ -n "${BENCH_ADO_ONLY:-}" ]; then
+    python3 scripts/bench-ado.py "$bin"
     exit 0
 fi
 if [ -n "${BENCH_GITLAB_ONLY:-}" ]; then
@@ -66,5 +72,7 @@ python3 scripts/bench-github.py "$bin"
 python3 scripts/bench-gitlab.py "$bin"
 # [[forgejo]] at 500 watched issues and pull requests: requests (bar: ceil(N/50) + 4), CPU and memory per steady poll.
 python3 scripts/bench-forgejo.py "$bin"
+# [[azure_devops]] at ~500 watched work items: requests, CPU and peak memory per steady poll.
+python3 scripts/bench-ado.py "$bin"
 # Side by side with urlwatch: a whole `trackwatch check` against a whole urlwatch run over the same ~1,000 records.
 python3 scripts/bench-urlwatch.py "$bin"

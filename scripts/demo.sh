@@ -9,8 +9,9 @@
 # jira-sim, a Jira Cloud site, where colleagues assign, move and comment (scripts/demo-jira.sh); part 5 watches
 # github-sim, where they assign, withdraw a review request and review (scripts/demo-github.sh); part 6 gitlab-sim,
 # where they assign, ask for a review and approve (scripts/demo-gitlab.sh); part 7 forgejo-sim, where they assign,
-# approve and merge (scripts/demo-forgejo.sh). It ends with
-# what to do next. Everything lives in a temporary directory, removed at the end or on Ctrl-C.
+# approve and merge (scripts/demo-forgejo.sh); part 8 ado-sim, an Azure DevOps, where they assign a work item,
+# comment, ask for a review and vote (scripts/demo-ado.sh). It ends with what to do next.
+# Everything lives in a temporary directory, removed at the end or on Ctrl-C.
 #
 #   BIN         directory with trackwatch, compass-sim and qase-sim (default: `swift build --show-bin-path`)
 #   DEMO_PACE   seconds to pause between steps, for reading (default 1; 0 in tests)
@@ -239,8 +240,9 @@ fi
 # Part 4: Jira, where colleagues assign, move and comment through Jira's API (scripts/demo-jira.sh); part 5:
 # GitHub, where they assign, withdraw a review request and review (scripts/demo-github.sh); part 6: GitLab, where
 # they assign, ask for a review and approve (scripts/demo-gitlab.sh); part 7: Forgejo, where they assign, approve
-# and merge (scripts/demo-forgejo.sh). Each says on stderr what it missed.
-for part in devices jira github gitlab forgejo; do
+# and merge (scripts/demo-forgejo.sh); part 8: Azure DevOps, where they assign a work item, comment, ask for a
+# review and vote (scripts/demo-ado.sh). Each says on stderr what it missed.
+for part in devices jira github gitlab forgejo ado; do
     expected=$((expected + 1))
     reported=yes
     BIN=$bin DEMO_PACE=$pace "$(dirname "$0")/demo-$part.sh" 2> "$work/$part.err" || reported=no
@@ -258,6 +260,7 @@ echo "  $bin/jira-sim --port 0    a Jira server of your own, Cloud or Data Cente
 echo "  $bin/github-sim --port 0  a GitHub of your own (docs/github-sim.md); [[github]] in docs/github.md"
 echo "  $bin/gitlab-sim --port 0  a GitLab of your own (docs/gitlab-sim.md); [[gitlab]] in docs/gitlab.md"
 echo "  $bin/forgejo-sim --port 0 a Forgejo or Gitea of your own (docs/forgejo-sim.md); [[forgejo]] in docs/forgejo.md"
+echo "  $bin/ado-sim --port 0     an Azure DevOps of your own (docs/azure-devops-sim.md); [[azure_devops]] in docs/azure-devops.md"
 echo "  docs/recipes.md           watch any JSON list: GitHub, GitLab and Jira issues assigned to you, and more"
 if [ ${#missed[@]} -ne 0 ]; then
     echo "demo: ${#missed[@]} of $expected scripted actions were not reported:" >&2

@@ -1,3 +1,4 @@
+import AzureDevOpsClient
 import CompassClient
 import ForgejoClient
 import GitHubClient
@@ -23,7 +24,7 @@ extension StateDirectoryError: StateStoreFailure {}
 public enum SourceRegistry {
     public static let factories: [any SourceFactory] = [
         CompassFactory(), QaseFactory(), JSONListFactory(), JiraFactory(), GitHubFactory(), GitLabFactory(),
-        ForgejoFactory(),
+        ForgejoFactory(), AzureDevOpsFactory(),
     ]
 
     /// Their configuration tables (`Config.parse`).

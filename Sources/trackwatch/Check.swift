@@ -28,7 +28,7 @@ struct Check: ParsableCommand {
     @Flag(help: "Poll and print, but persist nothing.")
     var dryRun = false
 
-    @Flag(help: "Read every item of mine again now, as the hourly full read does (Jira, GitHub, GitLab): after a long suspend, or when the snapshot is in doubt.")
+    @Flag(help: "Read every item of mine again now, as the hourly full read does (Jira, GitHub, GitLab, Azure DevOps): after a long suspend, or when the snapshot is in doubt.")
     var full = false
 
     func run() throws {

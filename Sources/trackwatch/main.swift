@@ -15,8 +15,9 @@ struct Trackwatch: ParsableCommand {
         abstract: "Watch your trackers for changes to your records and report each change once.",
         discussion: """
             Watches the trackers where your work lives, one table each in $XDG_CONFIG_HOME/trackwatch/config.toml: \
-            GitHub ([[github]]), GitLab ([[gitlab]]), Jira ([[jira]]), Qase TestOps ([[qase]]), HCL Compass \
-            ([server]) and any JSON list over HTTP ([[json]]); /usr/share/doc/trackwatch/config.example.toml has \
+            GitHub ([[github]]), GitLab ([[gitlab]]), Azure DevOps ([[azure_devops]]), Jira ([[jira]]), Qase TestOps \
+            ([[qase]]), HCL Compass ([server]) and any JSON list over HTTP ([[json]]); \
+            /usr/share/doc/trackwatch/config.example.toml has \
             each, commented. Every poll asks each what is assigned to you or awaits your review, and what someone \
             else changed of yours, compares the answers with the snapshot kept in $XDG_STATE_HOME/trackwatch, \
             and reports every change once, as a desktop notification and a journal entry.

@@ -25,6 +25,9 @@ final class FirstSetupTests: XCTestCase {
         case "[[forgejo]]":
             let sim = try ForgejoSim()
             return Tracker(header: header, url: sim.url, secret: "fj_sim_engineer", server: sim)
+        case "[[azure_devops]]":
+            let sim = try AzureDevOpsSim()
+            return Tracker(header: header, url: sim.url, secret: "adosim-pat-engineer", server: sim)
         case "[[jira]]":
             let sim = try JiraSim()
             return Tracker(header: header, url: sim.url, secret: "jira-sim-engineer-token", server: sim)
@@ -85,7 +88,7 @@ final class FirstSetupTests: XCTestCase {
 
     func test_example_eachTrackersMinimalTableUncommented_isWatchedOnItsOwn() throws {
         let example = try text("etc/config.example.toml")
-        for header in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[jira]]", "[[qase]]", "[server]"] {
+        for header in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[azure_devops]]", "[[jira]]", "[[qase]]", "[server]"] {
             let table = minimalTable(header, in: example)
             XCTAssertGreaterThan(table.count, 1, "config.example.toml has no commented \(header) table")
             try assertWatched(table, of: try tracker(header), from: "config.example.toml's \(header)")
@@ -102,7 +105,7 @@ final class FirstSetupTests: XCTestCase {
         let check = try runProduct("trackwatch", ["check", "--config", config.path], environment: ["HOME": home.path])
         XCTAssertEqual(check.status, 78, check.stderr)
         XCTAssertTrue(check.stderr.contains("no tracker to watch; uncomment or add your tracker's table"), check.stderr)
-        for table in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[jira]]", "[[qase]]", "[[json]]", "[server]"] {
+        for table in ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[azure_devops]]", "[[jira]]", "[[qase]]", "[[json]]", "[server]"] {
             XCTAssertTrue(check.stderr.contains(table), "names \(table): \(check.stderr)")
         }
         XCTAssertFalse(check.stderr.contains("password"), "no tracker's secret is asked for: \(check.stderr)")
@@ -153,6 +156,6 @@ final class FirstSetupTests: XCTestCase {
             headers.append(header)
             try assertWatched(lines, of: try tracker(header), from: "README.md's \(header)")
         }
-        XCTAssertEqual(headers, ["[[github]]", "[[gitlab]]", "[[jira]]", "[[qase]]", "[server]"])
+        XCTAssertEqual(headers, ["[[github]]", "[[gitlab]]", "[[azure_devops]]", "[[jira]]", "[[qase]]", "[server]"])
     }
 }

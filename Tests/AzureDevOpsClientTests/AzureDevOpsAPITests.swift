@@ -1,0 +1,77 @@
+@testable import AzureDevOpsClient
+import Synchronization
+import TrackerHTTP
+import TrackwatchCore
+import XCTest
+
+/// The client's manners over a scripted transport: what every request carries, the api-version learnt from a
+/// refusal, and a wait asked for on a good answer.
+final class AzureDevOpsAPITests: XCTestCase {
+    /// Answers in order; keeps each request.
+    final class Script: HTTPTransport {
+        let answers: Mutex<[HTTPResponse]>
+        let sent = Mutex<[HTTPRequest]>([])
+        init(_ answers: [HTTPResponse]) { self.answers = Mutex(answers) }
+        func send(_ request: HTTPRequest) throws -> HTTPResponse {
+            sent.withLock { $0.append(request) }
+            return answers.withLock { $0.removeFirst() }
+        }
+        func closeIdleConnections() {}
+    }
+
+    private func json(_ text: String, status: Int = 200, _ headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(text.utf8))
+    }
+
+    func test_everyRequest_suppressesTheSignInRedirect_signsInWithThePAT_andNamesItsVersion() throws {
+        let script = Script([json(#"{"authenticatedUser": {"id": "X"}}"#)])
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        _ = try api.get(AzureDevOpsConnection.self, .connectionData)
+        let request = try XCTUnwrap(script.sent.withLock { $0.first })
+        XCTAssertEqual(request.url, "https://dev.azure.com/acme/_apis/connectionData?api-version=7.1-preview.1")
+        XCTAssertTrue(request.headers.contains { $0.name == "X-TFS-FedAuthRedirect" && $0.value == "Suppress" })
+        XCTAssertTrue(
+            request.headers.contains { $0.name == "Authorization" && $0.value == "Basic OnBhdA==" }, "base64(\":pat\")")
+    }
+
+    func test_aServerThatRefuses71_isAskedAgainIn70_andKeptThere() throws {
+        let refusal = json(
+            #"{"message": "The requested REST API version of 7.1 is out of range for this server.", "typeKey": "VssVersionOutOfRangeException"}"#,
+            status: 400)
+        let script = Script([refusal, json(#"{"value": []}"#), json(#"{"value": []}"#)])
+        let api = AzureDevOpsAPI(base: "https://tfs/tfs/C", token: Secret("pat"), transport: script, timeout: 30)
+        _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
+        _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
+        XCTAssertEqual(
+            script.sent.withLock { $0.map(\.url) },
+            [
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.1",
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
+                "https://tfs/tfs/C/My%20Web/_apis/git/pullrequests?api-version=7.0",
+            ])
+    }
+
+    func test_aWaitAskedOnAGoodAnswer_isKeptForTheSchedule_once() throws {
+        let script = Script([
+            json(#"{"value": []}"#, [("X-RateLimit-Delay", "2.5"), ("Retry-After", "7")]), json(#"{"value": []}"#),
+        ])
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
+        _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
+        XCTAssertEqual(api.takeAskedWait(), 7)
+        XCTAssertNil(api.takeAskedWait())
+    }
+
+    func test_a203SignInPage_isARefusedToken_neverAnEmptyList() {
+        let script = Script([
+            HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html/>".utf8))
+        ])
+        let api = AzureDevOpsAPI(
+            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        XCTAssertThrowsError(try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))) { error in
+            XCTAssertEqual(error as? AzureDevOpsError, .signInPage)
+        }
+    }
+}
