@@ -156,6 +156,6 @@ final class FirstSetupTests: XCTestCase {
             headers.append(header)
             try assertWatched(lines, of: try tracker(header), from: "README.md's \(header)")
         }
-        XCTAssertEqual(headers, ["[[github]]", "[[gitlab]]", "[[azure_devops]]", "[[jira]]", "[[qase]]", "[server]"])
+        XCTAssertEqual(headers, ["[[github]]", "[[gitlab]]", "[[forgejo]]", "[[azure_devops]]", "[[jira]]", "[[qase]]", "[server]"])
     }
 }
