@@ -227,7 +227,9 @@ final class QaseAPI {
 
     /// The server's error message (`errorMessage`, `error` or `message`), one line, bounded.
     static func message(_ response: HTTPResponse) -> String {
-        guard let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)), let text = body.text
+        // An error answer is read for its message only when small: the status names the failure anyway.
+        guard response.body.count <= 64 * 1024,
+            let body = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)), let text = body.text
         else {
             return ""
         }
