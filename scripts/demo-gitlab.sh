@@ -66,7 +66,7 @@ tw check | tee "$work/changes"
 title "trackwatch check --json   # again: nothing new"
 tw check --json
 echo "(no output)"
-for expected in '^platform/web#2 assigned to you by alice' '^platform/web!2 review requested by lead' \
+for expected in '^platform/web#2 assigned to you by Alice Example' '^platform/web!2 review requested by Lena Lead' \
     '^platform/web!3 .*Approval: approved'; do
     grep -q "$expected" "$work/changes" || { echo "demo: a GitLab change was not reported ($expected)" >&2; exit 1; }
 done

@@ -15,7 +15,7 @@ struct GitLabUser: Decodable, Equatable {
         bot == true || (username ?? "").contains("_bot")
     }
 
-    var actor: Actor? { .user(id: id, login: username, isApp: isBot) }
+    var actor: Actor? { .user(id: id, login: username, name: name, isApp: isBot) }
 }
 
 /// An issue or a merge request.

@@ -12,9 +12,12 @@ public enum ServerTime {
 extension Actor {
     /// A forge's user (GitHub, GitLab): a numeric id, named by the login (bounded, one line), or by the id where
     /// the answer has no login; `nil` without an id.
-    public static func user(id: Int64?, login: String?, isApp: Bool) -> Actor? {
+    /// Named by `name` (the display name) where the answer gives one, else by the login (issue 32.4: people are
+    /// named one way, as Jira names them).
+    public static func user(id: Int64?, login: String?, name: String? = nil, isApp: Bool) -> Actor? {
         guard let id else { return nil }
         let login = login.map { SafeText.oneLine($0, limit: 60) } ?? String(id)
-        return Actor(id: String(id), name: login, login: login, isApp: isApp)
+        let shown = name.map { SafeText.oneLine($0, limit: 60) }.flatMap { $0.isEmpty ? nil : $0 } ?? login
+        return Actor(id: String(id), name: shown, login: login, isApp: isApp)
     }
 }

@@ -47,7 +47,7 @@ final class GitLabCheckTests: XCTestCase {
             Set(changeSummaries(changes)),
             ["platform/web#2 assigned", "platform/web#1 modified", "platform/web#8 modified", "platform/web#4 modified",
              "platform/web!3 modified"])
-        XCTAssertEqual(record(changes, "platform/web#2")?["by"] as? String, "alice")
+        XCTAssertEqual(record(changes, "platform/web#2")?["by"] as? String, "Alice Example")
         XCTAssertEqual(fields(record(changes, "platform/web#2")), ["Assignees: added engineer"])
         XCTAssertEqual(fields(record(changes, "platform/web#1")), ["Comment: Can you look?"], "my own comment is silent")
         XCTAssertEqual(fields(record(changes, "platform/web#8")), ["Title: Issue 8 of platform/web → Login fails on Safari"])
@@ -67,8 +67,8 @@ final class GitLabCheckTests: XCTestCase {
             Set(changeSummaries(changes)),
             ["platform/web!2 assigned", "platform/web!10 unassigned", "platform/web#5 unassigned"], "\(changes)")
         XCTAssertEqual(fields(record(changes, "platform/web!2")), ["Review request: added engineer"])
-        XCTAssertEqual(record(changes, "platform/web!10")?["by"] as? String, "lead")
-        XCTAssertEqual(record(changes, "platform/web#5")?["by"] as? String, "lead")
+        XCTAssertEqual(record(changes, "platform/web!10")?["by"] as? String, "Lena Lead")
+        XCTAssertEqual(record(changes, "platform/web#5")?["by"] as? String, "Lena Lead")
     }
 
     func test_anIssueMovedToAnotherProject_isOneChange_neverUnassignedPlusAssigned() throws {
@@ -79,7 +79,7 @@ final class GitLabCheckTests: XCTestCase {
         XCTAssertFalse(changes.contains { $0["kind"] as? String == "unassigned" }, "\(changes)")
         XCTAssertTrue((changes.first?["record"] as? String ?? "").hasPrefix("platform/ops#"), "\(changes)")
         XCTAssertEqual(fields(changes.first), ["Moved: from platform/web#1"])
-        XCTAssertEqual(changes.first?["by"] as? String, "lead")
+        XCTAssertEqual(changes.first?["by"] as? String, "Lena Lead")
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
 
@@ -160,7 +160,7 @@ final class GitLabCheckTests: XCTestCase {
         try old.act("lead", "close", "platform/web#1")
         let changes = try fresh.checkChanges()
         XCTAssertEqual(changeSummaries(changes), ["platform/web#1 modified"])
-        XCTAssertEqual(changes.first?["by"] as? String, "lead")
+        XCTAssertEqual(changes.first?["by"] as? String, "Lena Lead")
         XCTAssertEqual(fields(changes.first), ["State: closed"])
         try old.later()
         try old.act("lead", "label", "platform/web#5", "urgent")
@@ -177,7 +177,7 @@ final class GitLabCheckTests: XCTestCase {
         try sim.act("lead", "label", "platform/web#1", "second")
         let second = try workspace.checkChanges()
         XCTAssertEqual(fields(record(second, "platform/web#1")), ["Labels: added second"], "named, in the same poll")
-        XCTAssertEqual(second.first?["by"] as? String, "lead")
+        XCTAssertEqual(second.first?["by"] as? String, "Lena Lead")
         try sim.later()
         try sim.act("alice", "comment", "platform/web#1", "Later")
         XCTAssertEqual(fields(record(try workspace.checkChanges(), "platform/web#1")), ["Comment: Later"], "told once")

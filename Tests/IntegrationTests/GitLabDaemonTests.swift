@@ -34,7 +34,7 @@ final class GitLabDaemonTests: XCTestCase {
         let calls = try bus.notifyCalls()
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("platform/web!2: ") == true, calls.first?.summary ?? "")
-        XCTAssertTrue(calls.first?.body.contains("lead") == true, calls.first?.body ?? "")
+        XCTAssertTrue(calls.first?.body.contains("Lena Lead") == true, calls.first?.body ?? "")
         try bus.invokeAction("default", onNotification: 1)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("platform") })
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/platform/web/-/merge_requests/2\n")

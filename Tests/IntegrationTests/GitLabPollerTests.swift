@@ -32,7 +32,7 @@ final class GitLabPollerTests: XCTestCase {
         let changes = try workspace.checkChanges()
         let assigned = Set(changes.filter { $0["kind"] as? String == "assigned" }.compactMap { $0["record"] as? String })
         XCTAssertEqual(assigned.count, 130, "every one at once, not the first page now and the rest at the full read")
-        XCTAssertEqual(Set(changes.compactMap { $0["by"] as? String }), ["alice"])
+        XCTAssertEqual(Set(changes.compactMap { $0["by"] as? String }), ["Alice Example"])
     }
 
     func test_aClosedIssueOfMine_reopenedByAColleague_isAChange_notANewAssignment() throws {
@@ -46,7 +46,7 @@ final class GitLabPollerTests: XCTestCase {
         try sim.act("alice", "reopen", "platform/web#1")
         let changes = try workspace.checkChanges()
         XCTAssertEqual(changeSummaries(changes), ["platform/web#1 modified"], "\(changes)")
-        XCTAssertEqual(changes.first?["by"] as? String, "alice")
+        XCTAssertEqual(changes.first?["by"] as? String, "Alice Example")
     }
 
     func test_everyUnavailableProject_isNamed_andTheRestIsWatched() throws {

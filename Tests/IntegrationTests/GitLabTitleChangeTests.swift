@@ -36,7 +36,7 @@ final class GitLabTitleChangeTests: XCTestCase {
         let second = try workspace.checkChanges()
         XCTAssertEqual(changeSummaries(second), ["platform/web#8 modified"])
         XCTAssertEqual(fields(second), ["Title: Bump terraform to 1.9 → Bump terraform to 1.9 · bob 46"])
-        XCTAssertEqual(second.first?["by"] as? String, "alice")
+        XCTAssertEqual(second.first?["by"] as? String, "Alice Example")
         XCTAssertEqual(try workspace.checkChanges().count, 0, "once")
     }
 }
