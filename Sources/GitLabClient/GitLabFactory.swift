@@ -34,7 +34,8 @@ struct GitLabSurvey {
     func run() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let me = try api.get(GitLabUser.self, .user)
-            findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
+            let login = me.actor?.login.map { "@\($0), " } ?? ""
+            findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(login)id \(me.id.map(String.init) ?? "?"))")
             for path in settings.projects ?? [] {
                 do {
                     _ = try api.get(APIErrorBody.self, .project(path: path))

@@ -40,7 +40,7 @@ final class GitLabDaemonTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/platform/web/-/merge_requests/2\n")
 
         let doctor = try workspace.trackwatch(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("✔ signed in as engineer (id 101)"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("✔ signed in as Eve Engineer (@engineer, id 101)"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("merge requests awaiting your review can be read"), doctor.stdout)
         let transcript = workspace.directory.appendingPathComponent("probe.json")
         let probe = try workspace.trackwatch(["probe", "--save", transcript.path])
