@@ -69,8 +69,10 @@ grep -q '^WEB-2 assigned to you by Alice Example' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the Jira issue a colleague assigned"; exit 1; }
 grep -q '^acme/web#2 assigned to you by alice' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the GitHub issue a colleague assigned"; exit 1; }
-grep -q '^platform/web#2 assigned to you by alice' "$logs/demo.out" ||
+grep -q '^platform/web#2 assigned to you by Alice Example' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the GitLab issue a colleague assigned"; exit 1; }
+grep -q '^acme/web#2 assigned to you by Alice Example' "$logs/demo.out" ||
+    { cat "$logs/demo.out"; echo "make demo did not show the Forgejo issue a colleague assigned"; exit 1; }
 grep -q '^Web#4 assigned to you by Alice Example' "$logs/demo.out" ||
     { cat "$logs/demo.out"; echo "make demo did not show the Azure DevOps work item a colleague assigned"; exit 1; }
 echo "make demo: every scripted colleague action reported ($(grep -c '^  terminal  ' "$logs/demo.out") lines), then what next"
