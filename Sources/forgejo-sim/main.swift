@@ -43,22 +43,8 @@ struct ForgejoSim: ParsableCommand {
         options.switches.ignoreReviewRequested = ignoreReviewRequested
         options.switches.legacyLink = legacyLink
         let server = try SimulatorServer(simulator: ForgejoSimulator(options: options), host: host, port: port)
-        var text = "listening on http://\(host):\(server.port)\n"
-        text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                server.shutdown()
-                Glibc.exit(0)
-            }
-            source.activate()
-            signalSources.append(source)
-        }
-        try server.wait()
+        try server.serveUntilSignalled(host: host)
     }
 }
-
-nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []
 
 ForgejoSim.main()

@@ -62,20 +62,6 @@ struct Serve: ParsableCommand {
         let tls = tlsCertificate.map { SimulatorServer.TLSFiles(certificate: $0, privateKey: tlsKey ?? "") }
         let server = try SimulatorServer(
             simulator: GitHubSimulator(options: options()), host: host, port: port, tls: tls)
-        var text = "listening on \(tls == nil ? "http" : "https")://\(host):\(server.port)\n"
-        text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }  // unbuffered: tests read this line through a pipe
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                server.shutdown()
-                Glibc.exit(0)
-            }
-            source.activate()
-            signalSources.append(source)
-        }
-        try server.wait()
+        try server.serveUntilSignalled(host: host, https: tls != nil)
     }
 }
-
-nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []
