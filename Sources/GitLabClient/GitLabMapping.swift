@@ -48,8 +48,19 @@ struct GitLabMapping {
             id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,
             facts: ItemFacts(
-                headline: values[GitLabFields.title] ?? "", state: state == "opened" ? "open" : state,
+                headline: values[GitLabFields.title] ?? "", priority: Self.priority(item.labels?.values ?? []),
+                state: state == "opened" ? "open" : state,
                 link: "\(web)/\(reference.project)/-/\(mergeRequest ? "merge_requests" : "issues")/\(reference.iid)"))
+    }
+
+    /// A scoped `priority::1` label (GitLab's convention for ranked priorities, `priority::high` too): the item's
+    /// priority, so that `min_priority` and the summary's urgent count judge it as Compass's `1-…` or Jira's `High`.
+    static func priority(_ labels: [String]) -> String? {
+        labels.lazy.compactMap { label -> String? in
+            let parts = label.split(separator: "::", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "priority" else { return nil }
+            return SafeText.oneLine(String(parts[1]), limit: 40)
+        }.first
     }
 
     /// A note as an event: a comment by its first line; a system note read for who did what (never shown raw),

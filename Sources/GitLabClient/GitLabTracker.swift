@@ -45,7 +45,7 @@ final class GitLabTracker: ActivityTracker {
     func rules(me: ActivityIdentity) -> ActivityRules {
         ActivityRules(
             me: me.id, ignoreApps: gitlab.ignoreBots, comparedFields: GitLabFields.compared,
-            assignmentFields: GitLabFields.assignment)
+            assignmentFields: GitLabFields.assignment, shownValues: [GitLabFields.state: ["opened": "open"]])
     }
 
     func baselineNote(assigned: Int) -> String {

@@ -101,16 +101,19 @@ public struct ActivityRules: Equatable, Sendable {
     public var comparedFields: [String]
     /// The fields whose events give an item to me or take it away: their actor is who "assigned" it.
     public var assignmentFields: Set<String>
+    /// Stored values that people read in other words, by field (GitLab's state `opened` reads `open`).
+    public var shownValues: [String: [String: String]]
 
     public init(
         me: String, ignoreApps: Bool = false, ignoredPeople: [String] = [], comparedFields: [String],
-        assignmentFields: Set<String>
+        assignmentFields: Set<String>, shownValues: [String: [String: String]] = [:]
     ) {
         self.me = me
         self.ignoreApps = ignoreApps
         self.ignoredPeople = Set(ignoredPeople.map { $0.lowercased() })
         self.comparedFields = comparedFields
         self.assignmentFields = assignmentFields
+        self.shownValues = shownValues
     }
 
     /// An event that is reported: by someone, not me, not an ignored person or app.
@@ -212,7 +215,7 @@ public enum ActivityDiff {
         // No log read, or no event in it that was not told before: a difference in what is compared is told without
         // a name, never taken for my own (an event in the same second as the stored state counts as reflected in it).
         guard let log, !log.isEmpty || old == nil else {
-            var fields = old.map { differences(from: $0, to: item.record, compared: rules.comparedFields) } ?? []
+            var fields = old.map { differences(from: $0, to: item.record, rules: rules) } ?? []
             if let old, moved { fields.insert(FieldChange(field: "Key", old: old.id.rawValue, new: item.record.id.rawValue), at: 0) }
             guard (old != nil && (!fields.isEmpty || kind != .modified)) || (old == nil && kind == .assigned) else { return }
             outcome.unexplained += 1
@@ -247,10 +250,12 @@ public enum ActivityDiff {
         events.last { $0.changes.contains { fields.contains($0.field) } }
     }
 
-    private static func differences(from old: Record, to new: Record, compared: [String]) -> [FieldChange] {
-        compared.compactMap { field in
+    private static func differences(from old: Record, to new: Record, rules: ActivityRules) -> [FieldChange] {
+        rules.comparedFields.compactMap { field in
             let before = old[field].map(Record.stored), after = new[field]
-            return before == after || before == nil ? nil : FieldChange(field: field, old: before, new: after)
+            guard before != after, let before else { return nil }
+            let shown = rules.shownValues[field] ?? [:]
+            return FieldChange(field: field, old: shown[before] ?? before, new: after.map { shown[$0] ?? $0 })
         }
     }
 }

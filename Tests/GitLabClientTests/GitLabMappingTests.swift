@@ -35,6 +35,13 @@ final class GitLabMappingTests: XCTestCase {
         }
     }
 
+    func test_aScopedPriorityLabel_isTheItemsPriority_rankedAsCompassAndJiraPriorities() {
+        XCTAssertEqual(GitLabMapping.priority(["frontend", "priority::1", "priority::2"]), "1")
+        XCTAssertEqual(GitLabMapping.priority(["Priority::High"]), "High")
+        XCTAssertNil(GitLabMapping.priority(["priority", "severity::1", "priority:1"]))
+        XCTAssertEqual(GitLabMapping.priority(["priority::\u{1B}[31m2"]), "[31m2")  // no control character reaches a line
+    }
+
     func test_references_areCheckedBeforeTheyNameAnything() {
         XCTAssertEqual(GitLabReference("platform/web!7")?.isMergeRequest, true)
         XCTAssertEqual(GitLabReference("platform/web#42")?.iid, 42)

@@ -147,6 +147,17 @@ final class ActivityDiffTests: XCTestCase {
         XCTAssertEqual(outcome.newlySeen.count, 1)
     }
 
+    func test_aDifferenceToldWithoutAName_speaksThePeoplesWordsForStoredValues() {
+        let shown = ActivityRules(
+            me: "acc-me", comparedFields: ["Status", "Summary"], assignmentFields: ["Assignee"],
+            shownValues: ["Status": ["opened": "open"]])
+        let before = baseline([item("WEB-1", status: "opened")])
+        let outcome = diff(before, [item("WEB-1", status: "closed")], [], rules: shown)
+        XCTAssertEqual(outcome.changes.first?.changes, [FieldChange(field: "Status", old: "open", new: "closed")])
+        // What is stored stays the tracker's own word: the next poll compares like with like.
+        XCTAssertEqual(outcome.delta.upserts.first?["Status"], "closed")
+    }
+
     func test_appsAndIgnoredPeople_areSilentOnlyWhenAsked() {
         let before = baseline([item("WEB-1")])
         let items = [item("WEB-1", status: "In Progress")]
