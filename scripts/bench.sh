@@ -13,6 +13,7 @@
 #   BENCH_FORGEJO_ONLY=1 scripts/bench.sh    # only the [[forgejo]] figures (500 watched issues and pull requests)
 #   BENCH_ADO_ONLY=1 scripts/bench.sh        # only the [[azure_devops]] figures (~500 watched work items)
 #   BENCH_URLWATCH_ONLY=1 scripts/bench.sh   # only trackwatch check side by side with urlwatch (from PyPI, a venv)
+#   BENCH_ALL_ONLY=1 scripts/bench.sh        # only one daemon watching all eight kinds at once (idle and peak memory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product trackwatch > /dev/null
@@ -32,6 +33,10 @@ sync
 echo "# trackwatch $(git describe --always --dirty 2> /dev/null || echo '?'), release, static Swift runtime, $(nproc) cores"
 if [ -n "${BENCH_URLWATCH_ONLY:-}" ]; then
     python3 scripts/bench-urlwatch.py "$bin"
+    exit 0
+fi
+if [ -n "${BENCH_ALL_ONLY:-}" ]; then
+    python3 scripts/bench-all.py "$bin"
     exit 0
 fi
 if [ -n "${BENCH_FORGEJO_ONLY:-}" ]; then
@@ -74,5 +79,7 @@ python3 scripts/bench-gitlab.py "$bin"
 python3 scripts/bench-forgejo.py "$bin"
 # [[azure_devops]] at ~500 watched work items: requests, CPU and peak memory per steady poll.
 python3 scripts/bench-ado.py "$bin"
+# One daemon watching all eight kinds at once: a steady poll of all, its peak, and what it holds while idle.
+python3 scripts/bench-all.py "$bin"
 # Side by side with urlwatch: a whole `trackwatch check` against a whole urlwatch run over the same ~1,000 records.
 python3 scripts/bench-urlwatch.py "$bin"
