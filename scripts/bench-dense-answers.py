@@ -101,7 +101,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def check(config, home):
     env = dict(os.environ, XDG_STATE_HOME=f"{home}/state", XDG_CONFIG_HOME=f"{home}/config",
-               DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent", MALLOC_ARENA_MAX="2")
+               DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent", MALLOC_ARENA_MAX="1")
     env.pop("NOTIFY_SOCKET", None)
     proc = subprocess.Popen([f"{BIN}/trackwatch", "check", "--config", config], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -53,7 +53,7 @@ class Bench:
         with open(path, "w") as f:
             f.write(config.replace("{home}", home))
         env = dict(os.environ, XDG_STATE_HOME=f"{home}/state", XDG_CONFIG_HOME=f"{home}/config",
-                   DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent", MALLOC_ARENA_MAX="2")
+                   DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent", MALLOC_ARENA_MAX="1")
         env.pop("NOTIFY_SOCKET", None)
         return path, env
 
