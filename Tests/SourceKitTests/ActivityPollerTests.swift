@@ -99,6 +99,24 @@ final class ActivityPollerTests: XCTestCase {
         XCTAssertEqual(tracker.storedMarks.count, reads, "once its second is over, the item is read only when it moves")
     }
 
+    func test_aRenameLaterInTheSecondThePollRead_isToldByWhoRenamed() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 60
+        let second = time(0)
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, labels: "urgent")
+        tracker.events["1"] = [event("1", "e1", at: second, by: "carol", field: "Labels")]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        // Bob renames it in that second: the item moved (its title), its event is as old as what was stored.
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed", labels: "urgent")
+        tracker.events["1"]! += [event("1", "e2", at: second, by: "bob", field: "Title")]
+        now += 60
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.by), ["bob"], "named, not a difference without a name")
+    }
+
     func test_whichItemsAreReadAgain_becauseTheirSecondWasNotOver() throws {
         // `Updated` of the item a poll told, against the second that poll began in; read again at the next poll?
         let rows: [(offset: Double, fraction: String, readAgain: Bool)] = [
