@@ -123,7 +123,7 @@ public struct StoredItems {
     /// Items whose log was read in the very second of their stored `Updated` (whole seconds), before that second was
     /// over: a colleague may have acted later in it without moving `Updated`. Their logs are read again, and events
     /// of that second are told apart from those already seen by their ids, not by time.
-    public let openSecond: Set<String>
+    let openSecond: Set<String>
 
     public init(_ snapshot: Snapshot?, lastPoll: Double?, openSecond: Set<String> = []) {
         var byID: [String: Record] = [:]
