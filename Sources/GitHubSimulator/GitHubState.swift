@@ -23,6 +23,8 @@ struct GitHubState {
     let options: GitHubSimulatorOptions
     var switches: GitHubSwitches
     var clockOffset: Int
+    /// The second the clock is stopped at (`POST /sim/clock {"freeze": 1}`): every change lands in it.
+    var frozenAt: Int?
     var repos: [Repository]
     var issues: [Issue] = []
     /// `"repoID#number"` → where it leads.
@@ -52,7 +54,7 @@ struct GitHubState {
         Seed.populate(&self)
     }
 
-    var now: Int { Int(time(nil)) + clockOffset }
+    var now: Int { frozenAt ?? Int(time(nil)) + clockOffset }
 
     static func locationKey(repo: Repository, number: Int) -> String { "\(repo.id)#\(number)" }
 

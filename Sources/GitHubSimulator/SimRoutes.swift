@@ -40,10 +40,16 @@ extension GitHubState {
             return try encoded(switches)
         case ("GET", "clock"): return clockJSON
         case ("POST", "clock"):
-            guard let seconds = try simDecode([String: Int].self, call)["advance"] else {
-                throw GitHubError(400, "expected {\"advance\": SECONDS}")
+            let body = try simDecode([String: Int].self, call)
+            guard !body.isEmpty, body.keys.allSatisfy({ $0 == "advance" || $0 == "freeze" }) else {
+                throw GitHubError(400, "expected {\"advance\": SECONDS} and/or {\"freeze\": 1 or 0}")
             }
-            clockOffset += seconds
+            // Frozen: every change lands in one second; thawed: real time plus the offset again.
+            if let freeze = body["freeze"] { frozenAt = freeze == 0 ? nil : now }
+            if let seconds = body["advance"] {
+                clockOffset += seconds
+                frozenAt = frozenAt.map { $0 + seconds }
+            }
             return clockJSON
         case ("POST", "push"): return try push(try simDecode(PushRequest.self, call))
         case ("POST", "force-push"): return try forcePush(try simDecode(PushRequest.self, call))
@@ -56,7 +62,9 @@ extension GitHubState {
         }
     }
 
-    private var clockJSON: JSONValue { ["now": .string(HTTPDate.iso8601(now)), "offset": .int(clockOffset)] }
+    private var clockJSON: JSONValue {
+        ["now": .string(HTTPDate.iso8601(now)), "offset": .int(clockOffset), "frozen": .bool(frozenAt != nil)]
+    }
 
     /// A misspelt switch would change nothing silently: 400 naming it instead.
     private func checkSwitchNames(_ call: Call) throws {

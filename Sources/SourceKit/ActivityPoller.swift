@@ -35,6 +35,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     static var meKey: String { "activity_me" }
     static var unreadableKey: String { "activity_unreadable" }
     static var busyKey: String { "activity_busy" }
+    static var openSecondKey: String { "activity_open_second" }
 
     public init(
         tracker: Tracker, settings: any SourceSettings, watch: String, context: SourceContext, logger: Logger,
@@ -68,8 +69,9 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             hasSnapshot: previous != nil, sinceLastPoll: lastPoll.map { started - $0 }, lastFullRead: lastFull, now: started)
         let me = try identity(full: full, memory: &memory)
         let window = ActivityWindow(started: started, lastPoll: lastPoll, overlap: overlap, full: full, isBaseline: previous == nil)
-        let remembered = full ? [] : Set((try memory.value(Self.unreadableKey) ?? "").split(separator: "\n").map(String.init))
-        var poll = ActivityPoll(window: window, me: me, stored: StoredItems(previous, lastPoll: lastPoll), unreadable: remembered)
+        let remembered = full ? [] : Self.ids(try memory.value(Self.unreadableKey))
+        let stored = StoredItems(previous, lastPoll: lastPoll, openSecond: Self.ids(try memory.value(Self.openSecondKey)))
+        var poll = ActivityPoll(window: window, me: me, stored: stored, unreadable: remembered)
         var assigned = 0
         var unreadable = remembered
         let result = try watchPoller.poll(watch, dryRun: dryRun) { () throws -> WatchResult in
@@ -127,8 +129,10 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
                 || (!lists.reviewRequestsComplete && stored[id]?[ActivityFields.reviewRequested] == "yes")
         }
         // Stored items to ask about: on a full read every one it did not return, otherwise those the tracker says
-        // the lists should have shown.
-        let missing = (poll.window.full ? Set(stored.byID.keys) : lists.missing).subtracting(lists.mine.keys)
+        // the lists should have shown, and those read in a second that was not over (their `Updated` did not move,
+        // so a list may leave them out).
+        let missing = (poll.window.full ? Set(stored.byID.keys) : lists.missing.union(stored.openSecond))
+            .subtracting(lists.mine.keys)
             .filter { stored[$0] != nil }.sorted()
         let asked = Array(missing.prefix(tracker.mostLookups))
         if missing.count > asked.count {
@@ -162,14 +166,15 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             for (field, value) in before?.fields ?? [:] where Self.isMark(field) && item.record[field] == nil {
                 item.record.fields[field] = value
             }
-            if !poll.window.isBaseline, before.map({ Self.hasMoved($0, item.record) }) ?? true {
+            let moved = before.map { Self.hasMoved($0, item.record) || stored.openSecond.contains(id) } ?? true
+            if !poll.window.isBaseline, moved {
                 changed.append((item, candidate.item))
             }
             items.append(item)
         }
         let logs = changed.isEmpty ? [:] : try tracker.logs(of: changed, poll)
         var events: [ActivityEvent] = []
-        var busy = Set((try memory.value(Self.busyKey) ?? "").split(separator: "\n").map(String.init))
+        var busy = Self.ids(try memory.value(Self.busyKey))
         let busyBefore = busy
         for index in items.indices {
             let id = items[index].id
@@ -193,6 +198,16 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
                        "gone": "\(gone.count)", "changed": "\(changed.count)", "events": "\(events.count)"])
         busy.formIntersection(Set(items.map(\.id)))
         if busy != busyBefore { memory.set(Self.busyKey, busy.isEmpty ? nil : busy.sorted().joined(separator: "\n")) }
+        // Items whose log this poll read while their `Updated` second was not over; those of the last poll not read
+        // again (a lookup not answered) stay until they are.
+        var open = stored.openSecond.subtracting(logs.keys).subtracting(gone)
+        for item in items where item.isMine && logs[item.id] != nil {
+            let updated = item.record[ActivityFields.updated].map(Timestamp.init)
+            if StoredItems.isOpen(updated: updated, started: poll.window.started) { open.insert(item.id) }
+        }
+        if open != Self.ids(try memory.value(Self.openSecondKey)) {
+            memory.set(Self.openSecondKey, open.isEmpty ? nil : open.sorted().joined(separator: "\n"))
+        }
         if !unreadable.isEmpty {
             logger.warning(
                 "parts of \(tracker.trackerName) are not available; the rest is watched",
@@ -200,6 +215,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         }
         return Observed(
             read: ActivityObservation(items: items, events: events, gone: gone, logged: logged), unreadable: unreadable)
+    }
+
+    /// Ids remembered one a line.
+    static func ids(_ remembered: String?) -> Set<String> {
+        Set((remembered ?? "").split(separator: "\n").map(String.init))
     }
 
     /// A field the poller keeps for the tracker (`_head`), not one of the diff's own (`_id`, `_assigned`).

@@ -120,12 +120,17 @@ public struct StoredItems {
     public let byID: [String: Record]
     /// When the last committed poll began (local seconds since 1970).
     let lastPoll: Double?
+    /// Items whose log was read in the very second of their stored `Updated` (whole seconds), before that second was
+    /// over: a colleague may have acted later in it without moving `Updated`. Their logs are read again, and events
+    /// of that second are told apart from those already seen by their ids, not by time.
+    let openSecond: Set<String>
 
-    public init(_ snapshot: Snapshot?, lastPoll: Double?) {
+    public init(_ snapshot: Snapshot?, lastPoll: Double?, openSecond: Set<String> = []) {
         var byID: [String: Record] = [:]
         for record in snapshot?.sortedRecords ?? [] { if let id = record[ActivityDiff.idField] { byID[id] = record } }
         self.byID = byID
         self.lastPoll = lastPoll
+        self.openSecond = openSecond.filter { byID[$0] != nil }
     }
 
     public subscript(id: String) -> Record? { byID[id] }
@@ -138,8 +143,17 @@ public struct StoredItems {
         guard let updated = byID[id]?[ActivityFields.updated].map(Timestamp.init) else {
             return window.since
         }
-        guard let lastPoll else { return updated }
-        return min(updated, Timestamp(secondsSinceEpoch: Int(lastPoll)))
+        var upTo = lastPoll.map { min(updated, Timestamp(secondsSinceEpoch: Int($0))) } ?? updated
+        if openSecond.contains(id), let before = updated.adding(seconds: -1) { upTo = min(upTo, before) }
+        return upTo
+    }
+
+    /// Whether an item whose log was read by a poll that began at `started` is read again at the next: its `Updated`
+    /// is a whole second that had not ended when the poll began. A tracker that keeps fractions of a second moves
+    /// `Updated` with any later change (one that falls on `.000` is read again once, which tells nothing twice).
+    static func isOpen(updated: Timestamp?, started: Double) -> Bool {
+        guard let updated, !updated.rawValue.contains("."), updated.secondsSinceEpoch != nil else { return false }
+        return updated >= Timestamp(secondsSinceEpoch: Int(started))
     }
 }
 

@@ -213,7 +213,7 @@ public enum ActivityDiff {
         let kind: ChangeKind =
             item.isAssignedToMe && !wasAssigned ? .assigned : wasAssigned && !item.isAssignedToMe ? .unassigned : .modified
         // No log read, or no event in it that was not told before: a difference in what is compared is told without
-        // a name, never taken for my own (an event in the same second as the stored state counts as reflected in it).
+        // a name, never taken for my own (an event no later than the item's `seenUpTo` counts as reflected in it).
         guard let log, !log.isEmpty || old == nil else {
             var fields = old.map { differences(from: $0, to: item.record, rules: rules) } ?? []
             if let old, moved { fields.insert(FieldChange(field: "Key", old: old.id.rawValue, new: item.record.id.rawValue), at: 0) }

@@ -61,6 +61,23 @@ final class IssuesTests: XCTestCase {
         XCTAssertNotEqual(changed.header("ETag"), tag)
     }
 
+    func testAFrozenClock_putsTwoChangesInOneSecond_untilThawed() {
+        let sim = SimHarness()
+        sim.sim("POST", "clock", #"{"advance": 30, "freeze": 1}"#)
+        let frozen = sim.sim("GET", "clock").json
+        XCTAssertEqual(frozen["frozen"] as? Bool, true)
+        sim.call("POST", "/repos/acme/web/issues/1/comments", token: "ghp_sim_alice", body: #"{"body":"First"}"#)
+        let first = sim.get("/repos/acme/web/issues/1").json["updated_at"] as? String
+        sim.call("POST", "/repos/acme/web/issues/1/comments", token: "ghp_sim_lead", body: #"{"body":"Second"}"#)
+        XCTAssertEqual(sim.get("/repos/acme/web/issues/1").json["updated_at"] as? String, first)
+        XCTAssertEqual(first, frozen["now"] as? String)
+        sim.sim("POST", "clock", #"{"advance": 2}"#)
+        XCTAssertNotEqual(sim.sim("GET", "clock").json["now"] as? String, first, "an advance moves a frozen clock")
+        sim.sim("POST", "clock", #"{"freeze": 0}"#)
+        XCTAssertEqual(sim.sim("GET", "clock").json["frozen"] as? Bool, false)
+        XCTAssertEqual(sim.raw("POST", "/sim/clock", authorization: nil, body: #"{"stop": 1}"#).status, 400)
+    }
+
     func testSince() {
         let sim = SimHarness()
         XCTAssertEqual(sim.get("/issues?since=2999-01-01T00:00:00Z").refs, [])

@@ -72,6 +72,90 @@ final class ActivityPollerTests: XCTestCase {
         XCTAssertEqual(report.changes.map(\.change.by), ["carol"], "the real change after the future-dated one")
     }
 
+    // MARK: Whole-second timestamps: a change later in the second a poll read
+
+    func test_aColleaguesChangeLaterInTheSecondThePollRead_isToldOnce() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 60.2
+        let second = time(0)  // the second this poll begins in
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed")
+        tracker.events["1"] = [event("1", "e1", at: second, by: "carol", field: "Title")]
+        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(first.changes.map(\.change.by), ["carol"])
+        // Bob comments after the server answered, still in that second: `Updated` does not move.
+        tracker.events["1"]! += [event("1", "e2", at: second, by: "bob", field: "Comment")]
+        now += 0.5
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.by), ["bob"])
+        XCTAssertEqual(report.changes.first?.change.changes.map(\.field), ["Comment"], "carol's title not told again")
+        now += 60
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+        let reads = tracker.storedMarks.count
+        now += 60
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+        XCTAssertEqual(tracker.storedMarks.count, reads, "once its second is over, the item is read only when it moves")
+    }
+
+    func test_aRenameLaterInTheSecondThePollRead_isToldByWhoRenamed() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 60
+        let second = time(0)
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, labels: "urgent")
+        tracker.events["1"] = [event("1", "e1", at: second, by: "carol", field: "Labels")]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        // Bob renames it in that second: the item moved (its title), its event is as old as what was stored.
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed", labels: "urgent")
+        tracker.events["1"]! += [event("1", "e2", at: second, by: "bob", field: "Title")]
+        now += 60
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.by), ["bob"], "named, not a difference without a name")
+    }
+
+    func test_whichItemsAreReadAgain_becauseTheirSecondWasNotOver() throws {
+        // `Updated` of the item a poll told, against the second that poll began in; read again at the next poll?
+        let rows: [(offset: Double, fraction: String, readAgain: Bool)] = [
+            (0, "", true),  // the poll's own second
+            (5, "", true),  // a server clock ahead of ours
+            (-1, "", false),  // a second already over
+            (0, ".25", false),  // a tracker that keeps fractions moves `Updated` with a later change
+        ]
+        for (index, row) in rows.enumerated() {
+            try FileManager.default.createDirectory(atPath: directory + "/\(index)", withIntermediateDirectories: true)
+            let store = try StateStore(directory: directory + "/\(index)")
+            let tracker = ScriptedTracker()
+            tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+            _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            now += 60
+            let updated = time(row.offset) + row.fraction
+            tracker.items["1"] = .init(key: "A-1", assigned: true, updated: updated, title: "Renamed")
+            tracker.events["1"] = [event("1", "e1", at: updated, by: "carol", field: "Title")]
+            let told = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            XCTAssertEqual(told.changes.count, 1, "row \(index)")
+            let reads = tracker.storedMarks.count
+            now += 30
+            let again = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            XCTAssertEqual(tracker.storedMarks.count - reads, row.readAgain ? 1 : 0, "row \(index)")
+            XCTAssertEqual(again.changes.count, 0, "nothing told twice, row \(index)")
+        }
+    }
+
+    func test_anItemTheBaselineReadInItsOwnSecond_isNotReadAgain() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(0))]
+        tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Title")]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 30
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0, "the baseline is silent")
+        XCTAssertEqual(tracker.storedMarks.count, 0, "no log read: the baseline read none")
+    }
+
     // MARK: Looking up what a read missed
 
     func test_onlyAnItemTheTrackerSaidIsGone_isDropped_oneNotAnsweredStays() throws {
