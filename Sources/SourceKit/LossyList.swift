@@ -11,8 +11,6 @@ public struct LossyList<Element: Decodable>: Decodable {
     /// Elements left out: a page of them is not an empty page (the end of a list).
     public var skipped = 0
 
-    public init(_ elements: [Element] = []) { self.elements = elements }
-
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var elements: [Element] = [], skipped = 0
@@ -53,11 +51,11 @@ public struct LossyItem<Value: Decodable>: Decodable {
 }
 
 /// What can be said of an element that was left out: what names it, and the member that could not be used.
-public struct SkippedItem: Decodable, Hashable, Sendable {
+struct SkippedItem: Decodable, Hashable, Sendable {
     /// Its web address, key or title as far as one reads as text (one line, bounded); empty where none does.
-    public var name: String
+    var name: String
     /// The member that could not be used (`number`, `assignees.0.id`); empty where the element is no object.
-    public var member = ""
+    var member = ""
     /// Its first member holding a whole number past Int64, which Foundation's decoder reports without a path.
     private var numberOutOfRange = ""
 
@@ -69,7 +67,7 @@ public struct SkippedItem: Decodable, Hashable, Sendable {
     }
 
     /// Never fails: an element of any shape is read as far as it goes.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let object = try? decoder.container(keyedBy: Key.self)
         let names = ["html_url", "web_url", "url", "key", "title", "name"].lazy.compactMap { key in
             (try? object?.decodeIfPresent(String.self, forKey: Key(stringValue: key))) ?? nil
