@@ -72,22 +72,11 @@ extension GitHubState {
             guard let id = fault.item, let field = fault.field, let raw = fault.value,
                 let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
             else { return }
-            response.body = Self.setting(field, to: value, ofIssue: id, in: body).bytes
+            response.body = body.settingMember(field, to: value, ofItem: id, marker: "number").bytes
             response.headers.removeAll { $0.0 == "ETag" }  // another body: the clean one's tag would be a lie
         case .hugeHeader:
             response.headers.append(("X-Padding", String(repeating: "a", count: max(1, min(fault.size ?? 8 << 20, 64 << 20)))))
         }
-    }
-
-    /// `body` with `field` of the issue `id` set to `value`, wherever the issue is in it.
-    static func setting(_ field: String, to value: JSONValue, ofIssue id: Int, in body: JSONValue) -> JSONValue {
-        if let items = body.array {
-            return .array(items.map { setting(field, to: value, ofIssue: id, in: $0) })
-        }
-        if let items = body["items"], items.array != nil {
-            return body.with("items", setting(field, to: value, ofIssue: id, in: items))
-        }
-        return body["id"]?.int == id && body["number"] != nil ? body.with(field, value) : body
     }
 
     private func limited(_ fault: GitHubFault, context: ReplyContext, headers: [(String, String)]) -> SimResponse {
