@@ -61,7 +61,11 @@ final class AzureDevOpsAPI {
     /// The longest wait a successful answer asked for (`Retry-After`, `X-RateLimit-Delay` on a 200), until taken.
     private(set) var askedToWait: Double?
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
+    /// Items an answer held that could not be read: left out, told once.
+    let skipped: SkippedItems?
+
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
+        self.skipped = skipped
         requests = APIRequests(
             base: base, transport: transport, timeout: timeout,
             headers: [
@@ -154,6 +158,8 @@ final class AzureDevOpsAPI {
     private func decode<Value: Decodable>(
         _ type: Value.Type, _ response: HTTPResponse, _ endpoint: AzureDevOpsEndpoint
     ) throws -> Value {
-        try JSONAnswer.decode(type, response) { AzureDevOpsError.invalidResponse(endpoint: endpoint.name, detail: $0) }
+        try JSONAnswer.decode(type, response, skipped: skipped) {
+            AzureDevOpsError.invalidResponse(endpoint: endpoint.name, detail: $0)
+        }
     }
 }

@@ -23,7 +23,8 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
         _ settings: AzureDevOpsSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
     ) -> TrackerSession {
         let api = AzureDevOpsAPI(
-            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
+            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
+            skipped: SkippedItems(tracker: "Azure DevOps", logger: logger))
         return TrackerSession(
             tracker: AzureDevOpsTracker(settings: settings, api: api),
             survey: AzureDevOpsSurvey(settings: settings, api: api).run)

@@ -190,7 +190,7 @@ final class AzureDevOpsTracker: ActivityTracker {
         let answer = try wiql(full ? WIQL.mine(projects: scope) : WIQL.changed(since: since, projects: scope))
         if let mark = AzureDevOpsTime.parse(answer.asOf) { memory.set(Self.asOfKey, mark.rawValue) }
         let ids = Self.ids(answer)
-        let items = try batch(ids)
+        let items = try batch(ids).items
         let me = poll.me.id
         var undecided: [Int] = []
         for item in items {
@@ -240,19 +240,23 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     /// The work items of `ids` that I can see, 200 a request; one I cannot is left out (`errorPolicy: Omit`).
-    func batch(_ ids: [Int]) throws -> [WorkItem] {
+    /// `unsure`: ids left out of an answer that also held a work item that could not be read — it may be any of
+    /// them, so none is taken for one I cannot see.
+    func batch(_ ids: [Int]) throws -> (items: [WorkItem], unsure: Set<Int>) {
         struct Body: Encodable {
             var ids: [Int]
             var fields: [String]
             var errorPolicy = "Omit"
         }
-        var items: [WorkItem] = []
+        var items: [WorkItem] = [], unsure = Set<Int>()
         for chunk in ids.chunked(Self.batchSize) {
             let answer = try api.post(
                 WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
-            items += (answer.value ?? []).compactMap { $0 }.filter { chunk.contains($0.id) }
+            let read = (answer.value?.elements ?? []).compactMap { $0 }.filter { chunk.contains($0.id) }
+            items += read
+            if (answer.value?.skipped ?? 0) > 0 { unsure.formUnion(Set(chunk).subtracting(read.map(\.id))) }
         }
-        return items
+        return (items, unsure)
     }
 
     // MARK: Look-ups, items, logs
@@ -272,12 +276,15 @@ final class AzureDevOpsTracker: ActivityTracker {
             }
         }
         if !asked.isEmpty {
-            let found = Dictionary(try batch(asked).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let read = try batch(asked)
+            let found = Dictionary(read.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for number in asked {
                 let id = AzureDevOpsMapping.id(workItem: number)
                 if let item = found[number] {
                     // Not in the list of mine that a full read just took (nor changed as mine since): no longer mine.
                     answers[id] = .found(.workItem(item), isMine: false)
+                } else if read.unsure.contains(number) {
+                    continue  // perhaps the work item that could not be read: kept, asked again
                 } else {
                     answers[id] = .gone(status: 404)
                 }
@@ -286,7 +293,8 @@ final class AzureDevOpsTracker: ActivityTracker {
         for id in ids where id.hasPrefix("p") {
             guard let number = Int(id.dropFirst()) else { continue }
             do {
-                let pull = try api.get(PullRequest.self, .pullRequest(id: number))
+                // An answer that is the pull request but cannot be read leaves it unanswered: kept.
+                guard let pull = try api.get(LossyItem<PullRequest>.self, .pullRequest(id: number)).value else { continue }
                 // Still a reviewer of one completed meanwhile: its end is told as a change, not as an unassignment.
                 let direct = (pull.reviewers ?? []).first { $0.key == poll.me.id }
                 let reviewing = direct != nil && direct?.hasDeclined != true

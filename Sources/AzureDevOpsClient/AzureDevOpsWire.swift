@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 // Azure DevOps's answers (REST 7.x) as trackwatch reads them (shared/ado-api.md). Tolerant: a member left out is
@@ -97,11 +98,19 @@ struct AzureDevOpsConnection: Decodable {
     var deploymentType: String?
 }
 
-/// `POST /_apis/wit/wiql`: ids only.
+/// `POST /_apis/wit/wiql`: ids only; one that is no number in range is left out (`LossyList`).
 struct WIQLAnswer: Decodable {
     struct Reference: Decodable { var id: Int }
     var asOf: String?
     var workItems: [Reference]?
+
+    enum CodingKeys: String, CodingKey { case asOf, workItems }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        asOf = try container.decodeIfPresent(String.self, forKey: .asOf)
+        workItems = try container.decodeIfPresent(LossyList<Reference>.self, forKey: .workItems)?.elements
+    }
 }
 
 /// A work item of `workitemsbatch`: only the fields asked for.
@@ -142,7 +151,8 @@ struct WorkItem: Decodable {
 
 /// `workitemsbatch` with `errorPolicy: Omit`: `null` for an item I cannot see.
 struct WorkItemBatch: Decodable {
-    var value: [WorkItem?]?
+    /// A work item that cannot be read is left out and counted in `skipped` (then no missing one is taken for gone).
+    var value: LossyList<WorkItem?>?
 }
 
 /// One revision of a work item (`WorkItemUpdate`): who, when, each field old → new.
@@ -157,9 +167,16 @@ struct WorkItemUpdate: Decodable {
     var fields: [String: Change]?
 }
 
-/// `{count, value}`, Azure DevOps's list.
+/// `{count, value}`, Azure DevOps's list; an element that cannot be read is left out (`LossyList`).
 struct ValueList<Element: Decodable>: Decodable {
     var value: [Element]?
+
+    enum CodingKeys: String, CodingKey { case value }
+
+    init(from decoder: any Decoder) throws {
+        value = try decoder.container(keyedBy: CodingKeys.self)
+            .decodeIfPresent(LossyList<Element>.self, forKey: .value)?.elements
+    }
 }
 
 struct AzureDevOpsProjectInfo: Decodable {

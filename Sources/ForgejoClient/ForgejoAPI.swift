@@ -14,7 +14,11 @@ final class ForgejoAPI {
     /// The web root; the API is under it.
     var web: String { requests.base }
 
-    init(web: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
+    /// Items an answer held that could not be read: left out, told once.
+    let skipped: SkippedItems?
+
+    init(web: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
+        self.skipped = skipped
         requests = APIRequests(
             base: web, transport: transport, timeout: timeout,
             headers: [("Authorization", "token " + token.value), ("Accept", "application/json")],
@@ -42,7 +46,7 @@ final class ForgejoAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, name: String) throws -> Value {
-        try JSONAnswer.decode(type, response) { ForgejoError.invalidResponse(endpoint: name, detail: $0) }
+        try JSONAnswer.decode(type, response, skipped: skipped) { ForgejoError.invalidResponse(endpoint: name, detail: $0) }
     }
 
     func get<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)] = [], name: String)
@@ -58,15 +62,17 @@ final class ForgejoAPI {
         -> [Value]
     {
         var response = try get(path, query + [("limit", String(Self.pageSize))], name: name)
-        var values: [Value] = [], seen = Set<String>()
+        // Items left out as unusable (`LossyList`) count as read: they were sent.
+        var values: [Value] = [], sent = 0, seen = Set<String>()
         for _ in 0..<Self.mostPages {
-            let page = try decode([Value].self, response, name: name)
-            values += page
+            let page = try decode(LossyList<Value>.self, response, name: name)
+            values += page.elements
+            sent += page.elements.count + page.skipped
             let total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
-            if let total, values.count >= total { return values }
-            guard let next = LinkHeader.target("next", in: response), !page.isEmpty else {
-                if let total, values.count < total {
-                    throw ForgejoError.invalidResponse(endpoint: name, detail: "\(values.count) of \(total) items")
+            if let total, sent >= total { return values }
+            guard let next = LinkHeader.target("next", in: response), page.elements.count + page.skipped > 0 else {
+                if let total, sent < total {
+                    throw ForgejoError.invalidResponse(endpoint: name, detail: "\(sent) of \(total) items")
                 }
                 return values
             }

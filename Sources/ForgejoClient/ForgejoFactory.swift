@@ -20,7 +20,9 @@ public struct ForgejoFactory: ActivityTrackerFactory {
     public func session(
         _ settings: ForgejoSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
     ) -> TrackerSession {
-        let api = ForgejoAPI(web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
+        let api = ForgejoAPI(
+            web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
+            skipped: SkippedItems(tracker: "Forgejo", logger: logger))
         return TrackerSession(
             tracker: ForgejoTracker(settings: settings, api: api),
             survey: ForgejoSurvey(settings: settings, api: api).run)
@@ -72,7 +74,8 @@ struct ForgejoSurvey {
     private func count(_ path: String, _ query: [(String, String)]) throws -> Int {
         let response = try api.get(path, query + [("limit", "1")], name: "search")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return max(0, total) }
-        return try api.decode([ForgejoIssue].self, response, name: "search").count
+        let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
+        return page.elements.count + page.skipped
     }
 
     private func fix(for error: any Error) -> String {

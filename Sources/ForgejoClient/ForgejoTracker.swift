@@ -44,7 +44,8 @@ final class ForgejoTracker: ActivityTracker {
         let query = [("review_requested", "true"), ("type", "issues"), ("state", "open"), ("limit", "1")]
         let response = try api.get(search, query, name: "search (review_requested)")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return total <= 0 }
-        return try api.decode([ForgejoIssue].self, response, name: "search").isEmpty
+        let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
+        return page.elements.isEmpty && page.skipped == 0
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules {
@@ -94,7 +95,9 @@ final class ForgejoTracker: ActivityTracker {
         for id in ids {
             guard let stored = poll.stored[id], let reference = ForgejoReference(stored.id.rawValue) else { continue }
             do {
-                let issue = try api.get(ForgejoIssue.self, reference.path(), name: "issue")
+                // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
+                guard let issue = try api.get(LossyItem<ForgejoIssue>.self, reference.path(), name: "issue").value
+                else { continue }
                 let mine =
                     (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me
                     || lists.reviewRequests.contains(id)

@@ -53,6 +53,8 @@ final class GitHubAPI {
     let requests: APIRequests
     var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
+    /// Items an answer held that could not be read: left out, told once.
+    let skipped: SkippedItems
     private var version = GitHubAPI.versions[0]
     /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
     var pollInterval: Double?
@@ -63,6 +65,7 @@ final class GitHubAPI {
             headers: [("Authorization", "Bearer " + token.value), ("Accept", "application/vnd.github+json")],
             unreachable: GitHubError.unreachable)
         self.logger = logger
+        skipped = SkippedItems(tracker: "GitHub", logger: logger)
     }
 
     /// `GET` of an endpoint, or of a `next` page's URL (same origin and base only).
@@ -102,9 +105,16 @@ final class GitHubAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
-        try JSONAnswer.decode(type, answer.response) {
+        try JSONAnswer.decode(type, answer.response, skipped: skipped) {
             GitHubError.invalidResponse(endpoint: endpoint.name, detail: $0)
         }
+    }
+
+    /// The elements of a list answer; those that cannot be read are left out (`LossyList`).
+    func decodeList<Element: Decodable>(
+        _ type: Element.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint
+    ) throws -> [Element] {
+        try decode(LossyList<Element>.self, answer, endpoint).elements
     }
 
     private func send(_ url: String, endpoint: GitHubEndpoint, etag: String?) throws -> GitHubAnswer {

@@ -27,7 +27,7 @@ struct GitHubReader {
         var read = ListRead(etag: first.etag, notModified: first.notModified)
         if first.notModified { return read }
         let whole = try follow(endpoint, from: first, most: Self.mostPages) { answer in
-            let page = try api.decode([GitHubIssue].self, answer, endpoint)
+            let page = try api.decodeList(GitHubIssue.self, answer, endpoint)
             read.issues += page
             guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
                 GitHubAPI.nextPage(answer.response) != nil
@@ -48,7 +48,7 @@ struct GitHubReader {
         // Search reaches 1,000 results at most: 10 pages.
         let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
             let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
-            items += page.items
+            items += page.items.elements
             let last = GitHubAPI.nextPage($0.response) == nil
             if page.incomplete_results == true || (last && (page.total_count ?? 0) > items.count) { complete = false }
             return true
@@ -76,6 +76,8 @@ struct GitHubReader {
         case gone(status: Int)
         /// Its repository refuses this token (403).
         case unreadable
+        /// An answer that is the item, but one that cannot be read (an unusable number): kept as stored.
+        case unusable
     }
 
     /// One issue or pull request, following a transfer (301 to the same server).
@@ -84,9 +86,10 @@ struct GitHubReader {
         do {
             let answer = try api.get(endpoint)
             if answer.response.status == 301, let location = answer.response.header("Location") {
-                return .moved(try api.decode(GitHubIssue.self, try api.get(endpoint, url: location), endpoint))
+                let moved = try api.decode(LossyItem<GitHubIssue>.self, try api.get(endpoint, url: location), endpoint)
+                return moved.value.map { .moved($0) } ?? .unusable
             }
-            return .found(try api.decode(GitHubIssue.self, answer, endpoint))
+            return try api.decode(LossyItem<GitHubIssue>.self, answer, endpoint).value.map { .found($0) } ?? .unusable
         } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
             return .gone(status: status)
         } catch GitHubError.missingScope {
@@ -106,7 +109,7 @@ struct GitHubReader {
             var pages: [[GitHubTimelineItem]] = [], seen = Set<String>()
             answer = try api.get(endpoint, url: last)
             while true {
-                pages.append(try api.decode([GitHubTimelineItem].self, answer, endpoint))
+                pages.append(try api.decodeList(GitHubTimelineItem.self, answer, endpoint))
                 guard pages.count < Self.mostTimelinePages,
                     let previous = LinkHeader.target("prev", in: answer.response), seen.insert(previous).inserted
                 else { break }
@@ -116,7 +119,7 @@ struct GitHubReader {
         }
         var items: [GitHubTimelineItem] = []
         let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
-            items += try api.decode([GitHubTimelineItem].self, $0, endpoint)
+            items += try api.decodeList(GitHubTimelineItem.self, $0, endpoint)
             return true
         }
         return (items, whole)

@@ -139,6 +139,7 @@ final class GitHubTracker: ActivityTracker {
                 answers[id] = .found(issue, isMine: mine && (!poll.window.full || issue.state == "open"))
             case .gone(let status): answers[id] = .gone(status: status)
             case .unreadable: answers[id] = .unreadable(part: reference.repo)
+            case .unusable: continue  // not answered: kept as stored, asked again
             }
         }
         return answers

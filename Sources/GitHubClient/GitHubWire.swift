@@ -55,7 +55,7 @@ struct GitHubIssue: Decodable {
 struct GitHubSearchPage: Decodable {
     var total_count: Int?
     var incomplete_results: Bool?
-    var items: [GitHubIssue]
+    var items: LossyList<GitHubIssue>
 }
 
 /// One timeline item. Events carry `actor`; comments and reviews `user`; commits an `author` of the git commit.

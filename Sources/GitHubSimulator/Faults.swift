@@ -20,6 +20,11 @@ public struct GitHubFault: Codable, Sendable {
         case secondary
         /// 502 `{"message": "Server Error"}`: what GitHub answers when a page takes too long.
         case badGateway
+        /// The issue whose id is `item`, wherever the answer holds it (a list, a search's `items`, the issue alone),
+        /// with `field` set to `value`, raw JSON text: `1e30`, `9223372036854775808`, `"7"` — a hostile server's.
+        case item
+        /// A response header of `size` bytes (8 MB): more than any client reads.
+        case hugeHeader
     }
 
     public var route: String
@@ -29,6 +34,12 @@ public struct GitHubFault: Codable, Sendable {
     public var retryAfter: Int?
     /// Only requests for this page (`page` parameter; 1 when absent) are hit.
     public var page: Int?
+    /// For `item`: the issue's id, the member to set and its raw JSON text.
+    public var item: Int?
+    public var field: String?
+    public var value: String?
+    /// For `hugeHeader`: the header's bytes.
+    public var size: Int?
 }
 
 extension GitHubState {
@@ -57,6 +68,14 @@ extension GitHubState {
         case .rateLimit, .secondary:
             stats.rateLimited += 1
             response = limited(fault, context: context, headers: headers)
+        case .item:
+            guard let id = fault.item, let field = fault.field, let raw = fault.value,
+                let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
+            else { return }
+            response.body = body.settingMember(field, to: value, ofItem: id, marker: "number").bytes
+            response.headers.removeAll { $0.0 == "ETag" }  // another body: the clean one's tag would be a lie
+        case .hugeHeader:
+            response.headers.append(("X-Padding", String(repeating: "a", count: max(1, min(fault.size ?? 8 << 20, 64 << 20)))))
         }
     }
 

@@ -51,8 +51,11 @@ final class GitLabAPI {
     let requests: APIRequests
     var transport: any HTTPTransport { requests.transport }
     static let mostPages = 100
+    /// Items an answer held that could not be read: left out, told once.
+    let skipped: SkippedItems?
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int) {
+    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
+        self.skipped = skipped
         requests = APIRequests(
             base: base, transport: transport, timeout: timeout,
             headers: [("PRIVATE-TOKEN", token.value), ("Accept", "application/json")],
@@ -84,10 +87,10 @@ final class GitLabAPI {
         var items: [Item] = [], page = 1, previous: [Int64] = []
         for _ in 0..<most {
             let response = try send(endpoint, query + [("page", String(page))])
-            let batch = try decode([Item].self, response, endpoint)
+            let read = try decode(LossyList<Item>.self, response, endpoint), batch = read.elements
             let ids = batch.map(id)
-            if batch.isEmpty { return (items, true) }
-            if ids == previous {
+            if batch.isEmpty && read.skipped == 0 { return (items, true) }
+            if !ids.isEmpty && ids == previous {
                 throw GitLabError.invalidResponse(
                     endpoint: endpoint.name, detail: "page \(page) repeats page \(page - 1) (GitLab's paging bug)")
             }
@@ -120,7 +123,9 @@ final class GitLabAPI {
     }
 
     private func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, _ endpoint: GitLabEndpoint) throws -> Value {
-        try JSONAnswer.decode(type, response) { GitLabError.invalidResponse(endpoint: endpoint.name, detail: $0) }
+        try JSONAnswer.decode(type, response, skipped: skipped) {
+            GitLabError.invalidResponse(endpoint: endpoint.name, detail: $0)
+        }
     }
 }
 

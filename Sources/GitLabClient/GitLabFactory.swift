@@ -19,7 +19,9 @@ public struct GitLabFactory: ActivityTrackerFactory {
     public func session(
         _ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
     ) -> TrackerSession {
-        let api = GitLabAPI(base: settings.api, token: secret, transport: transport, timeout: settings.requestTimeout)
+        let api = GitLabAPI(
+            base: settings.api, token: secret, transport: transport, timeout: settings.requestTimeout,
+            skipped: SkippedItems(tracker: "GitLab", logger: logger))
         return TrackerSession(
             tracker: GitLabTracker(settings: settings, api: api, logger: logger),
             survey: GitLabSurvey(settings: settings, api: api).run)
@@ -46,12 +48,13 @@ struct GitLabSurvey {
                 }
             }
             let assigned = try api.get(
-                [GitLabItem].self, .issues, [("scope", "assigned_to_me"), ("state", "opened"), ("per_page", "100")])
+                LossyList<GitLabItem>.self, .issues, [("scope", "assigned_to_me"), ("state", "opened"), ("per_page", "100")]
+            ).elements
             findings.add(.pass, "\(assigned.count)\(assigned.count == 100 ? "+" : "") open issues assigned to you")
             if let first = assigned.first, let project = first.project_id {
                 do {
                     _ = try api.get(
-                        [GitLabResourceEvent].self,
+                        LossyList<GitLabResourceEvent>.self,
                         .resourceEvents(project: project, iid: first.iid, mergeRequest: false, kind: "label"))
                     findings.add(.pass, "resource events can be read (who changed labels, state and milestone)")
                 } catch GitLabError.server(404, _, _) {
@@ -61,8 +64,9 @@ struct GitLabSurvey {
                 }
             }
             let reviews = try api.get(
-                [GitLabItem].self, .mergeRequests,
-                [("scope", "all"), ("reviewer_id", String(me.id ?? 0)), ("state", "opened"), ("per_page", "1")])
+                LossyList<GitLabItem>.self, .mergeRequests,
+                [("scope", "all"), ("reviewer_id", String(me.id ?? 0)), ("state", "opened"), ("per_page", "1")]
+            ).elements
             if let first = reviews.first, first.reviewers == nil {
                 findings.add(.warn, "this GitLab has no reviewers (it answers merge requests unfiltered)",
                              then: "review requests are not reported; assignments and changes are")

@@ -150,8 +150,11 @@ final class GitLabTracker: ActivityTracker {
                 let project = record[Self.projectField].flatMap({ Int64($0) })
             else { continue }
             do {
-                let item = try api.get(
-                    GitLabItem.self, .item(project: project, iid: reference.iid, mergeRequest: reference.isMergeRequest))
+                // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
+                guard let item = try api.get(
+                    LossyItem<GitLabItem>.self,
+                    .item(project: project, iid: reference.iid, mergeRequest: reference.isMergeRequest)
+                ).value else { continue }
                 if let movedTo = item.moved_to_id, let new = lists.mine.removeValue(forKey: "i\(movedTo)") {
                     answers[id] = .found(new, isMine: true)  // moved: the new issue keeps the old one's identity
                     continue
@@ -220,7 +223,7 @@ final class GitLabTracker: ActivityTracker {
         for path in gitlab.projects ?? [] {
             do {
                 _ = try api.get(APIErrorBody.self, .project(path: path))
-                _ = try api.get([GitLabItem].self, .projectIssues(path: path), [("per_page", "1")])
+                _ = try api.get(LossyList<GitLabItem>.self, .projectIssues(path: path), [("per_page", "1")])
             } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                 refused[path] = status
             }

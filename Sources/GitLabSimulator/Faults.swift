@@ -19,6 +19,9 @@ public struct GitLabFault: Codable, Sendable {
         case rateLimit
         /// 429 with the plain body `Retry later` and no `Retry-After` (GitLab Dedicated, a proxy).
         case retryLater
+        /// The issue or merge request whose id is `item`, wherever the answer holds it (a list, the item alone),
+        /// with `field` set to `value`, raw JSON text: `1e30`, `9223372036854775808`, `"7"` — a hostile server's.
+        case item
     }
 
     public var route: String
@@ -28,6 +31,10 @@ public struct GitLabFault: Codable, Sendable {
     public var retryAfter: Int?
     /// Only requests for this page (`page` parameter; 1 when absent) are hit.
     public var page: Int?
+    /// For `item`: the item's id, the member to set and its raw JSON text.
+    public var item: Int?
+    public var field: String?
+    public var value: String?
 }
 
 extension GitLabState {
@@ -53,6 +60,11 @@ extension GitLabState {
                 + "<h1>502</h1><h3>Whoops, GitLab is taking too much time to respond.</h3></body>\n</html>\n"
             response = SimResponse(status: fault.status ?? 502, body: Array(page.utf8))
             response.headers = [("Content-Type", "text/html; charset=utf-8")]
+        case .item:
+            guard let id = fault.item, let field = fault.field, let raw = fault.value,
+                let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
+            else { return }
+            response.body = body.settingMember(field, to: value, ofItem: id, marker: "iid").bytes
         case .truncated: response.delivery = .truncated
         case .hang: response.delivery = .never
         case .reset: response.delivery = .reset

@@ -61,7 +61,7 @@ extension JSONListError: SourceFailure {
     public var reason: String {
         switch self {
         case .unreachable(let error, _, let maxSize):
-            error.kind == .responseTooLarge ? "an answer larger than max_size (\(Self.size(maxSize)))" : error.reason
+            error.kind == .responseTooLarge && !error.isOversizedHeader ? "an answer larger than max_size (\(Self.size(maxSize)))" : error.reason
         case .credentialsRefused(let status, let message, _, _), .status(let status, let message, _, _):
             "HTTP \(status)" + (message.isEmpty ? "" : ": " + SafeText.bounded(message, 100))
         case .notFound(let status, _): "HTTP \(status): no list at the url"
@@ -106,6 +106,8 @@ extension JSONListError: SourceFailure {
 
     private static func describe(_ error: TransportError, list: String, maxSize: Int) -> String {
         switch error.kind {
+        case .responseTooLarge where error.isOversizedHeader:
+            return "\(list): \(error.detail)."
         case .responseTooLarge:
             return "\(list) sent an answer larger than max_size (\(Self.size(maxSize))): \(error.detail). "
                 + "If the list is really that large, raise max_size in [[json]] \(list)."

@@ -65,6 +65,8 @@ final class JiraAPI {
     let requests: APIRequests
     var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
+    /// Issues an answer held that could not be read: left out, told once.
+    let skipped: SkippedItems
     /// Learned from `serverInfo` at the first request that needs it; kept for the process.
     var flavour: JiraFlavour?
 
@@ -74,6 +76,7 @@ final class JiraAPI {
             headers: [("Authorization", authorization.value), ("Accept", "application/json")],
             unreachable: JiraError.unreachable)
         self.logger = logger
+        skipped = SkippedItems(tracker: "Jira", logger: logger)
     }
 
     /// The `Authorization` header for a sign-in and its secret.
@@ -114,7 +117,9 @@ final class JiraAPI {
     }
 
     private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
-        try JSONAnswer.decode(Answer.self, response) { JiraError.invalidResponse(endpoint: endpoint.name, detail: $0) }
+        try JSONAnswer.decode(Answer.self, response, skipped: skipped) {
+            JiraError.invalidResponse(endpoint: endpoint.name, detail: $0)
+        }
     }
 
     /// Sends one request; an error status becomes a `JiraError`.

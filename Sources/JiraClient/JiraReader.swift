@@ -37,13 +37,24 @@ struct JiraReader {
 
     /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`).
     func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> [JiraIssue] {
+        try searchCounting(jql, fields: fields, changelog: changelog).issues
+    }
+
+    /// `search`, with the number of issues left out as unreadable (`LossyList`): where there are any, an issue the
+    /// search did not return may be one of them.
+    func searchCounting(_ jql: String, fields: [String], changelog: Bool = false) throws
+        -> (issues: [JiraIssue], skipped: Int)
+    {
         try api.knownFlavour() == .cloud
             ? cloudSearch(jql, fields: fields, changelog: changelog)
             : offsetSearch(jql, fields: fields, changelog: changelog)
     }
 
-    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
-        var issues: [JiraIssue] = [], token: String?, tokens = Set<String>(), size = pageSize, refused: String?
+    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws
+        -> (issues: [JiraIssue], skipped: Int)
+    {
+        var issues: [JiraIssue] = [], skipped = 0, token: String?, tokens = Set<String>(), size = pageSize
+        var refused: String?
         for _ in 0..<Self.mostPages {
             guard
                 let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
@@ -53,9 +64,10 @@ struct JiraReader {
                                     expand: changelog ? "changelog" : nil))
                 })
             else { continue }
-            issues += page.issues
-            guard issues.count <= Self.largestRead else { throw tooMany(.searchJQL) }
-            guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return issues }
+            issues += page.issues.elements
+            skipped += page.issues.skipped
+            guard issues.count + skipped <= Self.largestRead else { throw tooMany(.searchJQL) }
+            guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return (issues, skipped) }
             guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
                 throw JiraError.invalidResponse(
                     endpoint: "search/jql", detail: "a nextPageToken that repeats an earlier one (paging never ends)")
@@ -65,27 +77,32 @@ struct JiraReader {
         throw tooMany(.searchJQL)
     }
 
-    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> [JiraIssue] {
-        var issues: [JiraIssue] = [], firstIDs = Set<String>(), size = pageSize, refused: String?
+    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws
+        -> (issues: [JiraIssue], skipped: Int)
+    {
+        var issues: [JiraIssue] = [], skipped = 0, firstIDs = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
+            // Issues left out as unreadable were sent: the next page starts after them.
+            let read = issues.count + skipped
             guard
                 let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
                     try api.post(
                         .search,
-                        OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: issues.count,
+                        OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: read,
                                      expand: changelog ? ["changelog"] : nil))
                 })
             else { continue }
-            guard let first = page.issues.first else { return issues }
-            guard firstIDs.insert(first.id.value).inserted else {
+            guard page.issues.elements.count + page.issues.skipped > 0 else { return (issues, skipped) }
+            if let first = page.issues.elements.first, !firstIDs.insert(first.id.value).inserted {
                 throw JiraError.invalidResponse(
-                    endpoint: "search", detail: "the page at \(issues.count) repeats an earlier one (startAt ignored)")
+                    endpoint: "search", detail: "the page at \(read) repeats an earlier one (startAt ignored)")
             }
-            issues += page.issues
+            issues += page.issues.elements
+            skipped += page.issues.skipped
             let total = min(max(page.total ?? 0, 0), Self.largestRead + 1)
-            if issues.count >= total { return issues }
-            guard issues.count <= Self.largestRead else { throw tooMany(.search) }
-            guard issues.count < Self.largestOffset else {
+            if issues.count + skipped >= total { return (issues, skipped) }
+            guard issues.count + skipped <= Self.largestRead else { throw tooMany(.search) }
+            guard issues.count + skipped < Self.largestOffset else {
                 throw JiraError.invalidResponse(
                     endpoint: "search",
                     detail: "more than \(Self.largestOffset) issues, beyond what Jira's search pages through; narrow "

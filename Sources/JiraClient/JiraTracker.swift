@@ -100,11 +100,19 @@ final class JiraTracker: ActivityTracker {
 
     private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) throws {
         let found: [JiraIssue]
+        // An issue the answer held but that could not be read may be any of those it did not return: none of them
+        // is taken for gone.
+        var unsure = false
         do {
             if batch.count == 1 {
-                found = [try api.get(.issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])]
+                let one: LossyItem<JiraIssue> = try api.get(
+                    .issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])
+                found = one.value.map { [$0] } ?? []
+                unsure = one.value == nil
             } else {
-                found = try JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
+                let search = try JiraReader(api: api).searchCounting(JiraQuery.byID(batch), fields: JiraFields.requested)
+                found = search.issues
+                unsure = search.skipped > 0
             }
         } catch JiraError.server(let status, _, _) where batch.count == 1 && (status == 404 || status == 400) {
             answers[batch[0]] = .gone(status: status)
@@ -118,7 +126,7 @@ final class JiraTracker: ActivityTracker {
         let returned = Dictionary(found.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
         for id in batch {
             guard let issue = returned[id] else {
-                answers[id] = .gone(status: 404)
+                if !unsure { answers[id] = .gone(status: 404) }
                 continue
             }
             // Updated within the window: the search may simply lag behind it. Asked again next time.

@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 // Jira's answers as trackwatch reads them (shared/trackers-api.md §2.3–2.4). Every member is optional or tolerant
@@ -29,7 +30,8 @@ struct JiraUser: Decodable, Equatable {
 }
 
 struct JiraSearchPage: Decodable {
-    var issues: [JiraIssue]
+    /// An issue that cannot be read (an id that is no number) is left out and counted.
+    var issues: LossyList<JiraIssue>
     /// Cloud (`search/jql`): absent on the last page.
     var nextPageToken: String?
     var isLast: Bool?

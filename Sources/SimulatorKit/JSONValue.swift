@@ -174,3 +174,18 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
     }
 }
+
+extension JSONValue {
+    /// This answer with member `field` of the item whose `id` is `id` set to `value` (raw JSON: a hostile server's
+    /// `1e30`), wherever the answer holds it: a list, a search's `items`, or the item alone. Only objects that also
+    /// have `marker` (`number`, `iid`) are items; the events of a log, which have ids too, are left alone.
+    public func settingMember(_ field: String, to value: JSONValue, ofItem id: Int, marker: String) -> JSONValue {
+        if let items = array {
+            return .array(items.map { $0.settingMember(field, to: value, ofItem: id, marker: marker) })
+        }
+        if let items = self["items"], items.array != nil {
+            return with("items", items.settingMember(field, to: value, ofItem: id, marker: marker))
+        }
+        return self["id"]?.int == id && self[marker] != nil ? with(field, value) : self
+    }
+}

@@ -10,12 +10,14 @@ import TrackwatchCore
 /// may map for its size (`JSONBudget.foundationExcess`, refused before the decoder builds anything), an HTML page, an
 /// empty body, another shape.
 public enum JSONAnswer {
-    /// `body` as `Value`; else the tracker's error for `detail` (`invalid`: its `invalidResponse`).
+    /// `body` as `Value`; else the tracker's error for `detail` (`invalid`: its `invalidResponse`). Elements a
+    /// `LossyList` in it leaves out are noted in `skipped`.
     public static func decode<Value: Decodable>(
-        _ type: Value.Type, _ response: HTTPResponse, invalid: (_ detail: String) -> any Error
+        _ type: Value.Type, _ response: HTTPResponse, skipped: SkippedItems? = nil,
+        invalid: (_ detail: String) -> any Error
     ) throws -> Value {
         if let excess = JSONBudget.foundationExcess(in: response.body) { throw invalid(excess) }
-        do { return try decodeInPlace(Value.self, response.body) } catch {
+        do { return try decodeInPlace(Value.self, response.body, skipped: skipped) } catch {
             throw invalid(describe(response))
         }
     }
@@ -26,21 +28,25 @@ public enum JSONAnswer {
     /// sentence cut to 300 characters.
     public static func message<Body: Decodable>(_ type: Body.Type, _ response: HTTPResponse) -> Body? {
         guard response.body.count <= largestMessage else { return nil }
-        return try? decodeInPlace(Body.self, response.body)
+        return try? decodeInPlace(Body.self, response.body, skipped: nil)
     }
 
     /// The largest error body read for its message: a tracker's are a few hundred bytes.
     public static let largestMessage = 65_536
 
     /// Decoded from the answer's own bytes: a `Data` copy of a 16 MB answer was 16 MB more at the peak.
-    private static func decodeInPlace<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
-        try body.withUnsafeBytes { raw in
+    private static func decodeInPlace<Value: Decodable>(
+        _ type: Value.Type, _ body: [UInt8], skipped: SkippedItems?
+    ) throws -> Value {
+        let decoder = JSONDecoder()
+        if let skipped { decoder.userInfo[SkippedItems.key] = skipped }
+        return try body.withUnsafeBytes { raw in
             guard let start = raw.baseAddress, raw.count > 0 else {
-                return try JSONDecoder().decode(Value.self, from: Data())
+                return try decoder.decode(Value.self, from: Data())
             }
             let bytes = Data(
                 bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: raw.count, deallocator: .none)
-            return try JSONDecoder().decode(Value.self, from: bytes)
+            return try decoder.decode(Value.self, from: bytes)
         }
     }
 

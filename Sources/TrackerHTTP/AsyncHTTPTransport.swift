@@ -270,6 +270,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return TransportError(
                 .tls, "TLS handshake with \(url) failed: its certificate does not name the host in the URL (\(error))")
         }
+        if let error = error as? HTTPParserError {
+            // NIO's parser stops at 80 KB of response header: what the server sent, not a connection that failed.
+            if case .headerOverflow = error { return TransportError.oversizedHeader(url: url) }
+            return TransportError(.other, "the answer from \(url) is not valid HTTP (\(error))")
+        }
         if let error = error as? NIOConnectionError {
             let reason = error.connectionErrors.first.map { Self.reason($0.error) } ?? "\(error)"
             return TransportError(.connectionFailed, "cannot connect to \(error.host):\(error.port): \(reason)")

@@ -76,4 +76,17 @@ public struct TransportError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { detail }
+
+    /// The most response header read, in KB (NIO's HTTP/1 parser's limit, name and value of all fields together).
+    public static let largestHeaderKB = 80
+
+    /// A response whose header passed `largestHeaderKB`: an answer too large, whatever its body.
+    public static func oversizedHeader(url: String) -> TransportError {
+        TransportError(.responseTooLarge, "\(headerWords) (\(url)); not read")
+    }
+
+    /// Whether this is `oversizedHeader`'s: no size setting of trackwatch's would admit it.
+    public var isOversizedHeader: Bool { kind == .responseTooLarge && detail.hasPrefix(Self.headerWords) }
+
+    static let headerWords = "the server sent a response header over \(largestHeaderKB) KB"
 }

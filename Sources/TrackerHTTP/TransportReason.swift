@@ -15,7 +15,8 @@ extension TransportError {
         case .tlsVersion: return "the server offers only TLS older than 1.2"
         case .proxy: return "the proxy did not open a connection to the server"
         case .proxyCredentials: return "the proxy asks for other credentials (HTTP 407)"
-        case .responseTooLarge: return "an answer larger than trackwatch accepts"
+        case .responseTooLarge:
+            return isOversizedHeader ? "\(Self.headerWords); not read" : "an answer larger than trackwatch accepts"
         case .invalidURL: return "an invalid URL"
         case .other: return "the connection failed"
         }

@@ -229,7 +229,26 @@ public enum ActivityDiff {
         }
         if old == nil && kind != .assigned { return }  // newly mine without being assigned (a watch): adopted silently
         let cause = kind == .modified ? theirs.last : assigner(theirs, rules.assignmentFields) ?? theirs.last
-        outcome.changes.append(change(item, kind, fields: theirs.flatMap(\.changes), cause: cause))
+        outcome.changes.append(change(item, kind, fields: folded(theirs.flatMap(\.changes)), cause: cause))
+    }
+
+    /// A field emptied and then set again within one poll, told as one change: GitLab's milestone events (`remove`
+    /// then `add`) and GitHub's `demilestoned` then `milestoned` read "Milestone: v1.0 → v2.0", not
+    /// "Milestone: v1.0 → , Milestone: v2.0". Only a removal of a value (old → "") followed by a setting of one
+    /// (→ new, no old) folds; other changes keep their order.
+    static func folded(_ changes: [FieldChange]) -> [FieldChange] {
+        var result: [FieldChange] = []
+        for change in changes {
+            if change.old == nil, let new = change.new, !new.isEmpty,
+                let index = result.lastIndex(where: { $0.field == change.field }),
+                let old = result[index].old, !old.isEmpty, result[index].new == "", old != new
+            {
+                result[index] = FieldChange(field: change.field, old: old, new: new)
+            } else {
+                result.append(change)
+            }
+        }
+        return result
     }
 
     private static func change(_ item: ActivityItem, _ kind: ChangeKind, fields: [FieldChange], cause: ActivityEvent?)

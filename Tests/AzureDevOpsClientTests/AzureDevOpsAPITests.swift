@@ -64,6 +64,27 @@ final class AzureDevOpsAPITests: XCTestCase {
         XCTAssertNil(api.takeAskedWait())
     }
 
+    /// A work item that cannot be read (an id past Int) is left out of a batch; the ids that batch left out are then
+    /// unsure — it may be any of them — and none is taken for one I cannot see (gone).
+    func test_aWorkItemThatCannotBeRead_leavesTheBatchsMissingIdsUnsure_neverGone() throws {
+        let config = try Config.parse(
+            "[[azure_devops]]\nurl = \"https://dev.azure.com/acme/\"\ntoken_file = \"t\"\n",
+            file: "/home/me/.config/trackwatch/config.toml", kinds: [AzureDevOpsSourceKind()])
+        let settings = try XCTUnwrap(config.sources.first as? AzureDevOpsSettings)
+        let script = Script([
+            json(#"{"count": 3, "value": [{"id": 1, "rev": 2}, {"id": 1000000000000000000000000000000}, null]}"#),
+            json(#"{"count": 2, "value": [{"id": 1, "rev": 2}, null]}"#),
+        ])
+        let api = AzureDevOpsAPI(base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let tracker = AzureDevOpsTracker(settings: settings, api: api)
+        let unsure = try tracker.batch([1, 2, 3])
+        XCTAssertEqual(unsure.items.map(\.id), [1])
+        XCTAssertEqual(unsure.unsure, [2, 3])
+        let plain = try tracker.batch([1, 2])
+        XCTAssertEqual(plain.items.map(\.id), [1])
+        XCTAssertEqual(plain.unsure, [], "a null is one I cannot see")
+    }
+
     func test_a203SignInPage_isARefusedToken_neverAnEmptyList() {
         let script = Script([
             HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html/>".utf8))

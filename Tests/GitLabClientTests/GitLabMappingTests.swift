@@ -83,6 +83,39 @@ final class GitLabMappingTests: XCTestCase {
         }
     }
 
+    /// GitLab tells a milestone changed as two resource events, `remove` then `add`: one change, old → new.
+    func test_aMilestoneChangedInOnePoll_readsOldToNew() throws {
+        let me = GitLabUser(id: 1, username: "engineer")
+        let mapping = GitLabMapping(me: me, web: "https://gitlab.example.com")
+        func item(_ milestone: String, updated: String) throws -> ActivityItem {
+            try XCTUnwrap(
+                mapping.item(
+                    GitLabItem(
+                        id: 501, iid: 4, title: "Issue 4", state: "opened", milestone: .init(title: milestone),
+                        assignees: [me], updated_at: updated, references: .init(full: "platform/web#4")),
+                    mergeRequest: false, reviewRequested: false, isMine: true))
+        }
+        let lead = GitLabUser(id: 3, username: "lead", name: "Lead Example")
+        let events = try [(10, "remove", "v1.0"), (11, "add", "v2.0")].map { id, action, title in
+            try XCTUnwrap(
+                mapping.event(
+                    GitLabResourceEvent(
+                        id: Int64(id), user: lead, created_at: "2026-01-17T12:00:00Z", milestone: .init(title: title),
+                        action: action),
+                    kind: "milestone", item: "i501"))
+        }
+        let rules = ActivityRules(me: "1", comparedFields: GitLabFields.compared, assignmentFields: [])
+        let baseline = ActivityDiff.compare(
+            previous: nil, seen: [], observation: ActivityObservation(items: [try item("v1.0", updated: "2026-01-17T11:00:00Z")], events: []),
+            rules: rules, seenUpTo: { _ in nil }, checkpoint: nil)
+        let outcome = ActivityDiff.compare(
+            previous: Snapshot(baseline.delta.upserts), seen: [],
+            observation: ActivityObservation(items: [try item("v2.0", updated: "2026-01-17T12:00:00Z")], events: events),
+            rules: rules, seenUpTo: { _ in nil }, checkpoint: nil)
+        XCTAssertEqual(outcome.changes.map(\.changes), [[FieldChange(field: "Milestone", old: "v1.0", new: "v2.0")]])
+        XCTAssertEqual(outcome.newlySeen.count, 2, "both events are kept as seen")
+    }
+
     func test_errors_429WithOrWithoutRetryAfter_isAQuietWait() {
         let told = GitLabAPI.failure(HTTPResponse(status: 429, headers: [("Retry-After", "10")]), endpoint: .issues)
         XCTAssertTrue(told.isRateLimited)

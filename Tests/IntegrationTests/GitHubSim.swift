@@ -31,11 +31,15 @@ final class GitHubSim {
 
     /// Arms a fault: the next `count` answers to `route` (a stats name) go wrong as `kind` says.
     func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil,
-               page: Int? = nil) throws {
+               page: Int? = nil, item: Int? = nil, field: String? = nil, value: String? = nil, size: Int? = nil) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["retryAfter"] = retryAfter
         fault["page"] = page
+        fault["item"] = item
+        fault["field"] = field
+        fault["value"] = value
+        fault["size"] = size
         let body = try JSONSerialization.data(withJSONObject: fault)
         try control(.post, "faults", String(decoding: body, as: UTF8.self))
     }

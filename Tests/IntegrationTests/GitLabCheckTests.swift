@@ -57,6 +57,15 @@ final class GitLabCheckTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0, "each reported once")
     }
 
+    /// GitLab records a milestone change as `remove` then `add`: told as one change, old → new.
+    func test_aMilestoneChange_readsOldToNew() throws {
+        _ = try workspace.trackwatch(["check"])
+        try sim.act("lead", "milestone", "platform/web#4", "v2.0")
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["platform/web#4 modified"])
+        XCTAssertEqual(fields(record(changes, "platform/web#4")), ["Milestone: v1.0 → v2.0"])
+    }
+
     func test_reviewRequests_andUnassignments_nameWhoDidIt() throws {
         _ = try workspace.checkChanges()
         try sim.act("lead", "request-review", "platform/web!2", "engineer")

@@ -27,10 +27,14 @@ final class GitLabSim {
 
     func switches(_ json: String) throws { try control(.post, "switches", json) }
 
-    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil) throws {
+    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil,
+               item: Int? = nil, field: String? = nil, value: String? = nil) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["retryAfter"] = retryAfter
+        fault["item"] = item
+        fault["field"] = field
+        fault["value"] = value
         let body = try JSONSerialization.data(withJSONObject: fault)
         try control(.post, "faults", String(decoding: body, as: UTF8.self))
     }

@@ -12,12 +12,13 @@ import XCTest
 final class JiraLookUpTests: XCTestCase {
     /// A Jira Data Center that knows issues 1…`count` except `deleted`, and refuses a search naming a deleted id.
     private final class ScriptedJira: HTTPTransport, @unchecked Sendable {
-        let known: Set<Int>, reportedByMe: Set<Int>
+        let known: Set<Int>, reportedByMe: Set<Int>, unusable: Set<Int>
         private(set) var requests: [String] = []
 
-        init(count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = []) {
+        init(count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = [], unusable: Set<Int> = []) {
             known = Set(1...count).subtracting(deleted)
             self.reportedByMe = reportedByMe
+            self.unusable = unusable
         }
 
         func send(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -42,7 +43,7 @@ final class JiraLookUpTests: XCTestCase {
         func closeIdleConnections() {}
 
         private func issue(_ id: Int) -> String {
-            #"{"id":"\#(id)","key":"WEB-\#(id)","fields":{"summary":"Issue \#(id)","updated":"2026-01-01T10:00:00.000+0000","#
+            #"{"id":\#(unusable.contains(id) ? "1000000000000000000000000000000" : "\"\(id)\""),"key":"WEB-\#(id)","fields":{"summary":"Issue \#(id)","updated":"2026-01-01T10:00:00.000+0000","#
                 + (reportedByMe.contains(id) ? #""reporter":{"key":"me"},"# : "")
                 + #""assignee":{"key":"carol","displayName":"Carol"}}}"#
         }
@@ -53,9 +54,9 @@ final class JiraLookUpTests: XCTestCase {
     }
 
     private func lookUp(
-        count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = []
+        count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = [], unusable: Set<Int> = []
     ) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
-        let jira = ScriptedJira(count: count, deleted: deleted, reportedByMe: reportedByMe)
+        let jira = ScriptedJira(count: count, deleted: deleted, reportedByMe: reportedByMe, unusable: unusable)
         let settings = JiraSettings(
             account: TrackerAccount(name: "jira", url: "https://jira.example", credential: .tokenFile(path: "/x")),
             signIn: .personalToken)
@@ -92,6 +93,14 @@ final class JiraLookUpTests: XCTestCase {
         let (answers, _) = try lookUp(count: 4, deleted: [], reportedByMe: [2])
         guard case .found(_, isMine: true)? = answers["2"] else { return XCTFail("\(String(describing: answers["2"]))") }
         guard case .found(_, isMine: false)? = answers["3"] else { return XCTFail("\(String(describing: answers["3"]))") }
+    }
+
+    /// An issue whose id is no number in range is skipped, not taken for gone: nor is any other the answer left out.
+    func test_anIssueThatCannotBeRead_isLeftUnanswered_neverGone() throws {
+        let (answers, _) = try lookUp(count: 4, deleted: [], unusable: [3])
+        XCTAssertEqual(Set(answers.keys), ["1", "2", "4"], "3 is kept as stored and asked again")
+        let (alone, _) = try lookUp(count: 1, deleted: [], unusable: [1])
+        XCTAssertNil(alone["1"], "asked alone too: \(alone)")
     }
 
     func test_anAcceptedBatch_isOneSearch() throws {
