@@ -10,7 +10,7 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
 
     public var kind: any SourceKind { AzureDevOpsSourceKind() }
     public static var watch: String { AzureDevOpsTracker.watch }
-    public static var route: @Sendable (String) -> String { AzureDevOpsSurvey.route }
+    public static var route: @Sendable (String) -> String { AzureDevOpsTracker.route }
 
     public func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }
 
@@ -24,19 +24,15 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
     ) -> TrackerSession {
         let api = AzureDevOpsAPI(
             base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout)
-        return TrackerSession(
-            tracker: AzureDevOpsTracker(settings: settings, api: api),
-            survey: AzureDevOpsSurvey(settings: settings, api: api).run)
+        let tracker = AzureDevOpsTracker(settings: settings, api: api)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask Azure DevOps, read-only: who the token is, Services or Server and its API version,
 /// which projects it can read, what each question finds and what a steady poll costs.
-struct AzureDevOpsSurvey {
-    let settings: AzureDevOpsSettings
-    let api: AzureDevOpsAPI
-
-    func run() -> ProbeReport {
+extension AzureDevOpsTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let connection = try api.get(AzureDevOpsConnection.self, .connectionData)
             let user = connection.authenticatedUser
@@ -60,7 +56,7 @@ struct AzureDevOpsSurvey {
                             + "await your review, you opened \(authored)")
                 } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
                     findings.add(
-                        .fail, "\(AzureDevOpsError.projectUnavailable(name: project, status: status))",
+                        .fail, "\(AzureDevOpsError.refused(.projectUnavailable(name: project, status: status)))",
                         then: "check projects in \(settings.tableName), or ask for access")
                 }
             }
@@ -91,7 +87,7 @@ struct AzureDevOpsSurvey {
 
     private func fix(for error: any Error) -> String {
         switch error as? AzureDevOpsError {
-        case .tokenRejected, .signInPage:
+        case .tokenRejected, .refused(.signInPage):
             "make a new personal access token with Work Items (Read) and Code (Read) and put it in the "
                 + "\(settings.credential.summary) of \(settings.tableName)"
         case .rateLimited: "wait: Azure DevOps is delaying this token's requests; trackwatch backs off by itself"
