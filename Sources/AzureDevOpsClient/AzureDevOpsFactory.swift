@@ -9,7 +9,6 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { AzureDevOpsSourceKind() }
-    public static var watch: String { AzureDevOpsTracker.watch }
     public static var route: @Sendable (String) -> String { AzureDevOpsTracker.route }
 
     public func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }

@@ -18,7 +18,6 @@ enum AzureDevOpsItem {
 final class AzureDevOpsTracker: ActivityTracker {
     typealias Item = AzureDevOpsItem
 
-    static let watch = "items"
     /// The most ids `workitemsbatch` takes (`VS403474` beyond).
     static let batchSize = 200
     /// WIQL refuses more (`VS402337`); never more ids than this are taken from an answer.

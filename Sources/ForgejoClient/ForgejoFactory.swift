@@ -9,7 +9,6 @@ public struct ForgejoFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { ForgejoSourceKind() }
-    public static var watch: String { ForgejoTracker.watch }
     public static var route: @Sendable (String) -> String { ForgejoTracker.route }
 
     public func secretFix(_ settings: ForgejoSettings) -> String {

@@ -8,7 +8,6 @@ public struct GitHubFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitHubSourceKind() }
-    public static var watch: String { GitHubTracker.watch }
     public static var route: @Sendable (String) -> String { GitHubTracker.route }
 
     public func secretFix(_ settings: GitHubSettings) -> String {

@@ -11,7 +11,6 @@ import TrackwatchCore
 /// until its updates are older than the last poll (with `[poll] overlap`); stored items that should have been in
 /// what was read and are not are asked for one by one (unassigned, closed, transferred, deleted).
 final class GitHubTracker: ActivityTracker {
-    static let watch = "items"
     static let assignedETagKey = "github_etag_assigned", createdETagKey = "github_etag_created"
 
     let github: GitHubSettings

@@ -8,7 +8,6 @@ public struct GitLabFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitLabSourceKind() }
-    public static var watch: String { GitLabTracker.watch }
     public static var route: @Sendable (String) -> String { GitLabTracker.route }
 
     public func secretFix(_ settings: GitLabSettings) -> String {
