@@ -12,11 +12,10 @@ public enum AzureDevOpsRefusal: TrackerRefusal {
     case signInPage
     /// `VS402337`: the work items of mine are more than one WIQL may return.
     case tooManyWorkItems(message: String)
-    /// A configured project the token cannot see (404 `TF200016`) or may not read (401, 403).
-    case projectUnavailable(name: String, status: Int)
 
     public static var tracker: String { "Azure DevOps" }
     public static var table: String { AzureDevOpsSettings.table }
+    public static var projectNames: String { "names as Azure DevOps shows them, such as Web" }
     public static var newToken: String {
         "personal access token with Work Items (Read) and Code (Read) (User settings, Personal access tokens)"
     }
@@ -34,19 +33,6 @@ public enum AzureDevOpsRefusal: TrackerRefusal {
                 "Azure DevOps refused to list the work items assigned to you, created by you or followed: more than "
                     + "20,000 match (\(message)). Name fewer projects in projects of [[azure_devops]].",
                 kind: .configuration, reason: "VS402337: more than 20,000 work items")
-        case .projectUnavailable(let name, let status):
-            let why =
-                status == 404
-                ? "Azure DevOps has no such project, or the token cannot see it" : "the token may not read it"
-            return OwnFailure(
-                "Project \(name): \(why) (HTTP \(status)). Check projects in [[azure_devops]] (names as Azure DevOps "
-                    + "shows them, such as Web), or ask for access; the other projects are watched.",
-                kind: .configuration, reason: "project \(name): HTTP \(status)")
         }
-    }
-
-    public func cause(tracker: String) -> String? {
-        if case .projectUnavailable(let name, _) = self { return "\(tracker) project \(name) is not available" }
-        return nil
     }
 }

@@ -55,7 +55,7 @@ extension AzureDevOpsTracker {
                             + "await your review, you opened \(authored)")
                 } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
                     findings.add(
-                        .fail, "\(AzureDevOpsError.refused(.projectUnavailable(name: project, status: status)))",
+                        .fail, "\(AzureDevOpsError.projectUnavailable(name: project, status: status))",
                         then: "check projects in \(settings.tableName), or ask for access")
                 }
             }

@@ -121,23 +121,13 @@ final class GitLabAPI {
 /// Why talking to GitLab failed, in words that say what to do next.
 public typealias GitLabError = TrackerError<GitLabRefusal>
 
-/// What only GitLab refuses: a configured project the token cannot see (404) or may not read (403).
-public struct GitLabRefusal: TrackerRefusal {
-    var path: String
-    var status: Int
-
+/// GitLab's words: it refuses nothing that other trackers do not (a project it cannot read is a shared case).
+public enum GitLabRefusal: TrackerRefusal {
     public static var tracker: String { "GitLab" }
     public static var newToken: String {
         "personal access token with the read_api scope (GitLab, Preferences, Access tokens)"
     }
+    public static var projectNames: String { "full paths, such as platform/web" }
 
-    public var own: OwnFailure {
-        let why = status == 403 ? "the token may not read it" : "GitLab has no such project, or the token cannot see it"
-        return OwnFailure(
-            "Project \(path): \(why) (HTTP \(status)). Check projects in [[gitlab]] (full paths, such as "
-                + "platform/web), or ask for access; the other projects are watched.",
-            kind: .configuration, reason: "project \(path): HTTP \(status)")
-    }
-
-    public func cause(tracker: String) -> String? { "\(tracker) project \(path) is not available" }
+    public var own: OwnFailure { switch self {} }
 }

@@ -36,7 +36,7 @@ extension GitLabTracker {
                     _ = try api.get(APIErrorBody.self, .project(path: path))
                     findings.add(.pass, "project \(path) is visible")
                 } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
-                    findings.add(.fail, "\(GitLabError.refused(GitLabRefusal(path: path, status: status)))",
+                    findings.add(.fail, "\(GitLabError.projectUnavailable(name: path, status: status))",
                                  then: "check projects in \(gitlab.tableName), or ask for access")
                 }
             }

@@ -53,8 +53,8 @@ final class GitLabTracker: ActivityTracker {
     }
 
     func unavailable(_ parts: [String]) -> any SourceFailure {
-        GitLabError.refused(GitLabRefusal(
-            path: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404))
+        GitLabError.projectUnavailable(
+            name: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
     }
 
     static func user(_ me: ActivityIdentity) -> GitLabUser {

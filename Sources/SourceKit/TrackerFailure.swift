@@ -17,6 +17,8 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
     case server(status: Int, message: String, endpoint: String)
     /// A 2xx answer that is not what the API documents (HTML, garbage, a cut body, a page that repeats).
     case invalidResponse(endpoint: String, detail: String)
+    /// Configured projects the token cannot see (404) or may not read (403, 401): named, the others watched.
+    case projectUnavailable(name: String, status: Int)
     /// What only this tracker refuses or says.
     case refused(Refusal)
 
@@ -46,6 +48,11 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
             return "\(tracker) answered HTTP \(status) to the \(endpoint) request\(Self.quote(message))."
         case .invalidResponse(let endpoint, let detail):
             return "\(tracker) sent an unexpected answer to the \(endpoint) request: \(detail)."
+        case .projectUnavailable(let name, let status):
+            let why = status == 404
+                ? "\(tracker) has no such project, or the token cannot see it" : "the token may not read it"
+            return "Project \(name): \(why) (HTTP \(status)). Check projects in \(table) (\(Refusal.projectNames)), or "
+                + "ask for access; the other projects are watched."
         case .refused(let refusal): return refusal.own.description
         }
     }
@@ -57,6 +64,7 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
         case .rateLimited(let status, _, _): .server(status: status ?? 429)
         case .server(let status, _, _): .server(status: status)
         case .invalidResponse: .badAnswer
+        case .projectUnavailable: .configuration
         case .refused(let refusal): refusal.own.kind
         }
     }
@@ -68,6 +76,7 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
         case .rateLimited(let status, _, _): status.map { "HTTP \($0): too many requests" } ?? "rate limited"
         case .server(let status, let message, _): "HTTP \(status)" + Self.short(message)
         case .invalidResponse(let endpoint, _): "an unexpected answer to the \(endpoint) request"
+        case .projectUnavailable(let name, let status): "project \(name): HTTP \(status)"
         case .refused(let refusal): refusal.own.reason
         }
     }
@@ -83,8 +92,11 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
     }
 
     public func cause(tracker: String) -> String? {
-        if case .refused(let refusal) = self { return refusal.cause(tracker: tracker) }
-        return nil
+        switch self {
+        case .projectUnavailable(let name, _): "\(tracker) project \(name) is not available"
+        case .refused(let refusal): refusal.cause(tracker: tracker)
+        default: nil
+        }
     }
 
     /// An error answer as trackers mean it unless they say otherwise: 401 a rejected token, 429 a wait, any other
@@ -140,6 +152,8 @@ public protocol TrackerRefusal: Equatable, Sendable {
     static var limited: String { get }
     /// Said after a limit, if anything: who else shares it.
     static var sharedLimit: String? { get }
+    /// How projects are named in its table: `full paths, such as platform/web`.
+    static var projectNames: String { get }
     /// The tracker's own sentence for no answer of this kind, if it has one.
     static func unreachable(_ error: TransportError) -> String?
     /// Its sentence, kind and few words.
@@ -153,6 +167,7 @@ extension TrackerRefusal {
     public static var newToken: String { "token" }
     public static var limited: String { "this token's requests" }
     public static var sharedLimit: String? { nil }
+    public static var projectNames: String { "names as \(tracker) shows them" }
     public static func unreachable(_ error: TransportError) -> String? { nil }
     public func cause(tracker: String) -> String? { nil }
 }

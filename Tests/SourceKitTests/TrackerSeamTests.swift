@@ -51,13 +51,26 @@ final class TrackerSeamTests: XCTestCase {
              "Forge sent an unexpected answer to the user request: an empty body.", .badAnswer,
              "an unexpected answer to the user request"),
             (.refused(ForgeRefusal()), "Forge refused.", .configuration, "refused"),
+            (.projectUnavailable(name: "web", status: 404),
+             "Project web: Forge has no such project, or the token cannot see it (HTTP 404). Check projects in [[forge]] "
+                + "(names as Forge shows them), or ask for access; the other projects are watched.",
+             .configuration, "project web: HTTP 404"),
+            (.projectUnavailable(name: "ops", status: 403),
+             "Project ops: the token may not read it (HTTP 403). Check projects in [[forge]] (names as Forge shows "
+                + "them), or ask for access; the other projects are watched.",
+             .configuration, "project ops: HTTP 403"),
         ]
         for (error, description, kind, reason) in rows {
             XCTAssertEqual(error.description, description)
             XCTAssertEqual(error.failureKind, kind, description)
             XCTAssertEqual(error.reason, reason, description)
             XCTAssertEqual(error.isRateLimited, error.retryAfter != nil, description)
-            XCTAssertEqual(error.cause(tracker: "Forge"), description == "Forge refused." ? "Forge refused" : nil)
+            let cause: String? = switch error {
+            case .refused: "Forge refused"
+            case .projectUnavailable(let name, _): "Forge project \(name) is not available"
+            default: nil
+            }
+            XCTAssertEqual(error.cause(tracker: "Forge"), cause, description)
         }
         typealias Board = TrackerError<BoardRefusal>
         XCTAssertEqual(
