@@ -69,8 +69,7 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     func unavailable(_ parts: [String]) -> any SourceFailure {
-        AzureDevOpsError.projectUnavailable(
-            name: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
+        AzureDevOpsError.projectsUnavailable(parts, refused: refused)
     }
 
     func mapping(_ poll: ActivityPoll) -> AzureDevOpsMapping { AzureDevOpsMapping(me: poll.me.id, web: settings.url) }

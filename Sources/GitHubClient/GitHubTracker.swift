@@ -50,7 +50,9 @@ final class GitHubTracker: ActivityTracker {
             + "those you opened; changes by others are reported from the next check on."
     }
 
-    func unavailable(_ parts: [String]) -> any SourceFailure { GitHubError.refused(.repositoriesUnavailable(names: parts)) }
+    func unavailable(_ parts: [String]) -> any SourceFailure {
+        GitHubError.refused(.repositoriesUnavailable(names: parts))
+    }
 
     static func user(_ me: ActivityIdentity) -> GitHubUser {
         GitHubUser(

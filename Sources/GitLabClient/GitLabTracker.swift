@@ -53,8 +53,7 @@ final class GitLabTracker: ActivityTracker {
     }
 
     func unavailable(_ parts: [String]) -> any SourceFailure {
-        GitLabError.projectUnavailable(
-            name: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
+        GitLabError.projectsUnavailable(parts, refused: refused)
     }
 
     static func user(_ me: ActivityIdentity) -> GitLabUser {

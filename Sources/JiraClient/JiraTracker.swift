@@ -53,7 +53,9 @@ final class JiraTracker: ActivityTracker {
             + "others are reported from the next check on."
     }
 
-    func unavailable(_ parts: [String]) -> any SourceFailure { JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", "))) }
+    func unavailable(_ parts: [String]) -> any SourceFailure {
+        JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", ")))
+    }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<JiraIssue> {
         if api.flavour == nil, let flavour = try memory.value(Self.flavourKey) {

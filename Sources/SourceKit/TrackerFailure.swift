@@ -117,6 +117,13 @@ public enum TrackerError<Refusal: TrackerRefusal>: SourceFailure, Equatable {
             limit: "HTTP \(response.status)")
     }
 
+    /// The configured projects a poll names unreadable, with the highest status one of them was refused with
+    /// (`refused`; 404 where none is known).
+    public static func projectsUnavailable(_ names: [String], refused: [String: Int]) -> Self {
+        .projectUnavailable(
+            name: names.joined(separator: ", "), status: names.compactMap { refused[$0] }.max() ?? 404)
+    }
+
     /// A 2xx answer's body as `Value`, or `invalidResponse` saying what came instead (`JSONAnswer`).
     public static func decode<Value: Decodable>(
         _ type: Value.Type, _ response: HTTPResponse, endpoint: String

@@ -52,8 +52,8 @@ final class TrackerSeamTests: XCTestCase {
              "an unexpected answer to the user request"),
             (.refused(ForgeRefusal()), "Forge refused.", .configuration, "refused"),
             (.projectUnavailable(name: "web", status: 404),
-             "Project web: Forge has no such project, or the token cannot see it (HTTP 404). Check projects in [[forge]] "
-                + "(names as Forge shows them), or ask for access; the other projects are watched.",
+             "Project web: Forge has no such project, or the token cannot see it (HTTP 404). Check projects in "
+                + "[[forge]] (names as Forge shows them), or ask for access; the other projects are watched.",
              .configuration, "project web: HTTP 404"),
             (.projectUnavailable(name: "ops", status: 403),
              "Project ops: the token may not read it (HTTP 403). Check projects in [[forge]] (names as Forge shows "
@@ -72,6 +72,11 @@ final class TrackerSeamTests: XCTestCase {
             }
             XCTAssertEqual(error.cause(tracker: "Forge"), cause, description)
         }
+        XCTAssertEqual(
+            ForgeError.projectsUnavailable(["web", "ops", "new"], refused: ["web": 404, "ops": 403]),
+            .projectUnavailable(name: "web, ops, new", status: 404))
+        XCTAssertEqual(
+            ForgeError.projectsUnavailable(["ops"], refused: [:]), .projectUnavailable(name: "ops", status: 404))
         typealias Board = TrackerError<BoardRefusal>
         XCTAssertEqual(
             Board.unreachable(TransportError(.tls, "certificate expired")).description,
@@ -87,7 +92,8 @@ final class TrackerSeamTests: XCTestCase {
     func test_anErrorAnswer_isTheTokenAWaitOrItsStatus() {
         let token = ForgeError.answer(HTTPResponse(status: 401), message: "Bad credentials", endpoint: "user")
         XCTAssertEqual(token, .tokenRejected(message: "Bad credentials"))
-        let told = ForgeError.answer(HTTPResponse(status: 429, headers: [("Retry-After", "10")]), message: "", endpoint: "x")
+        let told = ForgeError.answer(
+            HTTPResponse(status: 429, headers: [("Retry-After", "10")]), message: "", endpoint: "x")
         guard case .rateLimited(429, let wait?, "HTTP 429") = told else { return XCTFail("\(told)") }
         XCTAssertTrue((11...13).contains(wait), "10 s and 10–30 % jitter: \(wait)")
         let plain = ForgeError.answer(HTTPResponse(status: 429), message: "Retry later", endpoint: "x")
@@ -106,7 +112,8 @@ final class TrackerSeamTests: XCTestCase {
         ) {
             XCTAssertEqual(
                 $0 as? ForgeError,
-                .invalidResponse(endpoint: "issues", detail: "an HTML page instead of JSON (a proxy's or a login page?)"))
+                .invalidResponse(
+                    endpoint: "issues", detail: "an HTML page instead of JSON (a proxy's or a login page?)"))
         }
     }
 
