@@ -141,25 +141,20 @@ final class AzureDevOpsAPI {
     }
 
     static func failure(_ response: HTTPResponse, endpoint: AzureDevOpsEndpoint) -> AzureDevOpsError {
-        if response.status == 203 { return .signInPage }
+        if response.status == 203 { return .refused(.signInPage) }
         let body = JSONAnswer.message(AzureDevOpsErrorBody.self, response)
         let message =
             body?.text
             ?? (JSONAnswer.describe(response).hasPrefix("an HTML page") ? "an HTML page" : "")
-        switch response.status {
-        case 401: return .tokenRejected(message: message)
-        case 429:
-            return .rateLimited(retryAfter: RetryAfter.jittered(RetryAfter.seconds(in: response) ?? 60))
-        case 400 where message.contains("VS402337"): return .tooManyWorkItems(message: SafeText.bounded(message, 120))
-        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
+        if response.status == 400, message.contains("VS402337") {
+            return .refused(.tooManyWorkItems(message: SafeText.bounded(message, 120)))
         }
+        return .answer(response, message: message, endpoint: endpoint.name)
     }
 
     private func decode<Value: Decodable>(
         _ type: Value.Type, _ response: HTTPResponse, _ endpoint: AzureDevOpsEndpoint
     ) throws -> Value {
-        try JSONAnswer.decode(type, response, skipped: skipped) {
-            AzureDevOpsError.invalidResponse(endpoint: endpoint.name, detail: $0)
-        }
+        try AzureDevOpsError.decode(type, response, endpoint: endpoint.name, skipped: skipped)
     }
 }

@@ -4,44 +4,20 @@ import TrackwatchCore
 
 /// Why talking to Azure DevOps failed, in words that say what to do next. A poll that meets one of these commits
 /// nothing.
-public enum AzureDevOpsError: Error, Equatable {
-    case unreachable(TransportError)
-    /// 401: the personal access token is wrong, expired, revoked, or lacks a scope.
-    case tokenRejected(message: String)
+public typealias AzureDevOpsError = TrackerError<AzureDevOpsRefusal>
+
+/// What only Azure DevOps refuses.
+public enum AzureDevOpsRefusal: TrackerRefusal {
     /// 203 with a sign-in page: how Azure DevOps refuses a token when it redirects to sign in.
     case signInPage
-    /// 429 (`TF400733`), with `Retry-After`: wait as told.
-    case rateLimited(retryAfter: Double?)
-    case server(status: Int, message: String, endpoint: String)
-    case invalidResponse(endpoint: String, detail: String)
     /// `VS402337`: the work items of mine are more than one WIQL may return.
     case tooManyWorkItems(message: String)
-    /// A configured project the token cannot see (404 `TF200016`) or may not read (401, 403).
-    case projectUnavailable(name: String, status: Int)
-}
 
-extension AzureDevOpsError: TrackerFailure {
     public static var tracker: String { "Azure DevOps" }
+    public static var table: String { AzureDevOpsSettings.table }
+    public static var projectNames: String { "names as Azure DevOps shows them, such as Web" }
     public static var newToken: String {
         "personal access token with Work Items (Read) and Code (Read) (User settings, Personal access tokens)"
-    }
-
-    public var common: CommonFailure? {
-        switch self {
-        case .unreachable(let error): .unreachable(error)
-        case .tokenRejected(let message): .tokenRejected(message: message)
-        case .rateLimited(let retryAfter): .rateLimited(status: 429, retryAfter: retryAfter, limit: "HTTP 429")
-        case .server(let status, let message, let endpoint):
-            .server(status: status, message: message, endpoint: endpoint)
-        case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
-        case .signInPage, .tooManyWorkItems, .projectUnavailable: nil
-        }
-    }
-
-    /// The shared sentences name the table `[[azure devops]]`; this one is `[[azure_devops]]`.
-    public var description: String {
-        let table = "[[\(AzureDevOpsSettings.table)]]"
-        return (common?.description(Self.self) ?? own.description).replacing("[[azure devops]]", with: table)
     }
 
     public var own: OwnFailure {
@@ -57,20 +33,6 @@ extension AzureDevOpsError: TrackerFailure {
                 "Azure DevOps refused to list the work items assigned to you, created by you or followed: more than "
                     + "20,000 match (\(message)). Name fewer projects in projects of [[azure_devops]].",
                 kind: .configuration, reason: "VS402337: more than 20,000 work items")
-        case .projectUnavailable(let name, let status):
-            let why =
-                status == 404
-                ? "Azure DevOps has no such project, or the token cannot see it" : "the token may not read it"
-            return OwnFailure(
-                "Project \(name): \(why) (HTTP \(status)). Check projects in [[azure_devops]] (names as Azure DevOps "
-                    + "shows them, such as Web), or ask for access; the other projects are watched.",
-                kind: .configuration, reason: "project \(name): HTTP \(status)")
-        default: preconditionFailure("a shared failure")
         }
-    }
-
-    public func cause(tracker: String) -> String? {
-        if case .projectUnavailable(let name, _) = self { return "\(tracker) project \(name) is not available" }
-        return nil
     }
 }

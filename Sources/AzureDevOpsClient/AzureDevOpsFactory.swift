@@ -9,8 +9,7 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { AzureDevOpsSourceKind() }
-    public static var watch: String { AzureDevOpsTracker.watch }
-    public static var route: @Sendable (String) -> String { AzureDevOpsSurvey.route }
+    public static var route: @Sendable (String) -> String { AzureDevOpsTracker.route }
 
     public func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }
 
@@ -25,19 +24,15 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
         let api = AzureDevOpsAPI(
             base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
             skipped: SkippedItems(tracker: "Azure DevOps", logger: logger))
-        return TrackerSession(
-            tracker: AzureDevOpsTracker(settings: settings, api: api),
-            survey: AzureDevOpsSurvey(settings: settings, api: api).run)
+        let tracker = AzureDevOpsTracker(settings: settings, api: api)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask Azure DevOps, read-only: who the token is, Services or Server and its API version,
 /// which projects it can read, what each question finds and what a steady poll costs.
-struct AzureDevOpsSurvey {
-    let settings: AzureDevOpsSettings
-    let api: AzureDevOpsAPI
-
-    func run() -> ProbeReport {
+extension AzureDevOpsTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let connection = try api.get(AzureDevOpsConnection.self, .connectionData)
             let user = connection.authenticatedUser
@@ -92,7 +87,7 @@ struct AzureDevOpsSurvey {
 
     private func fix(for error: any Error) -> String {
         switch error as? AzureDevOpsError {
-        case .tokenRejected, .signInPage:
+        case .tokenRejected, .refused(.signInPage):
             "make a new personal access token with Work Items (Read) and Code (Read) and put it in the "
                 + "\(settings.credential.summary) of \(settings.tableName)"
         case .rateLimited: "wait: Azure DevOps is delaying this token's requests; trackwatch backs off by itself"

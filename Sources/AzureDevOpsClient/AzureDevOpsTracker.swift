@@ -18,7 +18,6 @@ enum AzureDevOpsItem {
 final class AzureDevOpsTracker: ActivityTracker {
     typealias Item = AzureDevOpsItem
 
-    static let watch = "items"
     /// The most ids `workitemsbatch` takes (`VS403474` beyond).
     static let batchSize = 200
     /// WIQL refuses more (`VS402337`); never more ids than this are taken from an answer.
@@ -70,8 +69,7 @@ final class AzureDevOpsTracker: ActivityTracker {
     }
 
     func unavailable(_ parts: [String]) -> any SourceFailure {
-        AzureDevOpsError.projectUnavailable(
-            name: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
+        AzureDevOpsError.projectsUnavailable(parts, refused: refused)
     }
 
     func mapping(_ poll: ActivityPoll) -> AzureDevOpsMapping { AzureDevOpsMapping(me: poll.me.id, web: settings.url) }

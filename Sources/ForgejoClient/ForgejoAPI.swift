@@ -46,7 +46,7 @@ final class ForgejoAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, name: String) throws -> Value {
-        try JSONAnswer.decode(type, response, skipped: skipped) { ForgejoError.invalidResponse(endpoint: name, detail: $0) }
+        try ForgejoError.decode(type, response, endpoint: name, skipped: skipped)
     }
 
     func get<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)] = [], name: String)
@@ -89,14 +89,10 @@ final class ForgejoAPI {
     static func failure(_ response: HTTPResponse, name: String) -> ForgejoError {
         let html = JSONAnswer.describe(response).hasPrefix("an HTML page")
         let message = html ? "" : JSONAnswer.message(ErrorBody.self, response)?.text ?? ""
-        let wait = RetryAfter.seconds(in: response)
         switch response.status {
-        case 401: return .tokenRejected(message: message)
-        case 403: return .missingScope(message: message)
-        case 429: return .busy(status: 429, retryAfter: RetryAfter.jittered(wait ?? 60))
-        case 503 where html || wait != nil:
-            return .busy(status: response.status, retryAfter: RetryAfter.jittered(wait ?? 60))
-        default: return .server(status: response.status, message: message, endpoint: name)
+        case 403: return .refused(ForgejoRefusal(message: message))
+        case 503 where html || RetryAfter.seconds(in: response) != nil: return .waitAsked(response)
+        default: return .answer(response, message: message, endpoint: name)
         }
     }
 

@@ -9,8 +9,7 @@ public struct ForgejoFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { ForgejoSourceKind() }
-    public static var watch: String { ForgejoTracker.watch }
-    public static var route: @Sendable (String) -> String { ForgejoSurvey.route }
+    public static var route: @Sendable (String) -> String { ForgejoTracker.route }
 
     public func secretFix(_ settings: ForgejoSettings) -> String {
         "put an access token with read:user, read:issue and read:repository alone on the first line of that file "
@@ -23,18 +22,14 @@ public struct ForgejoFactory: ActivityTrackerFactory {
         let api = ForgejoAPI(
             web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
             skipped: SkippedItems(tracker: "Forgejo", logger: logger))
-        return TrackerSession(
-            tracker: ForgejoTracker(settings: settings, api: api),
-            survey: ForgejoSurvey(settings: settings, api: api).run)
+        let tracker = ForgejoTracker(settings: settings, api: api)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask, read-only: which server, who the token is, what it may read, what a poll reads.
-struct ForgejoSurvey {
-    let settings: ForgejoSettings
-    let api: ForgejoAPI
-
-    func run() -> ProbeReport {
+extension ForgejoTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let version = try api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
             // Forgejo answers its own version route; Gitea's router answers 404.
@@ -80,10 +75,10 @@ struct ForgejoSurvey {
 
     private func fix(for error: any Error) -> String {
         switch error as? ForgejoError {
-        case .tokenRejected, .missingScope:
+        case .tokenRejected, .refused:
             "make an access token with read:user, read:issue and read:repository and put it in the "
                 + "\(settings.credential.summary) of \(settings.tableName)"
-        case .busy: "wait: the server (or a proxy before it) is busy; trackwatch backs off by itself"
+        case .rateLimited: "wait: the server (or a proxy before it) is busy; trackwatch backs off by itself"
         default: "check url in \(settings.tableName): the web root, such as https://codeberg.org"
         }
     }

@@ -42,7 +42,7 @@ struct ForgejoMapping {
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,
             facts: ItemFacts(
                 headline: values[ForgejoFields.title] ?? "", state: state,
-                link: "\(web)/\(reference.repo)/\(issue.isPull ? "pulls" : "issues")/\(reference.index)"))
+                link: "\(web)/\(reference.repo)/\(issue.isPull ? "pulls" : "issues")/\(reference.number)"))
     }
 
     /// A timeline entry as an event, or `nil` for kinds that tell nothing to report (references, pins, reviews —

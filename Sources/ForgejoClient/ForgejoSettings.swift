@@ -24,7 +24,7 @@ public struct ForgejoSettings: TrackerSettings {
     public func link(for change: Change) -> String? {
         if let link = change.link { return link }
         guard let reference = ForgejoReference(change.record.rawValue) else { return nil }
-        return "\(url)/\(reference.repo)/issues/\(reference.index)"
+        return "\(url)/\(reference.repo)/issues/\(reference.number)"
     }
     /// A mute lifts when the state, the assignees or a review request change.
     public var ownerAndStateFields: [String] {
@@ -32,29 +32,13 @@ public struct ForgejoSettings: TrackerSettings {
     }
 }
 
-/// `owner/repo#42`: an issue or pull request, checked before it names a record, a link or a request.
-struct ForgejoReference: Equatable {
-    let repo: String
-    let index: Int
+/// `owner/repo#42`: an issue or pull request.
+typealias ForgejoReference = ForgeReference
 
-    init?(_ text: String) {
-        guard let hash = text.lastIndex(of: "#"), let index = Int(text[text.index(after: hash)...]), index > 0,
-            index < 1_000_000_000, ForgejoReference.isRepo(String(text[..<hash]))
-        else { return nil }
-        repo = String(text[..<hash])
-        self.index = index
-    }
-
-    var key: String { "\(repo)#\(index)" }
+extension ForgeReference {
     /// `/api/v1/repos/owner/name/issues/42` and the like, under the web root.
     func path(_ kind: String = "issues", _ tail: String = "") -> String {
-        "/api/v1/repos/\(repo)/\(kind)/\(index)\(tail)"
-    }
-
-    /// `owner/name` as Forgejo allows them: letters, digits, `-`, `_`, `.`; checked before it goes into a path.
-    static func isRepo(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { $0.utf8.count <= 100 && PathSegment.isPlain($0) }
+        "/api/v1/repos/\(repo)/\(kind)/\(number)\(tail)"
     }
 }
 
@@ -85,7 +69,7 @@ extension ConfigReader {
         var settings = ForgejoSettings(
             account: try account(table, "forgejo", name: name, url: url, credential: credential))
         if let repos = try stringArray(table, "forgejo", "repos") {
-            guard !repos.isEmpty, repos.allSatisfy(ForgejoReference.isRepo) else {
+            guard !repos.isEmpty, repos.allSatisfy(ForgeRepo.isValid) else {
                 throw error(table["repos"], "forgejo.repos", "expected owner/name such as [\"acme/web\"], or no repos")
             }
             settings.repos = repos.map { $0.lowercased() }

@@ -10,7 +10,6 @@ import TrackwatchCore
 /// updated since the last poll (`since`, open or closed), one request each when quiet. What left my lists (unassigned,
 /// a review submitted) is asked for by the poller's full read, item by item: 404 drops it silently.
 final class ForgejoTracker: ActivityTracker {
-    static let watch = "items"
     static let search = "/api/v1/repos/issues/search"
     /// Memory: `ignored` where the server answers `review_requested` unfiltered (before Gitea 1.14).
     static let reviewFilterKey = "forgejo_review_filter"

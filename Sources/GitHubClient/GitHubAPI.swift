@@ -105,9 +105,7 @@ final class GitHubAPI {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
-        try JSONAnswer.decode(type, answer.response, skipped: skipped) {
-            GitHubError.invalidResponse(endpoint: endpoint.name, detail: $0)
-        }
+        try GitHubError.decode(type, answer.response, endpoint: endpoint.name, skipped: skipped)
     }
 
     /// The elements of a list answer; those that cannot be read are left out (`LossyList`).
@@ -126,28 +124,29 @@ final class GitHubAPI {
         return GitHubAnswer(response: response)
     }
 
-    /// The `GitHubError` for an error answer: 401, the limits (with how long to wait), a missing scope, others.
+    /// The `GitHubError` for an error answer: the limits (with how long to wait), a missing scope, the rest as
+    /// any tracker's.
     static func failure(_ response: HTTPResponse, endpoint: GitHubEndpoint) -> GitHubError {
         let message = Self.message(response)
+        func limited(_ wait: Double?, _ resource: String?) -> GitHubError {
+            .rateLimited(status: nil, retryAfter: wait.map(RetryAfter.jittered), limit: GitHubRefusal.limit(resource))
+        }
         switch response.status {
-        case 401: return .tokenRejected(message: message)
         case 403, 429:
-            if let wait = RetryAfter.seconds(in: response) {
-                return .rateLimited(retryAfter: RetryAfter.jittered(wait), resource: nil)
-            }
+            if let wait = RetryAfter.seconds(in: response) { return limited(wait, nil) }
             if response.header("X-RateLimit-Remaining") == "0" {
                 let resource = response.header("X-RateLimit-Resource").map { SafeText.oneLine($0, limit: 20) }
-                return .rateLimited(retryAfter: untilReset(response).map(RetryAfter.jittered), resource: resource ?? "core")
+                return limited(untilReset(response), resource ?? "core")
             }
             if response.status == 429 || message.lowercased().contains("rate limit") {
-                return .rateLimited(retryAfter: RetryAfter.jittered(60), resource: nil)  // GitHub's advice: a minute at least
+                return limited(60, nil)  // GitHub's advice: a minute at least
             }
-            return .missingScope(message: message, scopes: scopes(response))
+            return .refused(.missingScope(message: message, scopes: scopes(response)))
         // A search refused as a whole, and a classic token (it says its scopes) without the repo scope: the scope.
         case 422 where endpoint == .searchIssues
             && scopes(response).map({ !$0.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" } }) == true:
-            return .missingScope(message: message, scopes: scopes(response))
-        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
+            return .refused(.missingScope(message: message, scopes: scopes(response)))
+        default: return .answer(response, message: message, endpoint: endpoint.name)
         }
     }
 
@@ -188,47 +187,26 @@ final class GitHubAPI {
     static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
 }
 
-/// Why talking to GitHub failed, in words that say what to do next. A poll that meets one of these commits nothing.
-public enum GitHubError: Error, Equatable {
-    case unreachable(TransportError)
-    /// 401: the token is wrong, expired or revoked.
-    case tokenRejected(message: String)
+/// Why talking to GitHub failed, in words that say what to do next.
+public typealias GitHubError = TrackerError<GitHubRefusal>
+
+/// What only GitHub refuses.
+public enum GitHubRefusal: TrackerRefusal {
     /// 403 naming a scope or a permission the token lacks.
     case missingScope(message: String, scopes: String?)
-    /// A primary limit spent (`x-ratelimit-remaining: 0`; `resource` is `core`, `search`, …) or a secondary limit
-    /// (403/429): wait as told.
-    case rateLimited(retryAfter: Double?, resource: String?)
-    case server(status: Int, message: String, endpoint: String)
-    /// A 2xx answer that is not what the API documents, or paging that never ends.
-    case invalidResponse(endpoint: String, detail: String)
     /// Configured repositories this token cannot read (deleted, made private, access lost): named, the rest watched.
     case repositoriesUnavailable(names: [String])
-}
 
-extension GitHubError: TrackerFailure {
     public static var tracker: String { "GitHub" }
     public static var newToken: String { "personal access token (GitHub, Settings, Developer settings)" }
     public static var sharedLimit: String? { "Other tools using the same token share its limit." }
-
-    public var common: CommonFailure? {
-        switch self {
-        case .unreachable(let error): .unreachable(error)
-        case .tokenRejected(let message): .tokenRejected(message: message)
-        case .rateLimited(let retryAfter, let resource):
-            .rateLimited(status: nil, retryAfter: retryAfter, limit: Self.limit(resource))
-        case .server(let status, let message, let endpoint):
-            .server(status: status, message: message, endpoint: endpoint)
-        case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
-        case .missingScope, .repositoriesUnavailable: nil
-        }
-    }
 
     public var own: OwnFailure {
         switch self {
         case .missingScope(let message, let scopes):
             let has = scopes.map { " The token's scopes: \($0.isEmpty ? "none" : $0)." } ?? ""
             return OwnFailure(
-                "GitHub refused the token (HTTP 403\(CommonFailure.quote(message))).\(has) Give a classic token the "
+                "GitHub refused the token (HTTP 403\(GitHubError.quote(message))).\(has) Give a classic token the "
                     + "repo scope (or a fine-grained one read access to Issues and Pull requests of the repositories), "
                     + "then put it in the token_file of [[github]].",
                 kind: .credentials, reason: "HTTP 403: the token lacks a scope")
@@ -240,12 +218,11 @@ extension GitHubError: TrackerFailure {
                     + "fine-grained token narrowed). The other repositories are watched; fix repos in [[github]] or the "
                     + "token's access.",
                 kind: .configuration, reason: "repository \(SafeText.bounded(names.joined(separator: ", "), 100)) not available")
-        default: preconditionFailure("a shared failure")
         }
     }
 
     /// The limit a rate limit is, in words: `the hourly limit`.
-    private static func limit(_ resource: String?) -> String {
+    static func limit(_ resource: String?) -> String {
         switch resource {
         case nil: "a secondary limit"
         case "core"?: "the hourly limit"

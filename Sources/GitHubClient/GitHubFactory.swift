@@ -8,8 +8,7 @@ public struct GitHubFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitHubSourceKind() }
-    public static var watch: String { GitHubTracker.watch }
-    public static var route: @Sendable (String) -> String { GitHubSurvey.route }
+    public static var route: @Sendable (String) -> String { GitHubTracker.route }
 
     public func secretFix(_ settings: GitHubSettings) -> String {
         "put a personal access token alone on the first line of that file (GitHub, Settings, Developer settings, "
@@ -21,18 +20,14 @@ public struct GitHubFactory: ActivityTrackerFactory {
     ) -> TrackerSession {
         let api = GitHubAPI(
             base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
-        return TrackerSession(
-            tracker: GitHubTracker(settings: settings, api: api, logger: logger),
-            survey: GitHubSurvey(settings: settings, api: api).run)
+        let tracker = GitHubTracker(settings: settings, api: api, logger: logger)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask GitHub, read-only: who the token is, what it may read, what a poll will read.
-struct GitHubSurvey {
-    let settings: GitHubSettings
-    let api: GitHubAPI
-
-    func run() -> ProbeReport {
+extension GitHubTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let answer = try api.get(.user)
             let me = try api.decode(GitHubUser.self, answer, .user)
@@ -52,15 +47,9 @@ struct GitHubSurvey {
             let reader = GitHubReader(api: api)
             let assigned = try reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
             findings.add(.pass, "\(assigned.issues.count) open issues and pull requests assigned to you")
-            let reviews: (items: [GitHubIssue], complete: Bool)
-            do {
-                reviews = try reader.search(GitHubTracker.reviewQuery(repos: settings.repos))
-            } catch GitHubError.server(422, let message, let endpoint) where settings.repos != nil {
-                // GitHub refuses the whole search when one `repo:` cannot be read: name which, as the poll does.
-                let refused = try (settings.repos ?? []).filter { try !reader.canRead(repository: $0) }
-                guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
-                throw GitHubError.repositoriesUnavailable(names: refused)
-            }
+            // GitHub refuses the whole search when one `repo:` cannot be read: named, as the poll does.
+            let reviews = try reader.reviewRequests(repos: github.repos)
+            if !reviews.refused.isEmpty { throw GitHubError.refused(.repositoriesUnavailable(names: reviews.refused)) }
             findings.add(
                 reviews.complete ? .pass : .warn, "\(reviews.items.count) pull requests await your review",
                 then: reviews.complete ? nil : "GitHub said the search is incomplete: no review request is taken as removed")
@@ -73,12 +62,12 @@ struct GitHubSurvey {
 
     private func fix(for error: any Error) -> String {
         switch error as? GitHubError {
-        case .tokenRejected: "make a new personal access token and put it in the \(settings.credential.summary) of \(settings.tableName)"
-        case .missingScope: "give the token the repo scope (classic) or read access to Issues and Pull requests (fine-grained)"
+        case .tokenRejected: "make a new personal access token and put it in the \(github.credential.summary) of \(github.tableName)"
+        case .refused(.missingScope): "give the token the repo scope (classic) or read access to Issues and Pull requests (fine-grained)"
         case .rateLimited: "wait: GitHub limits this token for a while; trackwatch backs off by itself"
-        case .server(422, _, _): "check repos in \(settings.tableName): GitHub's message says what it refused"
-        case .repositoriesUnavailable: "correct repos in \(settings.tableName) (owner/name, as in the repository's URL), or give the token access to them"
-        default: "check url in \(settings.tableName): https://api.github.com, or your server's /api/v3"
+        case .server(422, _, _): "check repos in \(github.tableName): GitHub's message says what it refused"
+        case .refused(.repositoriesUnavailable): "correct repos in \(github.tableName) (owner/name, as in the repository's URL), or give the token access to them"
+        default: "check url in \(github.tableName): https://api.github.com, or your server's /api/v3"
         }
     }
 

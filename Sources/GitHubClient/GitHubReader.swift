@@ -56,6 +56,30 @@ struct GitHubReader {
         return (items, complete && whole)
     }
 
+    /// Open pull requests whose review is requested from me, directly or through a team; in any of `repos` if
+    /// configured (GitHub ORs `repo:`). GitHub refuses the whole search (422) when one `repo:` of it cannot be read:
+    /// the repositories are then asked one by one, those refused are named in `refused`, and the search is asked
+    /// again for the rest.
+    func reviewRequests(repos: [String]?) throws -> (items: [GitHubIssue], complete: Bool, refused: [String]) {
+        func find(_ repos: [String]) throws -> (items: [GitHubIssue], complete: Bool, refused: [String]) {
+            let found = try search("is:open is:pr review-requested:@me" + repos.map { " repo:\($0)" }.joined())
+            return (found.items, found.complete, [])
+        }
+        guard let repos else { return try find([]) }
+        if repos.isEmpty { return ([], true, []) }
+        do {
+            return try find(repos)
+        } catch GitHubError.server(422, let message, let endpoint) {
+            let refused = try repos.filter { try !canRead(repository: $0) }
+            guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
+            let rest = repos.filter { !refused.contains($0) }
+            var found: (items: [GitHubIssue], complete: Bool, refused: [String]) =
+                try rest.isEmpty ? ([], true, []) : find(rest)
+            found.refused = refused
+            return found
+        }
+    }
+
     /// Whether this token can read `repo` (`owner/name`): 404 and 403 say it cannot.
     func canRead(repository repo: String) throws -> Bool {
         do {
@@ -63,7 +87,7 @@ struct GitHubReader {
             return true
         } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
             return false
-        } catch GitHubError.missingScope {
+        } catch GitHubError.refused(.missingScope) {
             return false
         }
     }
@@ -92,7 +116,7 @@ struct GitHubReader {
             return try api.decode(LossyItem<GitHubIssue>.self, answer, endpoint).value.map { .found($0) } ?? .unusable
         } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
             return .gone(status: status)
-        } catch GitHubError.missingScope {
+        } catch GitHubError.refused(.missingScope) {
             // SSO enforced, or a fine-grained token narrowed: the repository is unreadable, the item not gone.
             return .unreadable
         }

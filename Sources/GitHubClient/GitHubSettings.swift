@@ -38,34 +38,9 @@ public struct GitHubSettings: TrackerSettings {
     public var ownerAndStateFields: [String] { [GitHubFields.state, GitHubFields.assignees, GitHubFields.reviewRequest] }
 }
 
-/// `owner/repo#42`: GitHub's own reference to an issue or pull request, checked before it names a record, a link or
-/// a request.
-struct GitHubReference: Equatable {
-    let repo: String
-    let number: Int
-
-    init?(_ text: String) {
-        guard let hash = text.lastIndex(of: "#"), let number = Int(text[text.index(after: hash)...]), number > 0,
-            number < 1_000_000_000, GitHubRepo.isValid(String(text[..<hash]))
-        else { return nil }
-        repo = String(text[..<hash])
-        self.number = number
-    }
-
-    init?(repo: String, number: Int) {
-        self.init("\(repo)#\(number)")
-    }
-
-    var key: String { "\(repo)#\(number)" }
-}
-
-/// `owner/name` as GitHub allows them: letters, digits, `-`, `_`, `.`; checked before it goes into a path.
-enum GitHubRepo {
-    static func isValid(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { $0.utf8.count <= 100 && PathSegment.isPlain($0) }
-    }
-}
+/// `owner/repo#42`: GitHub's own reference to an issue or pull request.
+typealias GitHubReference = ForgeReference
+typealias GitHubRepo = ForgeRepo
 
 /// `[[github]]` tables.
 public struct GitHubSourceKind: TrackerSourceKind {

@@ -11,7 +11,6 @@ import TrackwatchCore
 /// until its updates are older than the last poll (with `[poll] overlap`); stored items that should have been in
 /// what was read and are not are asked for one by one (unassigned, closed, transferred, deleted).
 final class GitHubTracker: ActivityTracker {
-    static let watch = "items"
     static let assignedETagKey = "github_etag_assigned", createdETagKey = "github_etag_created"
 
     let github: GitHubSettings
@@ -51,7 +50,9 @@ final class GitHubTracker: ActivityTracker {
             + "those you opened; changes by others are reported from the next check on."
     }
 
-    func unavailable(_ parts: [String]) -> any SourceFailure { GitHubError.repositoriesUnavailable(names: parts) }
+    func unavailable(_ parts: [String]) -> any SourceFailure {
+        GitHubError.refused(.repositoriesUnavailable(names: parts))
+    }
 
     static func user(_ me: ActivityIdentity) -> GitHubUser {
         GitHubUser(
@@ -73,7 +74,8 @@ final class GitHubTracker: ActivityTracker {
             memory.set(Self.createdETagKey, created.etag)
         }
         var lists = ActivityLists<GitHubIssue>()
-        let search = try reviewRequests(poll, unreadable: &lists.unreadable)
+        let search = try reader.reviewRequests(repos: github.repos.map { $0.filter { !poll.unreadable.contains($0) } })
+        lists.unreadable.formUnion(search.refused)
         lists.reviewRequests = Set(search.items.filter(watched).map { String($0.id) })
         lists.reviewRequestsComplete = search.complete
         for issue in assigned.issues + created.issues + search.items where watched(issue) { lists.mine[String(issue.id)] = issue }
@@ -93,30 +95,6 @@ final class GitHubTracker: ActivityTracker {
             }
         }
         return lists
-    }
-
-    /// Open pull requests whose review is requested from me, directly or through a team. GitHub refuses the whole
-    /// search (422) when one `repo:` of it cannot be read: the configured repositories are then asked one by one,
-    /// those refused are named and left out, and the search is asked again for the rest.
-    private func reviewRequests(
-        _ poll: ActivityPoll, unreadable: inout Set<String>
-    ) throws -> (items: [GitHubIssue], complete: Bool) {
-        let repos = github.repos.map { $0.filter { !poll.unreadable.contains($0) } }
-        if repos?.isEmpty == true { return ([], true) }
-        do {
-            return try reader.search(Self.reviewQuery(repos: repos))
-        } catch GitHubError.server(422, let message, let endpoint) where repos != nil {
-            let refused = try (repos ?? []).filter { try !reader.canRead(repository: $0) }
-            guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
-            unreadable.formUnion(refused)
-            let rest = (repos ?? []).filter { !refused.contains($0) }
-            return rest.isEmpty ? ([], true) : try reader.search(Self.reviewQuery(repos: rest))
-        }
-    }
-
-    /// Open pull requests whose review is requested from me; in any of `repos` if configured (GitHub ORs `repo:`).
-    static func reviewQuery(repos: [String]?) -> String {
-        "is:open is:pr review-requested:@me" + (repos ?? []).map { " repo:\($0)" }.joined()
     }
 
     func watched(_ issue: GitHubIssue) -> Bool {

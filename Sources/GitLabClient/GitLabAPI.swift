@@ -110,67 +110,27 @@ final class GitLabAPI {
     }
 
     static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {
+        // GitLab.com sends Retry-After with a 429; a self-managed limit may answer a plain "Retry later".
         let message = APIErrorBody.text(response)
             ?? SafeText.oneLine(String(decoding: response.body.prefix(200), as: UTF8.self), limit: 100)
-        switch response.status {
-        case 401: return .tokenRejected(message: message)
-        case 429:
-            // GitLab.com sends Retry-After; a self-managed limit may answer a plain "Retry later": a minute then.
-            let wait = RetryAfter.seconds(in: response) ?? 60
-            return .rateLimited(retryAfter: RetryAfter.jittered(wait))
-        default: return .server(status: response.status, message: message, endpoint: endpoint.name)
-        }
+        return .answer(response, message: message, endpoint: endpoint.name)
     }
 
     private func decode<Value: Decodable>(_ type: Value.Type, _ response: HTTPResponse, _ endpoint: GitLabEndpoint) throws -> Value {
-        try JSONAnswer.decode(type, response, skipped: skipped) {
-            GitLabError.invalidResponse(endpoint: endpoint.name, detail: $0)
-        }
+        try GitLabError.decode(type, response, endpoint: endpoint.name, skipped: skipped)
     }
 }
 
-/// Why talking to GitLab failed, in words that say what to do next. A poll that meets one of these commits nothing.
-public enum GitLabError: Error, Equatable {
-    case unreachable(TransportError)
-    /// 401: the token is wrong, expired or revoked.
-    case tokenRejected(message: String)
-    /// 429 (with `Retry-After`, or GitLab's plain "Retry later"): wait as told.
-    case rateLimited(retryAfter: Double?)
-    case server(status: Int, message: String, endpoint: String)
-    case invalidResponse(endpoint: String, detail: String)
-    /// A configured project the token cannot see (404) or may not read (403).
-    case projectUnavailable(path: String, status: Int)
-}
+/// Why talking to GitLab failed, in words that say what to do next.
+public typealias GitLabError = TrackerError<GitLabRefusal>
 
-extension GitLabError: TrackerFailure {
+/// GitLab's words: it refuses nothing that other trackers do not (a project it cannot read is a shared case).
+public enum GitLabRefusal: TrackerRefusal {
     public static var tracker: String { "GitLab" }
     public static var newToken: String {
         "personal access token with the read_api scope (GitLab, Preferences, Access tokens)"
     }
+    public static var projectNames: String { "full paths, such as platform/web" }
 
-    public var common: CommonFailure? {
-        switch self {
-        case .unreachable(let error): .unreachable(error)
-        case .tokenRejected(let message): .tokenRejected(message: message)
-        case .rateLimited(let retryAfter): .rateLimited(status: 429, retryAfter: retryAfter, limit: "HTTP 429")
-        case .server(let status, let message, let endpoint):
-            .server(status: status, message: message, endpoint: endpoint)
-        case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
-        case .projectUnavailable: nil
-        }
-    }
-
-    public var own: OwnFailure {
-        guard case .projectUnavailable(let path, let status) = self else { preconditionFailure("a shared failure") }
-        let why = status == 403 ? "the token may not read it" : "GitLab has no such project, or the token cannot see it"
-        return OwnFailure(
-            "Project \(path): \(why) (HTTP \(status)). Check projects in [[gitlab]] (full paths, such as "
-                + "platform/web), or ask for access; the other projects are watched.",
-            kind: .configuration, reason: "project \(path): HTTP \(status)")
-    }
-
-    public func cause(tracker: String) -> String? {
-        if case .projectUnavailable(let path, _) = self { return "\(tracker) project \(path) is not available" }
-        return nil
-    }
+    public var own: OwnFailure { switch self {} }
 }

@@ -8,8 +8,7 @@ public struct GitLabFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { GitLabSourceKind() }
-    public static var watch: String { GitLabTracker.watch }
-    public static var route: @Sendable (String) -> String { GitLabSurvey.route }
+    public static var route: @Sendable (String) -> String { GitLabTracker.route }
 
     public func secretFix(_ settings: GitLabSettings) -> String {
         "put a personal access token with the read_api scope alone on the first line of that file (GitLab, "
@@ -22,29 +21,25 @@ public struct GitLabFactory: ActivityTrackerFactory {
         let api = GitLabAPI(
             base: settings.api, token: secret, transport: transport, timeout: settings.requestTimeout,
             skipped: SkippedItems(tracker: "GitLab", logger: logger))
-        return TrackerSession(
-            tracker: GitLabTracker(settings: settings, api: api, logger: logger),
-            survey: GitLabSurvey(settings: settings, api: api).run)
+        let tracker = GitLabTracker(settings: settings, api: api, logger: logger)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask GitLab, read-only: who the token is, what a poll will read, what the server has.
-struct GitLabSurvey {
-    let settings: GitLabSettings
-    let api: GitLabAPI
-
-    func run() -> ProbeReport {
+extension GitLabTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let me = try api.get(GitLabUser.self, .user)
             let login = me.actor?.login.map { "@\($0), " } ?? ""
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(login)id \(me.id.map(String.init) ?? "?"))")
-            for path in settings.projects ?? [] {
+            for path in gitlab.projects ?? [] {
                 do {
                     _ = try api.get(APIErrorBody.self, .project(path: path))
                     findings.add(.pass, "project \(path) is visible")
                 } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
-                    findings.add(.fail, "\(GitLabError.projectUnavailable(path: path, status: status))",
-                                 then: "check projects in \(settings.tableName), or ask for access")
+                    findings.add(.fail, "\(GitLabError.projectUnavailable(name: path, status: status))",
+                                 then: "check projects in \(gitlab.tableName), or ask for access")
                 }
             }
             let assigned = try api.get(
@@ -80,9 +75,9 @@ struct GitLabSurvey {
 
     private func fix(for error: any Error) -> String {
         switch error as? GitLabError {
-        case .tokenRejected: "make a new personal access token with read_api and put it in the \(settings.credential.summary) of \(settings.tableName)"
+        case .tokenRejected: "make a new personal access token with read_api and put it in the \(gitlab.credential.summary) of \(gitlab.tableName)"
         case .rateLimited: "wait: GitLab limits this token for a while; trackwatch backs off by itself"
-        default: "check url in \(settings.tableName): your GitLab without /api/v4"
+        default: "check url in \(gitlab.tableName): your GitLab without /api/v4"
         }
     }
 

@@ -11,7 +11,6 @@ import TrackwatchCore
 /// and what I authored updated since the last poll (with `[poll] overlap`). GitLab's REST API has no "assigned or
 /// authored" filter.
 final class GitLabTracker: ActivityTracker {
-    static let watch = "items"
     /// The stored project id of an item, to ask for it by path (`/projects/:id/issues/:iid`).
     static let projectField = "_project"
     /// GitLab's id of the item now (a moved issue's differs from the stable id it keeps).
@@ -54,8 +53,7 @@ final class GitLabTracker: ActivityTracker {
     }
 
     func unavailable(_ parts: [String]) -> any SourceFailure {
-        GitLabError.projectUnavailable(
-            path: parts.joined(separator: ", "), status: parts.compactMap { refused[$0] }.max() ?? 404)
+        GitLabError.projectsUnavailable(parts, refused: refused)
     }
 
     static func user(_ me: ActivityIdentity) -> GitLabUser {

@@ -117,9 +117,7 @@ final class JiraAPI {
     }
 
     private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
-        try JSONAnswer.decode(Answer.self, response, skipped: skipped) {
-            JiraError.invalidResponse(endpoint: endpoint.name, detail: $0)
-        }
+        try JiraError.decode(Answer.self, response, endpoint: endpoint.name, skipped: skipped)
     }
 
     /// Sends one request; an error status becomes a `JiraError`.
@@ -136,19 +134,20 @@ final class JiraAPI {
     static func failure(_ response: HTTPResponse, endpoint: JiraEndpoint, cloud: Bool) -> JiraError {
         let message = JSONAnswer.message(JiraErrorBody.self, response)?.text ?? ""
         switch response.status {
-        case 401: return .credentialsRejected(message: message, cloud: cloud)
+        case 401: return .refused(.credentialsRejected(message: message, cloud: cloud))
         case 403 where response.header("X-Authentication-Denied-Reason") != nil || message.lowercased().contains("captcha"):
-            return .forbidden(endpoint: endpoint.name, message: message)
-        case 410: return .removed(endpoint: endpoint.name, message: message)
+            return .refused(.forbidden(endpoint: endpoint.name, message: message))
+        case 410: return .refused(.removed(endpoint: endpoint.name, message: message))
         case 429, 503:
             // A 503 without Retry-After is an outage like any 5xx; with it, the server asked for a pause.
             if response.status == 503, response.header("Retry-After") == nil {
                 return .server(status: 503, message: message, endpoint: endpoint.name)
             }
             // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
-            let wait = retryAfter(response).map(RetryAfter.jittered)
-            let reason = response.header("RateLimit-Reason").map { SafeText.oneLine($0, limit: 60) }
-            return .rateLimited(status: response.status, retryAfter: wait, reason: reason)
+            let reason = response.header("RateLimit-Reason").map { " (\(SafeText.oneLine($0, limit: 60)))" } ?? ""
+            return .rateLimited(
+                status: response.status, retryAfter: retryAfter(response).map(RetryAfter.jittered),
+                limit: "HTTP \(response.status)\(reason)")
         default: return .server(status: response.status, message: message, endpoint: endpoint.name)
         }
     }
@@ -168,54 +167,36 @@ final class JiraAPI {
 
 /// Why talking to Jira failed, in words that say what to do next. A poll that meets one of these commits nothing:
 /// no partial answer is ever diffed.
-public enum JiraError: Error, Equatable {
-    /// No HTTP answer: connection refused, DNS, TLS, timeout, an answer over the size limit.
-    case unreachable(TransportError)
+public typealias JiraError = TrackerError<JiraRefusal>
+
+/// What only Jira refuses.
+public enum JiraRefusal: TrackerRefusal {
     /// 401: the token (or password) is wrong, expired or revoked — Jira cannot say which. `cloud` picks the advice.
     case credentialsRejected(message: String, cloud: Bool)
     /// 403: signed in, but refused (Data Center's CAPTCHA after failed logins says so here too).
     case forbidden(endpoint: String, message: String)
-    /// 429, or 503 with `Retry-After`: the server asked to wait; `retryAfter` with jitter added.
-    case rateLimited(status: Int, retryAfter: Double?, reason: String?)
     /// 410: the endpoint was removed (Jira Cloud's `/search`, CHANGE-2046).
     case removed(endpoint: String, message: String)
-    /// Any other error status.
-    case server(status: Int, message: String, endpoint: String)
-    /// A 2xx answer that is not what the API documents (HTML, garbage, a cut body, a page that repeats).
-    case invalidResponse(endpoint: String, detail: String)
     /// A configured project this account cannot see, or that does not exist (Jira answers 400, not 403).
     case projectUnavailable(key: String)
     /// The configured `jql` is refused by Jira.
     case invalidJQL(message: String)
-}
 
-extension JiraError: TrackerFailure {
     public static var tracker: String { "Jira" }
     public static var limited: String { "requests" }
 
-    public var common: CommonFailure? {
-        switch self {
-        case .unreachable(let error) where ![.tls, .responseTooLarge, .notTLS].contains(error.kind): .unreachable(error)
-        case .rateLimited(let status, let retryAfter, let reason):
-            .rateLimited(
-                status: status, retryAfter: retryAfter, limit: "HTTP \(status)\(reason.map { " (\($0))" } ?? "")")
-        case .server(let status, let message, let endpoint):
-            .server(status: status, message: message, endpoint: endpoint)
-        case .invalidResponse(let endpoint, let detail): .invalidResponse(endpoint: endpoint, detail: detail)
+    public static func unreachable(_ error: TransportError) -> String? {
+        switch error.kind {
+        case .tls: "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [[jira]]."
+        case .notTLS: "Jira does not speak TLS on this port (\(error.detail)); check the url in [[jira]]."
+        case .responseTooLarge: "Jira sent an answer larger than trackwatch accepts for one page: \(error.detail)."
         default: nil
         }
     }
 
     public var own: OwnFailure {
-        let quote = CommonFailure.quote
+        let quote = JiraError.quote
         switch self {
-        case .unreachable(let error):
-            let description = switch error.kind {
-            case .tls: "\(error.detail). If the server uses a private or self-signed certificate, set ca_file in [[jira]]."
-            case .notTLS: "Jira does not speak TLS on this port (\(error.detail)); check the url in [[jira]]."
-            default: "Jira sent an answer larger than trackwatch accepts for one page: \(error.detail)."
-            }
-            return OwnFailure(description, kind: .unreachable(error.kind), reason: error.reason)
         case .credentialsRejected(let message, let cloud):
             let advice = cloud
                 ? "The API token expired or was revoked, or is wrong (a 401 cannot tell which; Cloud tokens expire "
@@ -231,7 +212,7 @@ extension JiraError: TrackerFailure {
             return OwnFailure(
                 "Jira refused the \(endpoint) request (HTTP 403\(quote(message))). If Jira asks for a CAPTCHA after "
                     + "failed logins, sign in once in the browser; a personal access token avoids this.",
-                kind: .credentials, reason: "HTTP 403" + CommonFailure.short(message))
+                kind: .credentials, reason: "HTTP 403" + JiraError.short(message))
         case .removed(let endpoint, let message):
             return OwnFailure(
                 "Jira answered 410 Gone to the \(endpoint) request: Atlassian removed that API\(quote(message)). "
@@ -246,7 +227,6 @@ extension JiraError: TrackerFailure {
             return OwnFailure(
                 "Jira refused the jql of [[jira]]\(quote(message)). Correct it (try it in Jira's issue search first).",
                 kind: .configuration, reason: "the jql was refused")
-        default: preconditionFailure("a shared failure")
         }
     }
 

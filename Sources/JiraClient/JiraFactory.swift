@@ -9,7 +9,7 @@ public struct JiraFactory: ActivityTrackerFactory {
 
     public var kind: any SourceKind { JiraSourceKind() }
     public static var watch: String { JiraTracker.watch }
-    public static var route: @Sendable (String) -> String { JiraSurvey.route }
+    public static var route: @Sendable (String) -> String { JiraTracker.route }
 
     public func secretName(_ jira: JiraSettings) -> String {
         switch jira.signIn {
@@ -44,19 +44,15 @@ public struct JiraFactory: ActivityTrackerFactory {
         let api = JiraAPI(
             base: jira.url, authorization: JiraAPI.authorization(jira.signIn, secret: secret), transport: transport,
             timeout: jira.requestTimeout, logger: logger)
-        return TrackerSession(
-            tracker: JiraTracker(settings: jira, api: api, logger: logger),
-            survey: JiraSurvey(settings: jira, api: api).run)
+        let tracker = JiraTracker(settings: jira, api: api, logger: logger)
+        return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
 
 /// What `doctor` and `probe` ask a Jira server, read-only: which flavour it is, who the credentials are, what a
 /// poll will read, and what a steady poll costs.
-struct JiraSurvey {
-    let settings: JiraSettings
-    let api: JiraAPI
-
-    func run() -> ProbeReport {
+extension JiraTracker {
+    func survey() -> ProbeReport {
         .survey(fix: fix(for:)) { findings in
             let flavour = try api.knownFlavour()
             findings.add(
@@ -66,9 +62,9 @@ struct JiraSurvey {
                     : "Jira Data Center (serverInfo): searches with /rest/api/2/search and expand=changelog")
             let me: JiraUser = try api.get(.myself)
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(SafeText.bounded(me.id ?? "?", 80)))")
-            for project in settings.projects ?? [] { check(project: project, into: &findings) }
+            for project in jira.projects ?? [] { check(project: project, into: &findings) }
             let assigned = try JiraReader(api: api, pageSize: 100).search(
-                "assignee = currentUser()\(settings.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
+                "assignee = currentUser()\(jira.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
                 fields: ["updated"])
             findings.add(.pass, "\(assigned.count) issues assigned to you")
             findings.add(
@@ -81,12 +77,12 @@ struct JiraSurvey {
     /// The action that mends `error`, said as an action.
     private func fix(for error: any Error) -> String {
         switch error as? JiraError {
-        case .credentialsRejected:
-            "\(JiraFactory.whereToMakeOne(settings)), and put it in the \(settings.credential.summary) of \(settings.tableName)"
-        case .unreachable: "check url, ca_file, insecure and proxy in \(settings.tableName), and the network"
-        case .invalidJQL: "correct jql in \(settings.tableName) (try it in Jira's issue search first)"
+        case .refused(.credentialsRejected):
+            "\(JiraFactory.whereToMakeOne(jira)), and put it in the \(jira.credential.summary) of \(jira.tableName)"
+        case .unreachable: "check url, ca_file, insecure and proxy in \(jira.tableName), and the network"
+        case .refused(.invalidJQL): "correct jql in \(jira.tableName) (try it in Jira's issue search first)"
         case .rateLimited: "wait: Jira limits requests for a while; trackwatch backs off by itself"
-        default: "check url in \(settings.tableName): your Jira site or server, with its context path"
+        default: "check url in \(jira.tableName): your Jira site or server, with its context path"
         }
     }
 
@@ -98,7 +94,7 @@ struct JiraSurvey {
         } catch JiraError.server(400, _, _) {
             findings.add(
                 .fail, "project \(project): Jira says it does not exist or this account cannot see it",
-                then: "check projects in \(settings.tableName), or ask for access; the other projects are watched")
+                then: "check projects in \(jira.tableName), or ask for access; the other projects are watched")
         } catch {
             findings.add(.unknown, "project \(project): \(error)")
         }

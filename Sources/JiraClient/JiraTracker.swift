@@ -53,7 +53,9 @@ final class JiraTracker: ActivityTracker {
             + "others are reported from the next check on."
     }
 
-    func unavailable(_ parts: [String]) -> any SourceFailure { JiraError.projectUnavailable(key: parts.joined(separator: ", ")) }
+    func unavailable(_ parts: [String]) -> any SourceFailure {
+        JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", ")))
+    }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<JiraIssue> {
         if api.flavour == nil, let flavour = try memory.value(Self.flavourKey) {
@@ -61,7 +63,7 @@ final class JiraTracker: ActivityTracker {
         }
         var query = JiraQuery(projects: jira.projects?.filter { !poll.unreadable.contains($0) }, narrowing: jira.jql)
         if query.projects?.isEmpty == true, let first = jira.projects?.first {
-            throw JiraError.projectUnavailable(key: first)
+            throw JiraError.refused(.projectUnavailable(key: first))
         }
         var lists = ActivityLists<JiraIssue>()
         while true {
@@ -76,11 +78,11 @@ final class JiraTracker: ActivityTracker {
                 guard let project = query.unavailableProject(in: message) else {
                     throw jira.jql == nil
                         ? JiraError.server(status: 400, message: message, endpoint: "search")
-                        : JiraError.invalidJQL(message: message)
+                        : JiraError.refused(.invalidJQL(message: message))
                 }
                 query.projects?.removeAll { $0 == project }
                 lists.unreadable.insert(project)
-                if query.projects?.isEmpty == true { throw JiraError.projectUnavailable(key: project) }
+                if query.projects?.isEmpty == true { throw JiraError.refused(.projectUnavailable(key: project)) }
             }
         }
     }

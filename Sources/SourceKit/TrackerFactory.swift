@@ -11,7 +11,7 @@ public protocol ActivityTrackerFactory: SourceFactory {
 
     /// The largest answer accepted: by default 16 MB, a page of 100 items leaving each 160 kB.
     static var maximumBodySize: Int { get }
-    /// The one watch of its sources (`issues`, `items`).
+    /// The one watch of its sources: `items` (the default), `issues`.
     static var watch: String { get }
     /// How a probe's transcript names the tracker's routes: `/repos/acme/web` → `/repos/{owner}/{repo}`.
     static var route: @Sendable (String) -> String { get }
@@ -40,6 +40,7 @@ public struct TrackerSession {
 
 extension ActivityTrackerFactory {
     public static var maximumBodySize: Int { 16 * 1024 * 1024 }
+    public static var watch: String { "items" }
 
     public func secretName(_ settings: Settings) -> String { "token" }
 

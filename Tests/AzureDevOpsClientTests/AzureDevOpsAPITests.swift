@@ -92,7 +92,7 @@ final class AzureDevOpsAPITests: XCTestCase {
         let api = AzureDevOpsAPI(
             base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
         XCTAssertThrowsError(try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))) { error in
-            XCTAssertEqual(error as? AzureDevOpsError, .signInPage)
+            XCTAssertEqual(error as? AzureDevOpsError, .refused(.signInPage))
         }
     }
 }

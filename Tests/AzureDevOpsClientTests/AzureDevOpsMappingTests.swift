@@ -271,7 +271,7 @@ final class AzureDevOpsMappingTests: XCTestCase {
         let page = HTTPResponse(
             status: 203, headers: [("Content-Type", "text/html")], body: Array("<html>Sign in</html>".utf8))
         let refused = AzureDevOpsAPI.failure(page, endpoint: .wiql)
-        XCTAssertEqual(refused, .signInPage)
+        XCTAssertEqual(refused, .refused(.signInPage))
         XCTAssertEqual(refused.failureKind, .credentials)
         XCTAssertTrue(refused.description.contains("sign-in page (HTTP 203)"), refused.description)
         let throttled = AzureDevOpsAPI.failure(
@@ -298,8 +298,8 @@ final class AzureDevOpsMappingTests: XCTestCase {
 
     func test_transcriptRoutes_nameNoOrganizationProjectOrRepository() {
         XCTAssertEqual(
-            AzureDevOpsSurvey.route("/acme/Web/_apis/git/repositories/1f2e/pullRequests/7/threads"),
+            AzureDevOpsTracker.route("/acme/Web/_apis/git/repositories/1f2e/pullRequests/7/threads"),
             "/{base}/_apis/git/repositories/{repository}/pullRequests/{id}/threads")
-        XCTAssertEqual(AzureDevOpsSurvey.route("/_apis/wit/workItems/42/updates"), "/_apis/wit/workItems/{id}/updates")
+        XCTAssertEqual(AzureDevOpsTracker.route("/_apis/wit/workItems/42/updates"), "/_apis/wit/workItems/{id}/updates")
     }
 }

@@ -102,7 +102,7 @@ final class GitHubMappingTests: XCTestCase {
             HTTPResponse(status: 403, headers: [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "1768653300"),
                                                 ("Date", "Sat, 17 Jan 2026 12:34:00 GMT")]),
             endpoint: .user)
-        guard case .rateLimited(let wait?, "core") = limited else { return XCTFail("\(limited)") }
+        guard case .rateLimited(nil, let wait?, "the hourly limit") = limited else { return XCTFail("\(limited)") }
         XCTAssertTrue((66...78).contains(wait), "60 s to the reset, with jitter: \(wait)")
         let secondary = GitHubAPI.failure(HTTPResponse(status: 429, headers: [("Retry-After", "30")]), endpoint: .user)
         XCTAssertTrue(secondary.isRateLimited)

@@ -84,7 +84,7 @@ final class JiraWireTests: XCTestCase {
             endpoint: .searchJQL, cloud: true)
         else { return XCTFail("not rate limited") }
         XCTAssertTrue((11...13).contains(wait), "10 s and 10–30 % jitter: \(wait)")
-        XCTAssertEqual(reason, "jira-burst-based")
+        XCTAssertEqual(reason, "HTTP 429 (jira-burst-based)")
     }
 }
 
