@@ -14,7 +14,6 @@ and exits non-zero on a failure.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import traceback
@@ -28,27 +27,14 @@ from azure.devops.exceptions import AzureDevOpsAuthenticationError, AzureDevOpsS
 from azure.devops.v7_1.git.models import GitPullRequestSearchCriteria, IdentityRefWithVote  # noqa: E402
 from azure.devops.v7_1.work_item_tracking.models import CommentCreate, Wiql, WorkItemBatchGetRequest  # noqa: E402
 from msrest.authentication import BasicAuthentication  # noqa: E402
+from simcheck import binary, check, starter, summary  # noqa: E402
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/ado-sim"
-results = {"passed": 0, "failed": 0}
+BINARY = binary("ado-sim")
+start = starter(BINARY)
 ENGINEER = "6c1f0e2a-5b1d-4c7e-9a30-000000000101"
 ALICE = "6c1f0e2a-5b1d-4c7e-9a30-000000000102"
 TFS = "00000002-0000-8888-8000-000000000000"
 MINE = "SELECT [System.Id] FROM WorkItems WHERE [System.AssignedTo] = @Me ORDER BY [System.Id]"
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  ({detail})"))
-
-
-def start(*arguments):
-    process = subprocess.Popen([BINARY, "--port", "0", *arguments], stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        process.kill()
-        raise SystemExit(f"ado-sim did not start: {line!r}")
-    return process, line.removeprefix("listening on ")
 
 
 def control(origin, method, path, body=None):
@@ -197,8 +183,7 @@ def main():
     except Exception as error:
         traceback.print_exc()
         check("old_servers: no client exception", False, repr(error))
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

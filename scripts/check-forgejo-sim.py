@@ -12,7 +12,6 @@ the switches it can see (Gitea, a server without a timeline). The generated clie
 "N passed, N failed" and exits non-zero on a failure.
 """
 import json
-import subprocess
 import sys
 import traceback
 import urllib.error
@@ -20,23 +19,10 @@ import urllib.request
 
 import forgejo_api
 from forgejo_api.rest import ApiException
+from simcheck import binary, check, starter, summary  # noqa: E402
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/forgejo-sim"
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  ({detail})"))
-
-
-def start(*arguments):
-    process = subprocess.Popen([BINARY, "--port", "0", *arguments], stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        process.kill()
-        raise SystemExit(f"forgejo-sim did not start: {line!r}")
-    return process, line.removeprefix("listening on ")
+BINARY = binary("forgejo-sim")
+start = starter(BINARY)
 
 
 def control(origin, path, body):
@@ -138,8 +124,7 @@ def main():
     finally:
         process.terminate()
         process.wait(timeout=10)
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

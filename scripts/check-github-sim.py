@@ -11,29 +11,15 @@ and requests a review; then reads back what the server recorded. Prints "N passe
 a failure.
 """
 import json
-import subprocess
 import sys
 import traceback
 import urllib.request
 
 from github import Auth, Github
+from simcheck import binary, check, starter, summary  # noqa: E402
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/github-sim"
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  ({detail})"))
-
-
-def start(*arguments):
-    process = subprocess.Popen([BINARY, "--port", "0", *arguments], stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        process.kill()
-        raise SystemExit(f"github-sim did not start: {line!r}")
-    return process, line.removeprefix("listening on ")
+BINARY = binary("github-sim")
+start = starter(BINARY)
 
 
 def stats(origin):
@@ -107,8 +93,7 @@ def main():
         finally:
             process.terminate()
             process.wait(timeout=10)
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    sys.exit(summary())
 
 
 if __name__ == "__main__":

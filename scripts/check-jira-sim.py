@@ -9,28 +9,14 @@ the assigned issues, reads an issue with its changelog, adds a comment, assigns 
 what the server recorded. Prints "N passed, N failed" and exits non-zero on a failure.
 """
 import os
-import subprocess
 import sys
 import traceback
 
 from jira import JIRA
+from simcheck import binary, check, starter, summary  # noqa: E402
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/jira-sim"
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  ({detail})"))
-
-
-def start(*arguments):
-    process = subprocess.Popen([BINARY, "--port", "0", *arguments], stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    if not line.startswith("listening on "):
-        process.kill()
-        raise SystemExit(f"jira-sim did not start: {line!r}")
-    return process, line.removeprefix("listening on ")
+BINARY = binary("jira-sim")
+start = starter(BINARY)
 
 
 def exercise(flavor, jira, me_id, alice_id):
@@ -98,8 +84,7 @@ def main():
         finally:
             process.terminate()
             process.wait()
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+    return summary()
 
 
 if __name__ == "__main__":
