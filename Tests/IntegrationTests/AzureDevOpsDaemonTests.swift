@@ -20,8 +20,7 @@ final class AzureDevOpsDaemonTests: XCTestCase {
     func test_aReviewRequest_isABubble_thatOpensThePullRequest_andDoctorAndProbeCoverAzureDevOps() throws {
         let sim = try AzureDevOpsSim()
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useAzureDevOps(sim)
         let notify = try NotifySocket()
         let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
@@ -37,9 +36,7 @@ final class AzureDevOpsDaemonTests: XCTestCase {
         XCTAssertTrue(calls.first?.summary.hasPrefix("Web/Web!3: ") == true, calls.first?.summary ?? "")
         XCTAssertTrue(
             plain(calls.first?.body ?? "").hasPrefix("Lena Lead asked for your review"), calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("pullrequest") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/Web/_git/Web/pullrequest/3\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "\(sim.url)/Web/_git/Web/pullrequest/3\n")
 
         let doctor = try workspace.trackwatch(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("✔ signed in as Eve Engineer"), doctor.stdout)

@@ -21,8 +21,7 @@ final class ForgejoDaemonTests: XCTestCase {
     func test_anAssignment_isABubble_thatOpensTheIssue_andDoctorAndProbeSayWhichServer() throws {
         let sim = try ForgejoSim()
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useForgejo(sim)
         let notify = try NotifySocket()
         let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
@@ -36,9 +35,7 @@ final class ForgejoDaemonTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("acme/web#2: ") == true, calls.first?.summary ?? "")
         XCTAssertTrue(calls.first?.body.contains("Alice Example") == true, calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("acme") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/acme/web/issues/2\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "\(sim.url)/acme/web/issues/2\n")
 
         let doctor = try workspace.trackwatch(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("✔ Forgejo 11.0.3+gitea-1.22.0"), doctor.stdout)

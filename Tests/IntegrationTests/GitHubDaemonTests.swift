@@ -20,8 +20,7 @@ final class GitHubDaemonTests: XCTestCase {
     func test_aBubble_opensTheItemOnGitHub_andThePollIntervalTheServerAsksForIsHonoured() throws {
         let sim = try GitHubSim(["--poll-interval", "120"])
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useGitHub(sim)
         let notify = try NotifySocket()
         let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
@@ -36,9 +35,7 @@ final class GitHubDaemonTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("acme/web#2: ") == true, calls.first?.summary ?? "")
         XCTAssertTrue(calls.first?.body.contains("alice") == true, calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("acme") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/acme/web/issues/2\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "\(sim.url)/acme/web/issues/2\n")
 
         let transcript = workspace.directory.appendingPathComponent("probe.json")
         let probe = try workspace.trackwatch(["probe", "--save", transcript.path])

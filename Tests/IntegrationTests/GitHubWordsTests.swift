@@ -22,8 +22,7 @@ final class GitHubWordsTests: XCTestCase {
     func test_aReviewRequest_saysSo_andACommentsBubble_opensTheComment() throws {
         let sim = try GitHubSim()
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useGitHub(sim)
         let notify = try NotifySocket()
         let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)

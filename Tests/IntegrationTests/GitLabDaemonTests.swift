@@ -20,8 +20,7 @@ final class GitLabDaemonTests: XCTestCase {
     func test_aReviewRequest_isABubble_thatOpensTheMergeRequest_andDoctorAndProbeCoverGitLab() throws {
         let sim = try GitLabSim()
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useGitLab(sim)
         let notify = try NotifySocket()
         let daemon = try workspace.startDaemon(notify: notify, stderr: Pipe(), bus: bus)
@@ -35,9 +34,7 @@ final class GitLabDaemonTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("platform/web!2: ") == true, calls.first?.summary ?? "")
         XCTAssertTrue(calls.first?.body.contains("Lena Lead") == true, calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("platform") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/platform/web/-/merge_requests/2\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "\(sim.url)/platform/web/-/merge_requests/2\n")
 
         let doctor = try workspace.trackwatch(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("✔ signed in as Eve Engineer (@engineer, id 101)"), doctor.stdout)

@@ -75,6 +75,14 @@ func stopAndWait(_ process: Process) {
 }
 
 /// Checks `condition` every 50 ms until it holds or `timeout` seconds passed; whether it held.
+/// A click on the first bubble of `bus`: what Open was given, once the recording opener (`recordOpens`) has
+/// written it; nil when nothing was opened in time.
+func openFirstBubble(on bus: SessionBus, recordedIn opened: URL) throws -> String? {
+    try bus.invokeAction("default", onNotification: 1)
+    let read = { (try? String(contentsOf: opened, encoding: .utf8)) ?? "" }
+    return waitUntil { read().hasSuffix("\n") } ? read() : nil
+}
+
 func waitUntil(timeout: TimeInterval = 20, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
@@ -235,6 +243,13 @@ final class Workspace {
         try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened.path)'\n".utf8).write(to: script)
         chmod(script.path, 0o755)
         return (script, opened)
+    }
+
+    /// Bubbles' Open recorded by `recordingOpener` in place of a browser: the file each URL is appended to.
+    func recordOpens() throws -> URL {
+        let (opener, opened) = try recordingOpener()
+        trailer = "[notify]\nopener = \"\(opener.path)\""
+        return opened
     }
 
     func trackwatch(_ arguments: [String]) throws -> RunResult {

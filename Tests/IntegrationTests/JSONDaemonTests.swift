@@ -21,8 +21,7 @@ final class JSONDaemonTests: JSONSimTestCase {
 
     func test_aColleagueChecksOutADevice_oneBubble_oneJournalEntry_OpenGoesToTheDevice() throws {
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useList(
             url: sim.url + "/devices", name: "devices",
             """
@@ -47,9 +46,7 @@ final class JSONDaemonTests: JSONSimTestCase {
         XCTAssertTrue(
             plain(calls.first?.body ?? "").hasPrefix("Changed by Sam Carter in devices · isCheckedOut: false → true"),
             calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("device") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://devices.example.com/#/device/1\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "https://devices.example.com/#/device/1\n")
         notify.poll(daemon, expecting: "0 changes")
         XCTAssertEqual(try bus.notifyCalls().count, 1, "once")
 

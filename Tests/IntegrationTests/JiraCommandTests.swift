@@ -20,8 +20,7 @@ final class JiraCommandTests: XCTestCase {
     func test_bubbles_openIntoJira_muteUntilTheStatusChanges() throws {
         let sim = try JiraSim()
         let workspace = try Workspace(serverURL: sim.url)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useJira(sim)
         let notify = try NotifySocket()
         let stderr = Pipe()
@@ -36,9 +35,7 @@ final class JiraCommandTests: XCTestCase {
         XCTAssertEqual(calls.count, 1)
         XCTAssertTrue(calls.first?.summary.hasPrefix("WEB-2: ") == true, calls.first?.summary ?? "")
         XCTAssertTrue(calls.first?.body.contains("Alice Example") == true, calls.first?.body ?? "")
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("WEB-2") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "\(sim.url)/browse/WEB-2\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "\(sim.url)/browse/WEB-2\n")
 
         try bus.invokeAction("mute", onNotification: 1)
         XCTAssertTrue(try waitUntil { try workspace.trackwatch(["mute"]).stdout.contains("WEB-2") })

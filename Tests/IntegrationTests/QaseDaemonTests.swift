@@ -22,8 +22,7 @@ final class QaseDaemonTests: XCTestCase {
     func test_bubbles_openIntoQase_muteUntilTheStatusChanges() throws {
         let sim = try QaseSim()
         let workspace = try Workspace(serverURL: sim.apiURL)
-        let (opener, opened) = try workspace.recordingOpener()
-        workspace.trailer = "[notify]\nopener = \"\(opener.path)\""
+        let opened = try workspace.recordOpens()
         try workspace.useQase(sim)
         let notify = try NotifySocket()
         let stderr = Pipe()
@@ -40,9 +39,7 @@ final class QaseDaemonTests: XCTestCase {
         XCTAssertEqual(calls.first?.hints["urgency"] as? Int, 2, "critical: a defect of severity critical in my hands")
         let body = calls.first?.body ?? ""
         XCTAssertTrue(body.hasPrefix("Assigned to you") && body.contains("1-Critical"), body)
-        try bus.invokeAction("default", onNotification: 1)
-        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("defect") })
-        XCTAssertEqual(try String(contentsOf: opened, encoding: .utf8), "https://app.qase.example/defect/DEMO\n")
+        XCTAssertEqual(try openFirstBubble(on: bus, recordedIn: opened), "https://app.qase.example/defect/DEMO\n")
 
         try bus.invokeAction("mute", onNotification: 1)
         XCTAssertTrue(try waitUntil { try workspace.trackwatch(["mute"]).stdout.contains("DEMO/defect/3") })
