@@ -69,8 +69,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             hasSnapshot: previous != nil, sinceLastPoll: lastPoll.map { started - $0 }, lastFullRead: lastFull, now: started)
         let me = try identity(full: full, memory: &memory)
         let window = ActivityWindow(started: started, lastPoll: lastPoll, overlap: overlap, full: full, isBaseline: previous == nil)
-        let remembered = full ? [] : Self.ids(try memory.value(Self.unreadableKey))
-        let stored = StoredItems(previous, lastPoll: lastPoll, openSecond: Self.ids(try memory.value(Self.openSecondKey)))
+        let remembered = full ? [] : try memory.ids(Self.unreadableKey)
+        let stored = StoredItems(previous, lastPoll: lastPoll, openSecond: try memory.ids(Self.openSecondKey))
         var poll = ActivityPoll(window: window, me: me, stored: stored, unreadable: remembered)
         var assigned = 0
         var unreadable = remembered
@@ -82,7 +82,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
                 rules: tracker.rules(me: me), seenUpTo: { poll.stored.seenUpTo($0, window: window) },
                 checkpoint: Timestamp(secondsSinceEpoch: Int(started)))
             assigned = ActivityDiff.assignedCount(previous: previous, outcome: outcome)
-            memory.set(Self.unreadableKey, unreadable.isEmpty ? nil : unreadable.sorted().joined(separator: "\n"))
+            memory.set(Self.unreadableKey, ids: unreadable)
             if full {
                 memory.set(Self.fullReadKey, String(Int(started)))
                 memory.set(Self.meKey, me.encoded)
@@ -174,7 +174,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         }
         let logs = changed.isEmpty ? [:] : try tracker.logs(of: changed, poll)
         var events: [ActivityEvent] = []
-        var busy = Self.ids(try memory.value(Self.busyKey))
+        var busy = try memory.ids(Self.busyKey)
         let busyBefore = busy
         for index in items.indices {
             let id = items[index].id
@@ -197,7 +197,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             metadata: ["full": "\(poll.window.full)", "listed": "\(lists.mine.count)", "asked": "\(asked.count)",
                        "gone": "\(gone.count)", "changed": "\(changed.count)", "events": "\(events.count)"])
         busy.formIntersection(Set(items.map(\.id)))
-        if busy != busyBefore { memory.set(Self.busyKey, busy.isEmpty ? nil : busy.sorted().joined(separator: "\n")) }
+        if busy != busyBefore { memory.set(Self.busyKey, ids: busy) }
         // Items whose log this poll read while their `Updated` second was not over; those of the last poll not read
         // again (a lookup not answered) stay until they are.
         var open = stored.openSecond.subtracting(logs.keys).subtracting(gone)
@@ -205,9 +205,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             let updated = item.record[ActivityFields.updated].map(Timestamp.init)
             if StoredItems.isOpen(updated: updated, started: poll.window.started) { open.insert(item.id) }
         }
-        if open != Self.ids(try memory.value(Self.openSecondKey)) {
-            memory.set(Self.openSecondKey, open.isEmpty ? nil : open.sorted().joined(separator: "\n"))
-        }
+        if open != (try memory.ids(Self.openSecondKey)) { memory.set(Self.openSecondKey, ids: open) }
         if !unreadable.isEmpty {
             logger.warning(
                 "parts of \(tracker.trackerName) are not available; the rest is watched",
@@ -215,11 +213,6 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         }
         return Observed(
             read: ActivityObservation(items: items, events: events, gone: gone, logged: logged), unreadable: unreadable)
-    }
-
-    /// Ids remembered one a line.
-    static func ids(_ remembered: String?) -> Set<String> {
-        Set((remembered ?? "").split(separator: "\n").map(String.init))
     }
 
     /// A field the poller keeps for the tracker (`_head`), not one of the diff's own (`_id`, `_assigned`).

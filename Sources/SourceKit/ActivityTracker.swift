@@ -222,6 +222,16 @@ public struct TrackerMemory {
     }
 
     public mutating func set(_ key: String, _ value: String?) { writes[key] = .some(value) }
+
+    /// A set of ids remembered under `key`, one a line.
+    func ids(_ key: String) throws -> Set<String> {
+        Set((try value(key) ?? "").split(separator: "\n").map(String.init))
+    }
+
+    /// Remembers `ids` under `key`, one a line; none forgets the key.
+    mutating func set(_ key: String, ids: Set<String>) {
+        set(key, ids.isEmpty ? nil : ids.sorted().joined(separator: "\n"))
+    }
 }
 
 /// Fields every activity tracker's records hold, by the same names.
