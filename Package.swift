@@ -155,6 +155,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // `ActClient`, the client of every simulator's `act` command.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
 

@@ -136,7 +136,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// `syncShutdownGracefully()`: it reports on `DispatchQueue.global()`, and the first use of a global queue
     /// starts libdispatch's thread-pool monitor on Linux, a timer that then wakes the process every second
     /// for good. A queue of our own runs on the overcommit pool, which the monitor leaves alone.
+    ///
+    /// An answer can reach its caller before async-http-client has handed the connection back to its pool (a
+    /// request with a body answered before its end was written); a shutdown in between drops the connection, and
+    /// the late release stops the process ("A connection that we don't know was released?", seen in `act`). One
+    /// empty task on the loop first lets that release land.
     private static func shutDown(_ client: HTTPClient, _ group: MultiThreadedEventLoopGroup) {
+        try? group.next().submit {}.wait()
         try? client.syncShutdown()  // reports on a queue of its own
         let done = DispatchSemaphore(value: 0)
         group.shutdownGracefully(queue: shutdownQueue) { _ in done.signal() }

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague through the control route `POST /sim/act` (docs/azure-devops-sim.md, "Acting").
@@ -99,13 +100,9 @@ struct Act: ParsableCommand {
     }
 
     func run() throws {
-        var configuration = HTTPClient.Configuration()
-        if insecure {
-            configuration.tlsConfiguration = .clientDefault
-            configuration.tlsConfiguration?.certificateVerification = .none
-        }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { try? client.syncShutdown() }
+        let act = ActClient(insecure: insecure)
+        defer { act.shutDown() }
+        let client = act.client
         var request = try HTTPClient.Request(url: Self.origin(url) + "/sim/act", method: .POST)
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .data(try JSONSerialization.data(withJSONObject: try body()))

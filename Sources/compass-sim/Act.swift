@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague through the real REST API: log in, Edit with an action, Commit the fields, log off.
@@ -27,8 +28,9 @@ struct Act: ParsableCommand {
 
     func run() throws {
         if let at, !Self.isTimestamp(at) { throw failure("--at must be yyyy-MM-dd HH:mm:ss, got \(at)") }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { try? client.syncShutdown() }
+        let act = ActClient()
+        defer { act.shutDown() }
+        let client = act.client
         let root = url.hasSuffix("/ccmweb/rest") ? url : url.trimmingCharacters(in: ["/"]) + "/ccmweb/rest"
         let records = "\(root)/repos/\(repo)/databases/\(db)/records/Defect/\(record)"
         let login = try call(client, .POST, "\(root)/authenticate", token: nil, body: [

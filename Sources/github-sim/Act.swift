@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague: through GitHub's own write API with their own token (ghp_sim_HANDLE), and through the
@@ -39,13 +40,9 @@ struct Act: ParsableCommand {
     @Argument(help: "The verb's arguments.") var arguments: [String] = []
 
     func run() throws {
-        var configuration = HTTPClient.Configuration()
-        if insecure {
-            configuration.tlsConfiguration = .clientDefault
-            configuration.tlsConfiguration?.certificateVerification = .none
-        }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { try? client.syncShutdown() }
+        let act = ActClient(insecure: insecure)
+        defer { act.shutDown() }
+        let client = act.client
         let session = Session(client: client, base: url.hasSuffix("/") ? String(url.dropLast()) : url, handle: handle)
         let (method, path, body) = try request(session)
         let answer = try session.call(method, path, body: body)

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague: through GitLab's own API v4 with their own token (glpat-sim-USERNAME), and through the
@@ -39,13 +40,9 @@ struct Act: ParsableCommand {
     @Argument(help: "The verb's arguments.") var arguments: [String] = []
 
     func run() throws {
-        var configuration = HTTPClient.Configuration()
-        if insecure {
-            configuration.tlsConfiguration = .clientDefault
-            configuration.tlsConfiguration?.certificateVerification = .none
-        }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { try? client.syncShutdown() }
+        let act = ActClient(insecure: insecure)
+        defer { act.shutDown() }
+        let client = act.client
         var root = url.hasSuffix("/") ? String(url.dropLast()) : url
         if root.hasSuffix("/api/v4") { root = String(root.dropLast(7)) }
         let session = ActSession(client: client, root: root, username: username)

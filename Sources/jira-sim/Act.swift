@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague: through Jira's own write API with their own credentials, and through the simulator's
@@ -35,13 +36,9 @@ struct Act: ParsableCommand {
     @Argument(help: "The verb's arguments.") var arguments: [String] = []
 
     func run() throws {
-        var configuration = HTTPClient.Configuration()
-        if insecure {
-            configuration.tlsConfiguration = .clientDefault
-            configuration.tlsConfiguration?.certificateVerification = .none
-        }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { try? client.syncShutdown() }
+        let act = ActClient(insecure: insecure)
+        defer { act.shutDown() }
+        let client = act.client
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
         var session = Session(client: client, base: base, handle: handle, cloud: true)
         let info = try session.object(.GET, "/rest/api/2/serverInfo")

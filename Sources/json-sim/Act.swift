@@ -63,8 +63,9 @@ enum SimCall {
     static func send(
         _ method: HTTPMethod, _ url: String, body: JSONValue? = nil, basic: (String, String)? = nil
     ) throws -> JSONValue? {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { try? client.syncShutdown() }
+        let act = ActClient()
+        defer { act.shutDown() }
+        let client = act.client
         var request = try HTTPClient.Request(url: url, method: method)
         request.headers.add(name: "User-Agent", value: "json-sim-act")
         if let body {

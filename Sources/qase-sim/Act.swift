@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SimulatorKit
 import NIOHTTP1
 
 /// Plays a colleague: through the real API with their own token where Qase has a write route, and through the
@@ -52,11 +53,9 @@ struct Act: ParsableCommand {
     @Argument(help: "The verb's arguments.") var arguments: [String] = []
 
     func run() throws {
-        var configuration = HTTPClient.Configuration()
-        if insecure { configuration.tlsConfiguration = .clientDefault }
-        if insecure { configuration.tlsConfiguration?.certificateVerification = .none }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { try? client.syncShutdown() }
+        let act = ActClient(insecure: insecure)
+        defer { act.shutDown() }
+        let client = act.client
         let session = Session(client: client, root: root, api: root + basePath, token: token ?? defaultToken)
         let (method, path, body) = try request(session)
         let answer = try session.call(method, path, body: body)
