@@ -108,7 +108,8 @@ enum CanonicalFields {
                 guard let key = reader.rawString(), reader.consume(UInt8(ascii: ":")), let value = reader.rawString() else {
                     return nil
                 }
-                let matches = escaped.map { key.elementsEqual($0) } ?? key.elementsEqual(wanted)
+                let matches =
+                    escaped.map { $0.withUnsafeBufferPointer { key.sameBytes(as: $0) } } ?? key.sameBytes(as: wanted)
                 if matches { return unescape(value) }
             } while reader.consume(UInt8(ascii: ","))
             return nil
@@ -169,11 +170,42 @@ enum CanonicalFields {
             return true
         }
 
+        /// The 8 bytes at `index` (there must be 8), in any byte order: the checks below ask only whether some
+        /// byte is special, eight at a time. A steady poll reads every stored item's fields, and a byte at a time
+        /// that was ~1 ms of a 13 ms poll at 1,000 items (perf, issue 33).
+        @inline(__always)
+        private func word(at index: Int) -> UInt64 {
+            UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+        }
+
+        private static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+
+        /// Whether some byte of `word` is `byte` (the classic zero-byte test on `word ^ byte…`; exact).
+        @inline(__always)
+        private static func has(_ byte: UInt8, in word: UInt64) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
+
+        /// Whether all 8 bytes need no attention inside a string: printable ASCII, neither `"` nor `\`.
+        @inline(__always)
+        private static func isPlain(_ word: UInt64) -> Bool {
+            guard word & highs == 0, (word &- ones &* 0x20) & ~word & highs == 0 else { return false }
+            return !has(UInt8(ascii: "\""), in: word) && !has(UInt8(ascii: "\\"), in: word)
+        }
+
         /// The raw inside of a string written by `encode` (escapes left in place).
         mutating func rawString() -> UnsafeBufferPointer<UInt8>? {
             guard consume(UInt8(ascii: "\"")) else { return nil }
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                if index + 8 <= bytes.count {
+                    let word = word(at: index)
+                    if !Self.has(UInt8(ascii: "\""), in: word) && !Self.has(UInt8(ascii: "\\"), in: word) {
+                        index += 8
+                        continue
+                    }
+                }
                 index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
             }
             guard index < bytes.count else { return nil }
@@ -187,6 +219,10 @@ enum CanonicalFields {
             let start = index
             var ascii = true
             while index < bytes.count {
+                if index + 8 <= bytes.count, Self.isPlain(word(at: index)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") { break }
                 if byte < 0x20 { return nil }

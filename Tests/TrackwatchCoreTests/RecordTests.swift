@@ -78,6 +78,28 @@ final class RecordTests: XCTestCase {
         XCTAssertNil(Array(#"{"a":""#.utf8 + [0xFF] + #""}"#.utf8).withUnsafeBufferPointer { Record(id: RecordID("A"), canonicalJSON: $0) })
     }
 
+    /// Strings are checked and read eight bytes at a time where nothing needs attention: a special byte at any
+    /// position of a long value must still be seen.
+    func test_storedJSON_longValues_areCheckedAndReadWhereverTheSpecialByteFalls() {
+        func stored(_ bytes: [UInt8]) -> Record? {
+            bytes.withUnsafeBufferPointer { Record(id: RecordID("A"), canonicalJSON: $0) }
+        }
+        let plain = Array(repeating: UInt8(ascii: "x"), count: 23)
+        func json(_ value: [UInt8]) -> [UInt8] { Array(#"{"Aa long field name":"#.utf8) + [0x22] + value + [0x22, 0x7D] }
+        for position in 0...plain.count {
+            func with(_ special: [UInt8]) -> [UInt8] { Array(plain[..<position]) + special + plain[position...] }
+            for bad: [UInt8] in [[0x22], [0x01], [0x0A], [0xFF], [0x5C, 0x2F], [0xC3]] {
+                XCTAssertNil(stored(json(with(bad))), "\(bad) at \(position)")
+            }
+            let quote = stored(json(with([0x5C, 0x22])))
+            XCTAssertEqual(quote?["Aa long field name"], String(repeating: "x", count: position) + "\""
+                + String(repeating: "x", count: plain.count - position), "an escaped quote at \(position)")
+            let accent = stored(json(with(Array("é".utf8))))
+            XCTAssertEqual(accent?["Aa long field name"]?.count, plain.count + 1, "é at \(position)")
+            XCTAssertNil(accent?["Aa long field nam"], "a key is matched whole")
+        }
+    }
+
     func test_snapshot_keepsTheLastOfEqualIdsAndFindsByID() {
         let first = Record(id: RecordID("B"), fields: ["n": "1"]), last = Record(id: RecordID("B"), fields: ["n": "2"])
         let other = Record(id: RecordID("A"), fields: [:])
