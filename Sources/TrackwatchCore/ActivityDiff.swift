@@ -183,11 +183,16 @@ public enum ActivityDiff {
 
     /// Items assigned to me once `outcome` is committed over `previous`: what a source's report counts.
     public static func assignedCount(previous: Snapshot?, outcome: DiffOutcome) -> Int {
-        var assigned: [RecordID: Bool] = [:]
-        for record in previous?.sortedRecords ?? [] { assigned[record.id] = record[assignedField] == "yes" }
-        for id in outcome.delta.removals { assigned[id] = nil }
-        for record in outcome.delta.upserts { assigned[record.id] = record[assignedField] == "yes" }
-        return assigned.values.filter { $0 }.count
+        // Counted in place, not through a dictionary of every stored item: a steady poll changes nothing, and
+        // hashing a thousand ids after each poll was measurable (perf, issue 33).
+        let replaced = Set(outcome.delta.removals).union(outcome.delta.upserts.map(\.id))
+        var count = 0
+        for record in previous?.sortedRecords ?? [] where record[assignedField] == "yes" {
+            if replaced.isEmpty || !replaced.contains(record.id) { count += 1 }
+        }
+        var upserted: [RecordID: Bool] = [:]
+        for record in outcome.delta.upserts { upserted[record.id] = record[assignedField] == "yes" }
+        return count + upserted.values.filter { $0 }.count
     }
 
     /// The item's record with its stable id and assignment kept beside the tracker's fields.

@@ -191,4 +191,24 @@ final class ActivityDiffTests: XCTestCase {
         XCTAssertTrue(outcome.changes.isEmpty)
         XCTAssertEqual(outcome.delta.upserts.count, 1)
     }
+
+    func test_assignedCount_isTheStoredAssignmentsWithThePollsRemovalsAndUpsertsApplied() {
+        func stored(_ key: String, _ assigned: Bool) -> Record {
+            Record(id: RecordID(key), fields: ["Status": "To Do", ActivityDiff.assignedField: assigned ? "yes" : "no"])
+        }
+        let previous = Snapshot([stored("A-1", true), stored("A-2", true), stored("A-3", false), stored("A-4", true)])
+        let steady = DiffOutcome(
+            changes: [], delta: SnapshotDelta(), isBaseline: false, newlySeen: [], checkpoint: nil, silentUpdates: 0)
+        XCTAssertEqual(ActivityDiff.assignedCount(previous: previous, outcome: steady), 3)
+        var outcome = steady
+        // A-1 gone, A-2 no longer mine, A-3 now mine, A-5 new and mine, A-6 stored twice: the last one counts.
+        outcome.delta = SnapshotDelta(
+            upserts: [
+                stored("A-2", false), stored("A-3", true), stored("A-5", true),
+                stored("A-6", true), stored("A-6", false),
+            ],
+            removals: [RecordID("A-1")])
+        XCTAssertEqual(ActivityDiff.assignedCount(previous: previous, outcome: outcome), 3, "A-3, A-4, A-5")
+        XCTAssertEqual(ActivityDiff.assignedCount(previous: nil, outcome: outcome), 2, "A-3, A-5")
+    }
 }
