@@ -22,4 +22,32 @@ final class IdleMemoryTests: XCTestCase {
         IdleMemory.release()
         XCTAssertNotNil(IdleMemory.usage())
     }
+
+    func test_codeRanges_areTheFilesExecutableMappings_notTheKernelsOrWritableOnes() {
+        let maps = """
+            556900c04000-556900c06000 r--p 00000000 fe:00 253911                     /usr/bin/cat
+            556900c06000-556900c0b000 r-xp 00002000 fe:00 253911                     /usr/bin/cat
+            7f3a10000000-7f3a10021000 rw-p 00000000 00:00 0
+            7f3a1a2b0000-7f3a1a2d8000 r-xp 00028000 fe:00 2637                       /opt/a dir/lib x.so (deleted)
+            7ffd5a9f0000-7ffd5a9f2000 r-xp 00000000 00:00 0                          [vdso]
+            ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
+            7f3a1a2d8000-7f3a1a2d0000 r-xp 00000000 fe:00 2637                       /backwards
+            zz-7f r-xp 00000000 fe:00 2637                                           /not-hex
+            """
+        XCTAssertEqual(IdleMemory.codeRanges(inMaps: Array(maps.utf8)), [
+            0x5569_00c0_6000..<0x5569_00c0_b000, 0x7f3a_1a2b_0000..<0x7f3a_1a2d_8000,
+        ])
+    }
+
+    func test_codeRanges_ofThisProcess_areWhatALineByLineReadingFinds() throws {
+        let maps = try XCTUnwrap(FileManager.default.contents(atPath: "/proc/self/maps"))
+        let expected = String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line -> Range<UInt>? in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/") else { return nil }
+            let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
+            return bounds[0]..<bounds[1]
+        }
+        XCTAssertGreaterThan(expected.count, 2, "the test binary and its libraries")
+        XCTAssertEqual(IdleMemory.codeRanges(inMaps: Array(maps)), expected)
+    }
 }
