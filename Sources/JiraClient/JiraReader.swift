@@ -124,10 +124,9 @@ struct JiraReader {
         }
         for chunk in issues.chunked(100) {
             for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).issues {
-                let page = issue.changelog
-                var entries = page?.entries ?? []
-                if let total = page?.total, total > entries.count { entries = try wholeChangelog(issue.id.value) }
-                logs[issue.id.value] = entries
+                let entries = issue.changelog?.entries ?? []
+                let cut = (issue.changelog?.total ?? 0) > entries.count
+                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : entries
             }
         }
         return logs
