@@ -368,10 +368,3 @@ final class AzureDevOpsTracker: ActivityTracker {
         return ItemLog(events: events, complete: false)
     }
 }
-
-extension Array {
-    /// Consecutive slices of at most `size` elements.
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
-    }
-}

@@ -1,16 +1,12 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import Logging
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
 /// Which Jira the server is, as `serverInfo` says (never guessed from the host name).
-enum JiraFlavour: Equatable, Sendable {
-    case cloud, dataCenter
+enum JiraFlavour: String, Sendable {
+    /// As the memory keeps it (`TrackerMemory`).
+    case cloud, dataCenter = "datacenter"
 
     /// The REST version trackwatch speaks: v3 on Cloud (its current API, ADF bodies), v2 on Data Center.
     var apiVersion: String { self == .cloud ? "3" : "2" }
@@ -18,43 +14,34 @@ enum JiraFlavour: Equatable, Sendable {
 
 /// Every request trackwatch makes of Jira.
 enum JiraEndpoint: Equatable {
-    case serverInfo
-    case myself
+    case serverInfo, myself
     /// Cloud's search (`nextPageToken`).
     case searchJQL
     /// Data Center's search (`startAt`/`total`); removed from Cloud (410).
     case search
     /// Cloud's changelogs of up to 1,000 issues at once.
     case bulkChangelog
-    case issue(id: String)
-    case issueChangelog(id: String)
-    case issueComments(id: String)
+    case issue(id: String), issueChangelog(id: String), issueComments(id: String)
 
     func path(_ flavour: JiraFlavour) -> String {
-        let api = "/rest/api/\(flavour.apiVersion)"
-        switch self {
-        case .serverInfo: return "/rest/api/2/serverInfo"
-        case .myself: return "\(api)/myself"
-        case .searchJQL: return "\(api)/search/jql"
-        case .search: return "/rest/api/2/search"
-        case .bulkChangelog: return "/rest/api/3/changelog/bulkfetch"
-        case .issue(let id): return "\(api)/issue/\(id)"
-        case .issueChangelog(let id): return "\(api)/issue/\(id)/changelog"
-        case .issueComments(let id): return "\(api)/issue/\(id)/comment"
-        }
+        let (_, path, version) = parts
+        return "/rest/api/\(version ?? flavour.apiVersion)\(path)"
     }
 
     /// How messages name it.
-    var name: String {
+    var name: String { parts.name }
+
+    /// Its name, its path under `/rest/api/<version>`, and the version where only one has it.
+    private var parts: (name: String, path: String, version: String?) {
         switch self {
-        case .serverInfo: "serverInfo"
-        case .myself: "myself"
-        case .searchJQL: "search/jql"
-        case .search: "search"
-        case .bulkChangelog: "changelog/bulkfetch"
-        case .issue: "issue"
-        case .issueChangelog: "issue changelog"
-        case .issueComments: "issue comments"
+        case .serverInfo: ("serverInfo", "/serverInfo", "2")
+        case .myself: ("myself", "/myself", nil)
+        case .searchJQL: ("search/jql", "/search/jql", nil)
+        case .search: ("search", "/search", "2")
+        case .bulkChangelog: ("changelog/bulkfetch", "/changelog/bulkfetch", "3")
+        case .issue(let id): ("issue", "/issue/\(id)", nil)
+        case .issueChangelog(let id): ("issue changelog", "/issue/\(id)/changelog", nil)
+        case .issueComments(let id): ("issue comments", "/issue/\(id)/comment", nil)
         }
     }
 }
@@ -63,7 +50,6 @@ enum JiraEndpoint: Equatable {
 /// fails), errors as `JiraError`. Not thread-safe: a source polls from one queue.
 final class JiraAPI {
     let requests: APIRequests
-    var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
     /// Issues an answer held that could not be read: left out, told once.
     let skipped: SkippedItems
@@ -81,11 +67,9 @@ final class JiraAPI {
 
     /// The `Authorization` header for a sign-in and its secret.
     static func authorization(_ signIn: JiraSettings.SignIn, secret: Secret) -> Secret {
-        switch signIn {
-        case .apiToken(let user), .password(let user):
-            Secret(BasicAuthorization.header(user: user, password: secret.value))
-        case .personalToken: Secret("Bearer " + secret.value)
-        }
+        Secret(
+            signIn == .personalToken
+                ? "Bearer " + secret.value : BasicAuthorization.header(user: signIn.user, password: secret.value))
     }
 
     /// The server's flavour, asked once.
@@ -101,33 +85,22 @@ final class JiraAPI {
     func get<Answer: Decodable>(
         _ endpoint: JiraEndpoint, _ query: [(String, String)] = [], flavour: JiraFlavour? = nil
     ) throws -> Answer {
-        let flavour = try flavour ?? knownFlavour()
-        let response = try send(.get, endpoint, query, body: nil, flavour: flavour)
-        return try decode(response, endpoint)
+        try send(.get, endpoint, query, body: nil, flavour: flavour ?? knownFlavour())
     }
 
-    func post<Body: Encodable, Answer: Decodable>(_ endpoint: JiraEndpoint, _ body: Body) throws -> Answer {
-        let flavour = try knownFlavour()
-        let bytes: [UInt8]
-        do { bytes = Array(try JSONEncoder().encode(body)) } catch {
-            preconditionFailure("a request body that does not encode: \(error)")
-        }
-        let response = try send(.post, endpoint, [], body: bytes, flavour: flavour)
-        return try decode(response, endpoint)
+    func post<Answer: Decodable>(_ endpoint: JiraEndpoint, _ body: some Encodable) throws -> Answer {
+        try send(.post, endpoint, [], body: APIRequests.json(body), flavour: knownFlavour())
     }
 
-    private func decode<Answer: Decodable>(_ response: HTTPResponse, _ endpoint: JiraEndpoint) throws -> Answer {
-        try JiraError.decode(Answer.self, response, endpoint: endpoint.name, skipped: skipped)
-    }
-
-    /// Sends one request; an error status becomes a `JiraError`.
-    private func send(
+    /// One request, its answer read; an error status becomes a `JiraError`.
+    private func send<Answer: Decodable>(
         _ method: HTTPMethod, _ endpoint: JiraEndpoint, _ query: [(String, String)], body: [UInt8]?,
         flavour: JiraFlavour
-    ) throws -> HTTPResponse {
-        let response = try requests.send(method, url(endpoint.path(flavour), query), body: body)
-        guard !(200..<300).contains(response.status) else { return response }
-        throw Self.failure(response, endpoint: endpoint, cloud: flavour == .cloud)
+    ) throws -> Answer {
+        let response = try requests.answer(method, endpoint.path(flavour), query, body: body) {
+            Self.failure($0, endpoint: endpoint, cloud: flavour == .cloud)
+        }
+        return try JiraError.decode(Answer.self, response, endpoint: endpoint.name, skipped: skipped)
     }
 
     /// The `JiraError` for an error answer.
@@ -138,11 +111,10 @@ final class JiraAPI {
         case 403 where response.header("X-Authentication-Denied-Reason") != nil || message.lowercased().contains("captcha"):
             return .refused(.forbidden(endpoint: endpoint.name, message: message))
         case 410: return .refused(.removed(endpoint: endpoint.name, message: message))
+        // A 503 without Retry-After is an outage like any 5xx; with it, the server asked for a pause.
+        case 503 where response.header("Retry-After") == nil:
+            return .server(status: 503, message: message, endpoint: endpoint.name)
         case 429, 503:
-            // A 503 without Retry-After is an outage like any 5xx; with it, the server asked for a pause.
-            if response.status == 503, response.header("Retry-After") == nil {
-                return .server(status: 503, message: message, endpoint: endpoint.name)
-            }
             // Atlassian's advice: wait what it says, plus jitter, so that clients do not come back in step.
             let reason = response.header("RateLimit-Reason").map { " (\(SafeText.oneLine($0, limit: 60)))" } ?? ""
             return .rateLimited(
@@ -154,15 +126,10 @@ final class JiraAPI {
 
     /// `Retry-After`, else `X-RateLimit-Reset` (an ISO 8601 time) counted from the answer's `Date`.
     static func retryAfter(_ response: HTTPResponse) -> Double? {
-        if let seconds = RetryAfter.seconds(in: response) { return seconds }
-        guard let reset = response.header("X-RateLimit-Reset").flatMap({ Timestamp.parse($0)?.timestamp }),
-            let resetSeconds = reset.secondsSinceEpoch,
-            let date = response.header("Date").flatMap(RetryAfter.httpDate)
-        else { return nil }
-        return min(max(0, Double(resetSeconds) - date), RetryAfter.longest)
+        RetryAfter.seconds(in: response)
+            ?? response.header("X-RateLimit-Reset").flatMap { Timestamp.parse($0)?.timestamp.secondsSinceEpoch }
+            .flatMap { RetryAfter.untilReset(Double($0), in: response) }
     }
-
-    func url(_ path: String, _ query: [(String, String)]) -> String { requests.url(path, query) }
 }
 
 /// Why talking to Jira failed, in words that say what to do next. A poll that meets one of these commits nothing:

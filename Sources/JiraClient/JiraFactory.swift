@@ -11,31 +11,17 @@ public struct JiraFactory: ActivityTrackerFactory {
     public static var watch: String { JiraTracker.watch }
     public static var route: @Sendable (String) -> String { JiraTracker.route }
 
-    public func secretName(_ jira: JiraSettings) -> String {
-        switch jira.signIn {
-        case .apiToken: "API token"
-        case .personalToken: "personal access token"
-        case .password: "password"
-        }
-    }
+    public func secretName(_ jira: JiraSettings) -> String { jira.signIn.secret.name }
 
     public func secretFix(_ jira: JiraSettings) -> String {
-        "put the \(secretName(jira)) alone on the first line of that file (\(Self.whereToMakeOne(jira)))"
+        "put the \(jira.signIn.secret.name) alone on the first line of that file (\(jira.signIn.secret.whereToMakeOne))"
     }
 
     /// The secret, checked: a token goes into a header, so it must be one line of visible ASCII.
     public func secret(_ jira: JiraSettings, _ read: (CredentialSource) throws -> Secret) throws -> Secret {
-        let isToken: Bool = if case .password = jira.signIn { false } else { true }
-        return try jira.credential.headerToken(
-            read, what: "the Jira \(secretName(jira))", advice: Self.whereToMakeOne(jira), visibleASCII: isToken)
-    }
-
-    static func whereToMakeOne(_ jira: JiraSettings) -> String {
-        switch jira.signIn {
-        case .apiToken: "make one at https://id.atlassian.com/manage-profile/security/api-tokens"
-        case .personalToken: "make one in Jira: your profile, Personal Access Tokens"
-        case .password: "your Jira password"
-        }
+        try jira.credential.headerToken(
+            read, what: "the Jira \(jira.signIn.secret.name)", advice: jira.signIn.secret.whereToMakeOne,
+            visibleASCII: !jira.signIn.isPassword)
     }
 
     public func session(
@@ -44,7 +30,7 @@ public struct JiraFactory: ActivityTrackerFactory {
         let api = JiraAPI(
             base: jira.url, authorization: JiraAPI.authorization(jira.signIn, secret: secret), transport: transport,
             timeout: jira.requestTimeout, logger: logger)
-        let tracker = JiraTracker(settings: jira, api: api, logger: logger)
+        let tracker = JiraTracker(settings: jira, api: api)
         return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }
@@ -63,9 +49,9 @@ extension JiraTracker {
             let me: JiraUser = try api.get(.myself)
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(SafeText.bounded(me.id ?? "?", 80)))")
             for project in jira.projects ?? [] { check(project: project, into: &findings) }
-            let assigned = try JiraReader(api: api, pageSize: 100).search(
+            let assigned = try JiraReader(api: api).search(
                 "assignee = currentUser()\(jira.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
-                fields: ["updated"])
+                fields: ["updated"]).issues
             findings.add(.pass, "\(assigned.count) issues assigned to you")
             findings.add(
                 .pass,
@@ -78,7 +64,7 @@ extension JiraTracker {
     private func fix(for error: any Error) -> String {
         switch error as? JiraError {
         case .refused(.credentialsRejected):
-            "\(JiraFactory.whereToMakeOne(jira)), and put it in the \(jira.credential.summary) of \(jira.tableName)"
+            "\(jira.signIn.secret.whereToMakeOne), and put it in the \(jira.credential.summary) of \(jira.tableName)"
         case .unreachable: "check url, ca_file, insecure and proxy in \(jira.tableName), and the network"
         case .refused(.invalidJQL): "correct jql in \(jira.tableName) (try it in Jira's issue search first)"
         case .rateLimited: "wait: Jira limits requests for a while; trackwatch backs off by itself"

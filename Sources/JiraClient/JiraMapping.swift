@@ -20,21 +20,14 @@ public enum JiraFields {
 
     /// The changelog's field (an id for system fields, the display name for custom ones) as people read it.
     static func displayName(_ field: String) -> String {
-        switch field.lowercased() {
-        case "status": status
-        case "assignee": assignee
-        case "summary": summary
-        case "priority": priority
-        case "labels": labels
-        case "fix version", "fixversions": fixVersions
-        case "issuetype": type
-        case "key": key
-        case "project": "Project"
-        case "resolution": "Resolution"
-        case "description": "Description"
-        default: field.prefix(1).uppercased() + field.dropFirst()
-        }
+        shownNames[field.lowercased()] ?? field.prefix(1).uppercased() + field.dropFirst()
     }
+
+    private static let shownNames = [
+        "status": status, "assignee": assignee, "summary": summary, "priority": priority, "labels": labels,
+        "fix version": fixVersions, "fixversions": fixVersions, "issuetype": type, "key": key, "project": "Project",
+        "resolution": "Resolution", "description": "Description",
+    ]
 }
 
 /// How Jira's issues, changelog histories and comments become the activity shape (`ActivityDiff`).

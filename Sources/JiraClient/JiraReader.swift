@@ -13,55 +13,36 @@ struct JiraReader {
     /// Data Center's search cannot page beyond its result window (10,000 by default).
     static let largestOffset = 10_000
 
+    /// A search page asked of Cloud (`search/jql`: `expand` a text) and of Data Center (`search`: a list).
     private struct CloudSearch: Encodable {
-        var jql: String
-        var fields: [String]
-        var maxResults: Int
-        var nextPageToken: String?
-        var expand: String?
+        var jql: String, fields: [String], maxResults: Int, nextPageToken: String?, expand: String?
     }
-
     private struct OffsetSearch: Encodable {
-        var jql: String
-        var fields: [String]
-        var maxResults: Int
-        var startAt: Int
-        var expand: [String]?
+        var jql: String, fields: [String], maxResults: Int, startAt: Int, expand: [String]?
     }
-
     private struct BulkRequest: Encodable {
-        var issueIdsOrKeys: [String]
-        var maxResults: Int
-        var nextPageToken: String?
+        var issueIdsOrKeys: [String], maxResults: Int, nextPageToken: String?
     }
 
-    /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`).
-    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> [JiraIssue] {
-        try searchCounting(jql, fields: fields, changelog: changelog).issues
-    }
+    /// Issues read, and how many the answers held that could not be read.
+    typealias Found = (issues: [JiraIssue], skipped: Int)
 
-    /// `search`, with the number of issues left out as unreadable (`LossyList`): where there are any, an issue the
-    /// search did not return may be one of them.
-    func searchCounting(_ jql: String, fields: [String], changelog: Bool = false) throws
-        -> (issues: [JiraIssue], skipped: Int)
-    {
+    /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`), and the number left out as
+    /// unreadable (`LossyList`): where there are any, an issue the search did not return may be one of them.
+    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> Found {
         try api.knownFlavour() == .cloud
             ? cloudSearch(jql, fields: fields, changelog: changelog)
             : offsetSearch(jql, fields: fields, changelog: changelog)
     }
 
-    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws
-        -> (issues: [JiraIssue], skipped: Int)
-    {
-        var issues: [JiraIssue] = [], skipped = 0, token: String?, tokens = Set<String>(), size = pageSize
-        var refused: String?
+    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> Found {
+        var issues: [JiraIssue] = [], skipped = 0, size = pageSize, refused: String?, token: String?
+        var tokens = Set<String>()
         for _ in 0..<Self.mostPages {
+            let expand = changelog ? "changelog" : nil
             guard
-                let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
-                    try api.post(
-                        .searchJQL,
-                        CloudSearch(jql: jql, fields: fields, maxResults: $0, nextPageToken: token,
-                                    expand: changelog ? "changelog" : nil))
+                let page = try page(.searchJQL, &size, &refused, {
+                    CloudSearch(jql: jql, fields: fields, maxResults: $0, nextPageToken: token, expand: expand)
                 })
             else { continue }
             issues += page.issues.elements
@@ -77,19 +58,17 @@ struct JiraReader {
         throw tooMany(.searchJQL)
     }
 
-    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws
-        -> (issues: [JiraIssue], skipped: Int)
-    {
+    /// Data Center's paging by offset. Past its result window (`largestOffset`, well under `largestRead`) the read
+    /// fails.
+    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> Found {
         var issues: [JiraIssue] = [], skipped = 0, firstIDs = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
             // Issues left out as unreadable were sent: the next page starts after them.
             let read = issues.count + skipped
+            let expand = changelog ? ["changelog"] : nil
             guard
-                let page: JiraSearchPage = try halvingIfDense(&size, &refused, {
-                    try api.post(
-                        .search,
-                        OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: read,
-                                     expand: changelog ? ["changelog"] : nil))
+                let page = try page(.search, &size, &refused, {
+                    OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: read, expand: expand)
                 })
             else { continue }
             guard page.issues.elements.count + page.issues.skipped > 0 else { return (issues, skipped) }
@@ -101,7 +80,6 @@ struct JiraReader {
             skipped += page.issues.skipped
             let total = min(max(page.total ?? 0, 0), Self.largestRead + 1)
             if issues.count + skipped >= total { return (issues, skipped) }
-            guard issues.count + skipped <= Self.largestRead else { throw tooMany(.search) }
             guard issues.count + skipped < Self.largestOffset else {
                 throw JiraError.invalidResponse(
                     endpoint: "search",
@@ -112,14 +90,14 @@ struct JiraReader {
         throw tooMany(.search)
     }
 
-    /// One page of `size` issues; `nil`, with `size` halved, where it was refused as too dense to decode
+    /// One search page of `size` issues; `nil`, with `size` halved, where it was refused as too dense to decode
     /// (`JSONBudget.tooDense`): issues with many short comments in Atlassian Document Format cost about four times
     /// their size to decode, so a page of 100 such issues can pass what one answer may cost where 50 do not. The
     /// same refusal again (it names the answer's size) is a page that did not shrink: one issue too dense, a failure.
-    private func halvingIfDense<Page>(
-        _ size: inout Int, _ refused: inout String?, _ ask: (Int) throws -> Page
-    ) throws -> Page? {
-        do { return try ask(size) } catch JiraError.invalidResponse(_, let detail)
+    private func page<Body: Encodable>(
+        _ endpoint: JiraEndpoint, _ size: inout Int, _ refused: inout String?, _ body: (Int) -> Body
+    ) throws -> JiraSearchPage? {
+        do { return try api.post(endpoint, body(size)) } catch JiraError.invalidResponse(_, let detail)
             where size > 1 && detail.hasPrefix(JSONBudget.tooDense) && detail != refused
         {
             refused = detail
@@ -141,17 +119,14 @@ struct JiraReader {
         guard !issues.isEmpty else { return [:] }
         var logs: [String: [JiraHistory]] = [:]
         if try api.knownFlavour() == .cloud {
-            for chunk in stride(from: 0, to: issues.count, by: 1_000).map({ Array(issues[$0..<min($0 + 1_000, issues.count)]) }) {
-                try bulkChangelog(chunk, into: &logs)
-            }
+            for chunk in issues.chunked(1_000) { try bulkChangelog(Array(chunk), into: &logs) }
             return logs
         }
-        for chunk in stride(from: 0, to: issues.count, by: 100).map({ Array(issues[$0..<min($0 + 100, issues.count)]) }) {
-            for issue in try search(JiraQuery.byID(chunk), fields: ["updated"], changelog: true) {
-                let page = issue.changelog
-                var entries = page?.entries ?? []
-                if let total = page?.total, total > entries.count { entries = try wholeChangelog(issue.id.value) }
-                logs[issue.id.value] = entries
+        for chunk in issues.chunked(100) {
+            for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).issues {
+                let entries = issue.changelog?.entries ?? []
+                let cut = (issue.changelog?.total ?? 0) > entries.count
+                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : entries
             }
         }
         return logs
@@ -246,10 +221,8 @@ struct JiraQuery {
     }
 
     private var restriction: String {
-        var parts: [String] = []
-        if let projects, !projects.isEmpty { parts.append("project in (\(projects.joined(separator: ", ")))") }
-        if let narrowing { parts.append("(\(narrowing))") }
-        return parts.map { " AND \($0)" }.joined()
+        let projects = projects.flatMap { $0.isEmpty ? nil : " AND project in (\($0.joined(separator: ", ")))" }
+        return (projects ?? "") + (narrowing.map { " AND (\($0))" } ?? "")
     }
 
     /// The project a 400 names as not existing for this account (`The value 'X' does not exist for the field

@@ -14,6 +14,23 @@ public struct JiraSettings: TrackerSettings {
         case personalToken
         /// `username` + a password, as HTTP Basic (Data Center).
         case password(username: String)
+
+        /// The user of HTTP Basic: the e-mail or the user name; none with a personal access token.
+        var user: String {
+            switch self {
+            case .apiToken(let user), .password(let user): user
+            case .personalToken: ""
+            }
+        }
+        var isPassword: Bool { if case .password = self { true } else { false } }
+        /// What the secret is called in `doctor` and in errors, and where one is made.
+        var secret: (name: String, whereToMakeOne: String) {
+            switch self {
+            case .apiToken: ("API token", "make one at https://id.atlassian.com/manage-profile/security/api-tokens")
+            case .personalToken: ("personal access token", "make one in Jira: your profile, Personal Access Tokens")
+            case .password: ("password", "your Jira password")
+            }
+        }
     }
 
     public static let table = "jira"
@@ -60,13 +77,12 @@ public enum JiraIssueKey {
     }
 }
 
+/// A project key: an ASCII letter, then letters, digits or `_`; at most 40.
 public enum JiraProjectKey {
     public static func isValid(_ key: String) -> Bool {
-        guard let first = key.utf8.first, (1...40).contains(key.utf8.count), (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first)
-        else { return false }
-        return key.utf8.allSatisfy {
-            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
-        }
+        let letter = { (byte: UInt8) in (0x61...0x7A).contains(byte | 0x20) }  // `| 0x20`: A-Z as a-z
+        return (1...40).contains(key.utf8.count) && key.utf8.first.map(letter) == true
+            && key.utf8.allSatisfy { letter($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
     }
 }
 
@@ -94,7 +110,15 @@ extension ConfigReader {
     /// One `[[jira]]` table; `line` is its header's, named when a key is missing.
     func jira(_ table: TOMLTable, line: Int?) throws(ConfigError) -> JiraSettings {
         let name = try sourceName(table, "jira", default: JiraSettings.defaultName, line: line)
-        let url = try jiraURL(table, line: line)
+        // `https://acme.atlassian.net` or `https://jira.example.com/jira`: a host, maybe a context path, nothing else.
+        let url = try trackerURL(
+            table, "jira",
+            expected: "your Jira site or server, such as https://yourcompany.atlassian.net or "
+                + "https://jira.example.com/jira",
+            missing: "missing; add url = \"https://yourcompany.atlassian.net\" under [jira]", line: line,
+            apiPath: "/rest/api",
+            withoutAPI: "give the site or server without /rest/api/… (trackwatch picks the API version), e.g. "
+                + "https://yourcompany.atlassian.net")
         let signIn = try jiraSignIn(table)
         let credential = try jiraCredential(table, url: url, signIn: signIn, line: line)
         var settings = JiraSettings(
@@ -104,25 +128,6 @@ extension ConfigReader {
         settings.ignoreApps = try boolean(table, "jira", "ignore_apps") ?? false
         settings.ignoreUsers = try stringArray(table, "jira", "ignore_users") ?? []
         return settings
-    }
-
-    /// `https://acme.atlassian.net` or `https://jira.example.com/jira`: a host, maybe a context path, nothing else.
-    private func jiraURL(_ table: TOMLTable, line: Int?) throws(ConfigError) -> String {
-        guard
-            let url = try serverURL(
-                table, "jira", "url",
-                expected: "your Jira site or server, such as https://yourcompany.atlassian.net or "
-                    + "https://jira.example.com/jira")
-        else {
-            return try requiredString(table, "jira", "url", example: "https://yourcompany.atlassian.net", line: line)
-        }
-        if url.lowercased().contains("/rest/api") {
-            throw error(
-                table["url"], "jira.url",
-                "give the site or server without /rest/api/… (trackwatch picks the API version), e.g. "
-                    + "https://yourcompany.atlassian.net")
-        }
-        return url
     }
 
     private func jiraSignIn(_ table: TOMLTable) throws(ConfigError) -> JiraSettings.SignIn {
@@ -155,15 +160,8 @@ extension ConfigReader {
     private func jiraCredential(
         _ table: TOMLTable, url: String, signIn: JiraSettings.SignIn, line: Int?
     ) throws(ConfigError) -> CredentialSource {
-        let user: String
-        switch signIn {
-        case .apiToken(let email): user = email
-        case .password(let username): user = username
-        case .personalToken: user = ""
-        }
-        let usesPassword: Bool = if case .password = signIn { true } else { false }
-        let wrong = usesPassword ? TrackerAccount.tokenKeys.filter { $0 != "keyring" && $0 != "credential" }
-            : JiraSourceKind.passwordKeys
+        let usesPassword = signIn.isPassword
+        let wrong = usesPassword ? ["token_file", "token_command"] : JiraSourceKind.passwordKeys
         if let key = wrong.first(where: { table[$0] != nil }) {
             throw error(
                 table[key], "jira.\(key)",
@@ -174,7 +172,8 @@ extension ConfigReader {
         }
         return try requiredCredential(
             table, "jira",
-            keys: usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : TrackerAccount.tokenKeys, url: url, user: user, line: line, missingKey: usesPassword ? "password_file" : "token_file",
+            keys: usesPassword ? JiraSourceKind.passwordKeys + ["credential", "keyring"] : TrackerAccount.tokenKeys,
+            url: url, user: signIn.user, line: line, missingKey: usesPassword ? "password_file" : "token_file",
             missing: usesPassword
                 ? "missing; add password_file = \"~/.config/trackwatch/jira-password\", or password_command, "
                     + "credential or keyring = true"
@@ -199,23 +198,18 @@ extension ConfigReader {
         return trimmed
     }
 
-    /// `projects = ["WEB", "OPS"]`: project keys as Jira shows them.
+    /// `projects = ["WEB", "OPS"]`: project keys as Jira shows them, upper-cased, each once.
     private func jiraProjects(_ table: TOMLTable) throws(ConfigError) -> [String]? {
         guard let keys = try stringArray(table, "jira", "projects") else { return nil }
-        guard !keys.isEmpty else {
+        let bad = keys.first { !JiraProjectKey.isValid($0) }
+        if keys.isEmpty || bad != nil {
             throw error(
                 table["projects"], "jira.projects",
-                "expected project keys such as [\"WEB\"]; leave projects out to watch every project")
+                bad.map { "expected project keys as Jira shows them (WEB), found \"\($0.prefix(40))\"" }
+                    ?? "expected project keys such as [\"WEB\"]; leave projects out to watch every project")
         }
         var upper: [String] = []
-        for key in keys {
-            guard JiraProjectKey.isValid(key) else {
-                throw error(
-                    table["projects"], "jira.projects",
-                    "expected project keys as Jira shows them (WEB), found \"\(key.prefix(40))\"")
-            }
-            if !upper.contains(key.uppercased()) { upper.append(key.uppercased()) }
-        }
+        for key in keys.map({ $0.uppercased() }) where !upper.contains(key) { upper.append(key) }
         return upper
     }
 }

@@ -1,4 +1,3 @@
-import Logging
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
@@ -18,23 +17,21 @@ final class JiraTracker: ActivityTracker {
 
     let jira: JiraSettings
     let api: JiraAPI
-    let logger: Logger
 
-    init(settings: JiraSettings, api: JiraAPI, logger: Logger) {
+    init(settings: JiraSettings, api: JiraAPI) {
         jira = settings
         self.api = api
-        self.logger = logger
     }
 
     var trackerName: String { "Jira" }
     /// Asked by id in batches of 100: a full read confirms every stored issue it did not return.
     var mostLookups: Int { 5_000 }
 
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
+    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let flavour = try api.knownFlavour()
-        memory.set(Self.flavourKey, flavour == .cloud ? "cloud" : "datacenter")
+        memory.set(Self.flavourKey, flavour.rawValue)
         let me: JiraUser = try api.get(.myself)
         guard let id = me.id else {
             throw JiraError.invalidResponse(endpoint: "myself", detail: "no accountId or key for the signed-in user")
@@ -58,9 +55,7 @@ final class JiraTracker: ActivityTracker {
     }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<JiraIssue> {
-        if api.flavour == nil, let flavour = try memory.value(Self.flavourKey) {
-            api.flavour = flavour == "cloud" ? .cloud : .dataCenter
-        }
+        if api.flavour == nil { api.flavour = try memory.value(Self.flavourKey).flatMap(JiraFlavour.init) }
         var query = JiraQuery(projects: jira.projects?.filter { !poll.unreadable.contains($0) }, narrowing: jira.jql)
         if query.projects?.isEmpty == true, let first = jira.projects?.first {
             throw JiraError.refused(.projectUnavailable(key: first))
@@ -69,9 +64,8 @@ final class JiraTracker: ActivityTracker {
         while true {
             do {
                 let jql = poll.window.full ? query.full : query.changed(inLast: poll.window.minutes)
-                for issue in try JiraReader(api: api).search(jql, fields: JiraFields.requested) {
-                    lists.mine[issue.id.value] = issue
-                }
+                let issues = try JiraReader(api: api).search(jql, fields: JiraFields.requested).issues
+                lists.mine.merge(issues.map { ($0.id.value, $0) }) { $1 }
                 return lists
             } catch JiraError.server(400, let message, _) {
                 // Jira answers 400 for a project this account cannot see: named and left out, the rest is read.
@@ -94,27 +88,19 @@ final class JiraTracker: ActivityTracker {
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<JiraIssue>
     ) throws -> [String: ItemLookup<JiraIssue>] {
         var answers: [String: ItemLookup<JiraIssue>] = [:]
-        for start in stride(from: 0, to: ids.count, by: 100) {
-            try confirm(Array(ids[start..<min(start + 100, ids.count)]), into: &answers, poll)
-        }
+        for batch in ids.chunked(100) { try confirm(Array(batch), into: &answers, poll) }
         return answers
     }
 
     private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) throws {
-        let found: [JiraIssue]
-        // An issue the answer held but that could not be read may be any of those it did not return: none of them
-        // is taken for gone.
-        var unsure = false
+        let found: JiraReader.Found
         do {
             if batch.count == 1 {
                 let one: LossyItem<JiraIssue> = try api.get(
                     .issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])
-                found = one.value.map { [$0] } ?? []
-                unsure = one.value == nil
+                found = (one.value.map { [$0] } ?? [], one.value == nil ? 1 : 0)
             } else {
-                let search = try JiraReader(api: api).searchCounting(JiraQuery.byID(batch), fields: JiraFields.requested)
-                found = search.issues
-                unsure = search.skipped > 0
+                found = try JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
             }
         } catch JiraError.server(let status, _, _) where batch.count == 1 && (status == 404 || status == 400) {
             answers[batch[0]] = .gone(status: status)
@@ -125,10 +111,12 @@ final class JiraTracker: ActivityTracker {
             try confirm(Array(batch[half...]), into: &answers, poll)
             return
         }
-        let returned = Dictionary(found.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let returned = Dictionary(found.issues.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
         for id in batch {
             guard let issue = returned[id] else {
-                if !unsure { answers[id] = .gone(status: 404) }
+                // An issue the answer held but that could not be read may be any of those it did not return: none
+                // of them is taken for gone.
+                if found.skipped == 0 { answers[id] = .gone(status: 404) }
                 continue
             }
             // Updated within the window: the search may simply lag behind it. Asked again next time.

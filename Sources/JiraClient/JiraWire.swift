@@ -6,18 +6,13 @@ import TrackwatchCore
 // bodies as plain text (API v2, Data Center) or Atlassian Document Format (API v3, Cloud).
 
 struct JiraServerInfo: Decodable {
-    var deploymentType: String?
-    var version: String?
+    var deploymentType, version: String?
 }
 
 /// A person or an app. Cloud names people by `accountId` (`name` and `key` are gone for privacy); Data Center by
 /// `key` (stable) and `name` (the login, which can be renamed).
 struct JiraUser: Decodable, Equatable {
-    var accountId: String?
-    var accountType: String?
-    var key: String?
-    var name: String?
-    var displayName: String?
+    var accountId, accountType, key, name, displayName: String?
 
     /// The stable id: the account id on Cloud, the user key on Data Center.
     var id: String? { accountId ?? key ?? name }
@@ -48,21 +43,15 @@ struct JiraIssue: Decodable {
 
 struct JiraIssueFields: Decodable {
     struct Named: Decodable { var name: String? }
-    struct Status: Decodable { var name: String? }
     struct Project: Decodable { var key: String? }
     struct Watches: Decodable { var isWatching: Bool? }
 
     var summary: String?
-    var status: Status?
-    var priority: Named?
-    var issuetype: Named?
-    var assignee: JiraUser?
-    var reporter: JiraUser?
-    var creator: JiraUser?
+    var status, priority, issuetype: Named?
+    var assignee, reporter, creator: JiraUser?
     var labels: FirstValues<String>?
     var fixVersions: FirstValues<Named>?
-    var created: JiraTime?
-    var updated: JiraTime?
+    var created, updated: JiraTime?
     var project: Project?
     var watches: Watches?
     var comment: JiraCommentPage?
@@ -79,13 +68,7 @@ struct JiraChangelogPage: Decodable {
 }
 
 struct JiraHistory: Decodable {
-    struct Item: Decodable {
-        var field: String?
-        var from: String?
-        var fromString: String?
-        var to: String?
-        var toString: String?
-    }
+    struct Item: Decodable { var field, fromString, toString: String? }
 
     var id: JiraID
     var author: JiraUser?
@@ -157,10 +140,9 @@ struct JiraTime: Decodable {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
             timestamp = Self.epoch(number)
-        } else if let text = try? container.decode(String.self), text.utf8.count <= 64 {
-            timestamp = Timestamp.parse(text)?.timestamp
         } else {
-            timestamp = nil
+            let text = (try? container.decode(String.self)).flatMap { $0.utf8.count <= 64 ? $0 : nil }
+            timestamp = text.flatMap { Timestamp.parse($0)?.timestamp }
         }
     }
 
@@ -171,10 +153,8 @@ struct JiraTime: Decodable {
         guard number.isFinite, number >= 0, number < 1e15 else { return nil }
         let milliseconds = Int((number >= 1e11 ? number : number * 1000).rounded())
         let whole = Timestamp(secondsSinceEpoch: milliseconds / 1000)
-        let fraction = milliseconds % 1000
-        guard fraction > 0 else { return whole }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        guard milliseconds % 1000 > 0 else { return whole }
+        var digits = String(String(1000 + milliseconds % 1000).dropFirst())  // `050`
         while digits.hasSuffix("0") { digits.removeLast() }
         return Timestamp(whole.rawValue + "." + digits)
     }
@@ -186,11 +166,7 @@ struct JiraText: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let plain = try? container.decode(String.self) {
-            text = plain
-        } else {
-            text = (try? container.decode(ADFNode.self)).map { $0.firstLine() } ?? ""
-        }
+        text = (try? container.decode(String.self)) ?? (try? container.decode(ADFNode.self))?.firstLine() ?? ""
     }
 
     /// The first line that says something, one line, bounded.

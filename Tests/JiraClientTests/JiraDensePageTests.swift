@@ -46,7 +46,7 @@ final class JiraDensePageTests: XCTestCase {
             base: "https://acme.atlassian.net", authorization: Secret("Bearer x"), transport: jira, timeout: 30,
             logger: Logger(label: "test"))
         api.flavour = .cloud
-        return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested)
+        return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).issues
     }
 
     func test_aPageTooDenseToDecode_isAskedAgainInHalves_andEveryIssueIsRead() throws {

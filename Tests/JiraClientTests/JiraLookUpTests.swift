@@ -62,7 +62,7 @@ final class JiraLookUpTests: XCTestCase {
             signIn: .personalToken)
         let api = JiraAPI(base: settings.url, authorization: Secret("Bearer x"), transport: jira, timeout: 30, logger: Logger(label: "test"))
         api.flavour = .dataCenter
-        let tracker = JiraTracker(settings: settings, api: api, logger: Logger(label: "test"))
+        let tracker = JiraTracker(settings: settings, api: api)
         let window = ActivityWindow(started: 1_800_000_000, lastPoll: nil, overlap: 60, full: true, isBaseline: false)
         let poll = ActivityPoll(window: window, me: ActivityIdentity(id: "me"), stored: StoredItems(nil, lastPoll: nil))
         var lists = ActivityLists<JiraIssue>()
