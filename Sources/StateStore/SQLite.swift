@@ -64,13 +64,25 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
-    /// Frees what the connection's page cache holds (`sqlite3_db_release_memory`); the next read fills it again.
-    func releaseMemory() { _ = sqlite3_db_release_memory(handle) }
+    /// Frees what the connection's page cache holds (`sqlite3_db_release_memory`) and its prepared statements; the
+    /// next poll fills the cache again and prepares the few statements it runs anew (microseconds each), which is
+    /// cheaper than every idle source keeping them.
+    func releaseMemory() {
+        cache.removeAll()
+        _ = sqlite3_db_release_memory(handle)
+    }
 
     /// Bytes the connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
     var cacheBytes: Int {
         var current: Int32 = 0, highest: Int32 = 0
         _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
+    /// Bytes the connection's prepared statements hold now (`SQLITE_DBSTATUS_STMT_USED`).
+    var statementBytes: Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_STMT_USED, &current, &highest, 0)
         return Int(current)
     }
 

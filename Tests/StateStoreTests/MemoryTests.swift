@@ -16,4 +16,16 @@ final class MemoryTests: StoreTestCase {
         XCTAssertEqual(try store.snapshot(watch: "assigned"), Snapshot(records), "nothing lost")
         XCTAssertGreaterThan(store.cacheBytes, 500_000)
     }
+
+    func test_releaseMemory_finalizesThePreparedStatements_andTheNextPollPreparesThemAgain() throws {
+        let store = try makeStore()
+        try store.commit(baseline((1...10).map { record($0) }))
+        _ = try store.snapshot(watch: "assigned")
+        let prepared = store.statementBytes
+        XCTAssertGreaterThan(prepared, 0, "a poll's statements, kept for reuse")
+        store.releaseMemory()
+        XCTAssertEqual(store.statementBytes, 0, "none kept while idle (\(prepared) bytes before)")
+        try store.commit(poll(upserts: [record(11), record(12)]))
+        XCTAssertEqual(try store.snapshot(watch: "assigned")?.count, 12, "prepared again")
+    }
 }
