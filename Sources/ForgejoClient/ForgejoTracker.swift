@@ -47,11 +47,7 @@ final class ForgejoTracker: SurveyedTracker {
         return page.elements.isEmpty && page.skipped == 0
     }
 
-    func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: settings.ignoreBots, comparedFields: ForgeFields.compared,
-            assignmentFields: ForgeFields.assignment)
-    }
+    func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: settings.ignoreBots) }
 
     func baselineNote(assigned: Int) -> String {
         "Baseline: watching \(assigned) Forgejo issues and pull requests assigned to you or awaiting your review, and "

@@ -56,11 +56,7 @@ final class GitHubTracker: SurveyedTracker {
         return ActivityIdentity(id: String(id), login: found.login ?? "", name: found.name ?? "", email: found.email ?? "")
     }
 
-    func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: github.ignoreBots, comparedFields: ForgeFields.compared,
-            assignmentFields: ForgeFields.assignment)
-    }
+    func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: github.ignoreBots) }
 
     func baselineNote(assigned: Int) -> String {
         "Baseline: watching \(assigned) GitHub issues and pull requests assigned to you or awaiting your review, and "

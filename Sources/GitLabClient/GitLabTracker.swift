@@ -63,9 +63,9 @@ final class GitLabTracker: SurveyedTracker {
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: gitlab.ignoreBots, comparedFields: GitLabFields.compared,
-            assignmentFields: ForgeFields.assignment, shownValues: [ForgeFields.state: ["opened": "open"]])
+        .forge(
+            me: me, ignoreBots: gitlab.ignoreBots, compared: GitLabFields.compared,
+            shownValues: [ForgeFields.state: ["opened": "open"]])
     }
 
     func baselineNote(assigned: Int) -> String {

@@ -59,3 +59,16 @@ public protocol ForgeSettings: TrackerSettings {}
 extension ForgeSettings {
     public var ownerAndStateFields: [String] { [ForgeFields.state, ForgeFields.assignees, ForgeFields.reviewRequest] }
 }
+
+extension ActivityRules {
+    /// A forge's rules: my events silent, its bots' too where `ignoreBots`; `compared` compared, and assignees and
+    /// review requests assigning.
+    public static func forge(
+        me: ActivityIdentity, ignoreBots: Bool, compared: [String] = ForgeFields.compared,
+        shownValues: [String: [String: String]] = [:]
+    ) -> ActivityRules {
+        ActivityRules(
+            me: me.id, ignoreApps: ignoreBots, comparedFields: compared, assignmentFields: ForgeFields.assignment,
+            shownValues: shownValues)
+    }
+}
