@@ -24,53 +24,50 @@ public struct AzureDevOpsFactory: ActivityTrackerFactory {
         let api = AzureDevOpsAPI(
             base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
             skipped: SkippedItems(tracker: "Azure DevOps", logger: logger))
-        let tracker = AzureDevOpsTracker(settings: settings, api: api)
-        return TrackerSession(tracker: tracker, survey: tracker.survey)
+        return TrackerSession(AzureDevOpsTracker(settings: settings, api: api))
     }
 }
 
 /// What `doctor` and `probe` ask Azure DevOps, read-only: who the token is, Services or Server and its API version,
 /// which projects it can read, what each question finds and what a steady poll costs.
 extension AzureDevOpsTracker {
-    func survey() -> ProbeReport {
-        .survey(fix: fix(for:)) { findings in
-            let connection = try api.get(AzureDevOpsConnection.self, .connectionData)
-            let user = connection.authenticatedUser
-            guard let id = user?.id?.lowercased() else {
-                throw AzureDevOpsError.invalidResponse(endpoint: "connectionData", detail: "no authenticated user")
-            }
-            let name = SafeText.oneLine(user?.customDisplayName ?? user?.providerDisplayName ?? "?", limit: 80)
-            findings.add(.pass, "signed in as \(name) (id \(SafeText.oneLine(id, limit: 64)))")
-            let kind = connection.deploymentType == "onPremises" ? "Azure DevOps Server" : "Azure DevOps Services"
-            findings.add(.pass, "\(kind), REST API \(api.version)")
-            var readable: [String] = [], opened = 0
-            for project in try settings.projects ?? allProjects() {
-                do {
-                    let reviewing = try activePullRequests(project, "searchCriteria.reviewerId", id)
-                    let authored = try activePullRequests(project, "searchCriteria.creatorId", id)
-                    readable.append(project)
-                    opened += authored
-                    findings.add(
-                        .pass,
-                        "project \(SafeText.oneLine(project, limit: 64)): \(reviewing) active pull requests "
-                            + "await your review, you opened \(authored)")
-                } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
-                    findings.add(
-                        .fail, "\(AzureDevOpsError.projectUnavailable(name: project, status: status))",
-                        then: "check projects in \(settings.tableName), or ask for access")
-                }
-            }
-            struct Body: Encodable { var query: String }
-            let mine = try api.post(
-                WIQLAnswer.self, .wiql, [("timePrecision", "true")],
-                body: Body(query: WIQL.mine(projects: settings.projects.map { _ in readable })))
-            findings.add(
-                .pass, "\(AzureDevOpsTracker.ids(mine).count) work items assigned to you, created by you or followed")
-            findings.add(
-                .pass,
-                "a steady poll with nothing changed costs \(1 + 2 * readable.count + opened) requests (1 WIQL, "
-                    + "2 per project, 1 per active pull request you opened); a work item that changed adds its updates")
+    func survey(_ findings: inout ProbeReport) throws {
+        let connection = try api.get(AzureDevOpsConnection.self, .connectionData)
+        let user = connection.authenticatedUser
+        guard let id = user?.id?.lowercased() else {
+            throw AzureDevOpsError.invalidResponse(endpoint: "connectionData", detail: "no authenticated user")
         }
+        let name = SafeText.oneLine(user?.customDisplayName ?? user?.providerDisplayName ?? "?", limit: 80)
+        findings.add(.pass, "signed in as \(name) (id \(SafeText.oneLine(id, limit: 64)))")
+        let kind = connection.deploymentType == "onPremises" ? "Azure DevOps Server" : "Azure DevOps Services"
+        findings.add(.pass, "\(kind), REST API \(api.version)")
+        var readable: [String] = [], opened = 0
+        for project in try settings.projects ?? allProjects() {
+            do {
+                let reviewing = try activePullRequests(project, "searchCriteria.reviewerId", id)
+                let authored = try activePullRequests(project, "searchCriteria.creatorId", id)
+                readable.append(project)
+                opened += authored
+                findings.add(
+                    .pass,
+                    "project \(SafeText.oneLine(project, limit: 64)): \(reviewing) active pull requests "
+                        + "await your review, you opened \(authored)")
+            } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
+                findings.add(
+                    .fail, "\(AzureDevOpsError.projectUnavailable(name: project, status: status))",
+                    then: "check projects in \(settings.tableName), or ask for access")
+            }
+        }
+        struct Body: Encodable { var query: String }
+        let mine = try api.post(
+            WIQLAnswer.self, .wiql, [("timePrecision", "true")],
+            body: Body(query: WIQL.mine(projects: settings.projects.map { _ in readable })))
+        findings.add(
+            .pass, "\(AzureDevOpsTracker.ids(mine).count) work items assigned to you, created by you or followed")
+        findings.add(
+            .pass,
+            "a steady poll with nothing changed costs \(1 + 2 * readable.count + opened) requests (1 WIQL, "
+                + "2 per project, 1 per active pull request you opened); a work item that changed adds its updates")
     }
 
     private func activePullRequests(_ project: String, _ criterion: String, _ me: String) throws -> Int {
@@ -85,7 +82,7 @@ extension AzureDevOpsTracker {
             .compactMap(\.name).filter(AzureDevOpsProject.isValid).sorted()
     }
 
-    private func fix(for error: any Error) -> String {
+    func fix(for error: any Error) -> String {
         switch error as? AzureDevOpsError {
         case .tokenRejected, .refused(.signInPage):
             "make a new personal access token with Work Items (Read) and Code (Read) and put it in the "

@@ -90,30 +90,29 @@ public struct AzureDevOpsSourceKind: TrackerSourceKind {
 extension ConfigReader {
     func azureDevOps(_ table: TOMLTable, line: Int?) throws(ConfigError) -> AzureDevOpsSettings {
         let kind = AzureDevOpsSettings.table
-        let name = try sourceName(table, kind, default: AzureDevOpsSettings.defaultName, line: line)
-        guard
-            let url = try serverURL(
-                table, kind, "url",
-                expected: "your organization, https://dev.azure.com/ORG, or a collection, https://server/tfs/COLLECTION"
-            )
-        else {
-            throw ConfigError(
-                file: file, line: line, key: "\(kind).url",
-                message: "missing; add url = \"https://dev.azure.com/ORG\" (or https://server/tfs/COLLECTION)")
-        }
-        if url.lowercased().contains("/_apis") {
-            throw error(
-                table["url"], "\(kind).url",
-                "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
-        }
-        let credential = try requiredCredential(
-            table, kind, url: url, user: name, line: line,
-            missing: Self.missingToken(
-                kind,
-                "a personal access token with Work Items (Read) and Code (Read): User settings, Personal access tokens")
-        )
         var settings = AzureDevOpsSettings(
-            account: try account(table, kind, name: name, url: url, credential: credential))
+            account: try tokenAccount(
+                table, kind, defaultName: AzureDevOpsSettings.defaultName, line: line,
+                token: "a personal access token with Work Items (Read) and Code (Read): User settings, "
+                    + "Personal access tokens"
+            ) { (table) throws(ConfigError) in
+                guard
+                    let url = try serverURL(
+                        table, kind, "url",
+                        expected: "your organization, https://dev.azure.com/ORG, or a collection, "
+                            + "https://server/tfs/COLLECTION")
+                else {
+                    throw ConfigError(
+                        file: file, line: line, key: "\(kind).url",
+                        message: "missing; add url = \"https://dev.azure.com/ORG\" (or https://server/tfs/COLLECTION)")
+                }
+                if url.lowercased().contains("/_apis") {
+                    throw error(
+                        table["url"], "\(kind).url",
+                        "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
+                }
+                return url
+            })
         if let projects = try stringArray(table, kind, "projects") {
             guard !projects.isEmpty else {
                 throw error(

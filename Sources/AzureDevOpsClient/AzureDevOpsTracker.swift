@@ -15,7 +15,7 @@ enum AzureDevOpsItem {
 /// are, or were, mine — nothing more when none did; then per readable project my two pull request lists (reviewer,
 /// creator), and the threads of each active pull request I opened (comments show nowhere else). Pull requests I only
 /// review are followed by their list (votes, reviewers, pushes): their threads are read when it moved.
-final class AzureDevOpsTracker: ActivityTracker {
+final class AzureDevOpsTracker: SurveyedTracker {
     typealias Item = AzureDevOpsItem
 
     /// The most ids `workitemsbatch` takes (`VS403474` beyond).

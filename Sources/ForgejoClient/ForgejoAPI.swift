@@ -61,27 +61,26 @@ final class ForgejoAPI {
     func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) throws
         -> [Value]
     {
-        var response = try get(path, query + [("limit", String(Self.pageSize))], name: name)
+        let first = try get(path, query + [("limit", String(Self.pageSize))], name: name)
         // Items left out as unusable (`LossyList`) count as read: they were sent.
-        var values: [Value] = [], sent = 0, seen = Set<String>()
-        for _ in 0..<Self.mostPages {
+        var values: [Value] = [], sent = 0, total: Int?
+        let whole = try LinkPages.follow(
+            ForgejoError.self, name, from: first, most: Self.mostPages, get: { try get(path, url: $0, name: name) }
+        ) { response in
             let page = try decode(LossyList<Value>.self, response, name: name)
             values += page.elements
             sent += page.elements.count + page.skipped
-            let total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
-            if let total, sent >= total { return values }
-            guard let next = LinkHeader.target("next", in: response), page.elements.count + page.skipped > 0 else {
-                if let total, sent < total {
-                    throw ForgejoError.invalidResponse(endpoint: name, detail: "\(sent) of \(total) items")
-                }
-                return values
-            }
-            guard seen.insert(next).inserted else {
-                throw ForgejoError.invalidResponse(endpoint: name, detail: "a next page that repeats an earlier one")
-            }
-            response = try get(path, url: next, name: name)
+            total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
+            if let total, sent >= total { return false }
+            return page.elements.count + page.skipped > 0
         }
-        throw ForgejoError.invalidResponse(endpoint: name, detail: "more than \(Self.mostPages) pages")
+        guard whole else {
+            throw ForgejoError.invalidResponse(endpoint: name, detail: "more than \(Self.mostPages) pages")
+        }
+        if let total, sent < total {
+            throw ForgejoError.invalidResponse(endpoint: name, detail: "\(sent) of \(total) items")
+        }
+        return values
     }
 
     /// The error for an answer that is not 2xx. 429, and a 503 a proxy sent (an HTML page, or a `Retry-After`), are

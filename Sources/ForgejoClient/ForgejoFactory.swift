@@ -9,7 +9,7 @@ public struct ForgejoFactory: ActivityTrackerFactory {
     public init() {}
 
     public var kind: any SourceKind { ForgejoSourceKind() }
-    public static var route: @Sendable (String) -> String { ForgejoTracker.route }
+    public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{index}") } }
 
     public func secretFix(_ settings: ForgejoSettings) -> String {
         "put an access token with read:user, read:issue and read:repository alone on the first line of that file "
@@ -22,47 +22,44 @@ public struct ForgejoFactory: ActivityTrackerFactory {
         let api = ForgejoAPI(
             web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
             skipped: SkippedItems(tracker: "Forgejo", logger: logger))
-        let tracker = ForgejoTracker(settings: settings, api: api)
-        return TrackerSession(tracker: tracker, survey: tracker.survey)
+        return TrackerSession(ForgejoTracker(settings: settings, api: api))
     }
 }
 
 /// What `doctor` and `probe` ask, read-only: which server, who the token is, what it may read, what a poll reads.
 extension ForgejoTracker {
-    func survey() -> ProbeReport {
-        .survey(fix: fix(for:)) { findings in
-            let version = try api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
-            // Forgejo answers its own version route; Gitea's router answers 404.
-            let forgejo = (try? api.get("/api/forgejo/v1/version", name: "Forgejo version")) != nil
-            findings.add(
-                .pass, "\(forgejo ? "Forgejo" : "Gitea") \(SafeText.oneLine(version.version ?? "?", limit: 60))")
-            let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
-            findings.add(
-                .pass,
-                "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
-            let honours = try ForgejoTracker.honoursReviewFilter(api)
-            var pages = 2  // the user, and whether review_requested is honoured
-            for (filter, what) in [
-                ("assigned", "assigned to you"), ("created", "opened by you"),
-                ("review_requested", "await your review"),
-            ]
-            where filter != "review_requested" || honours {
-                let extra = filter == "review_requested" ? [("type", "pulls")] : []
-                let count = try count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)
-                pages += max(1, (count + ForgejoAPI.pageSize - 1) / ForgejoAPI.pageSize)
-                findings.add(.pass, "\(count) open issues and pull requests \(what)")
-            }
-            if !honours {
-                findings.add(
-                    .warn, "this server ignores review_requested (before Gitea 1.14): it answers every open item",
-                    then: "review requests are not reported; assignments and changes are")
-            }
-            findings.add(.pass, "the token reads your account and the issues (a missing scope would be named here)")
-            findings.add(
-                .pass,
-                "a steady poll with nothing changed costs 3 requests; a full read (hourly) \(pages), a page holding "
-                    + "50 items whatever is asked")
+    func survey(_ findings: inout ProbeReport) throws {
+        let version = try api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
+        // Forgejo answers its own version route; Gitea's router answers 404.
+        let forgejo = (try? api.get("/api/forgejo/v1/version", name: "Forgejo version")) != nil
+        findings.add(
+            .pass, "\(forgejo ? "Forgejo" : "Gitea") \(SafeText.oneLine(version.version ?? "?", limit: 60))")
+        let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
+        findings.add(
+            .pass,
+            "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
+        let honours = try ForgejoTracker.honoursReviewFilter(api)
+        var pages = 2  // the user, and whether review_requested is honoured
+        for (filter, what) in [
+            ("assigned", "assigned to you"), ("created", "opened by you"),
+            ("review_requested", "await your review"),
+        ]
+        where filter != "review_requested" || honours {
+            let extra = filter == "review_requested" ? [("type", "pulls")] : []
+            let count = try count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)
+            pages += max(1, (count + ForgejoAPI.pageSize - 1) / ForgejoAPI.pageSize)
+            findings.add(.pass, "\(count) open issues and pull requests \(what)")
         }
+        if !honours {
+            findings.add(
+                .warn, "this server ignores review_requested (before Gitea 1.14): it answers every open item",
+                then: "review requests are not reported; assignments and changes are")
+        }
+        findings.add(.pass, "the token reads your account and the issues (a missing scope would be named here)")
+        findings.add(
+            .pass,
+            "a steady poll with nothing changed costs 3 requests; a full read (hourly) \(pages), a page holding "
+                + "50 items whatever is asked")
     }
 
     /// `X-Total-Count` of a search, one request (or the items of its one page where the server sends no count).
@@ -73,7 +70,7 @@ extension ForgejoTracker {
         return page.elements.count + page.skipped
     }
 
-    private func fix(for error: any Error) -> String {
+    func fix(for error: any Error) -> String {
         switch error as? ForgejoError {
         case .tokenRejected, .refused:
             "make an access token with read:user, read:issue and read:repository and put it in the "
@@ -81,16 +78,5 @@ extension ForgejoTracker {
         case .rateLimited: "wait: the server (or a proxy before it) is busy; trackwatch backs off by itself"
         default: "check url in \(settings.tableName): the web root, such as https://codeberg.org"
         }
-    }
-
-    /// How a probe's transcript names routes: `/api/v1/repos/acme/web/issues/42` →
-    /// `/api/v1/repos/{owner}/{repo}/issues/{index}`.
-    @Sendable static func route(_ path: String) -> String {
-        var segments = path.split(separator: "/").map(String.init)
-        if let repos = segments.firstIndex(of: "repos"), repos + 2 < segments.count, segments[repos + 1] != "issues" {
-            segments[repos + 1] = "{owner}"
-            segments[repos + 2] = "{repo}"
-        }
-        return "/" + segments.map { $0.allSatisfy(\.isNumber) ? "{index}" : $0 }.joined(separator: "/")
     }
 }

@@ -5,7 +5,7 @@ import TrackwatchCore
 // source of its own with its own token and its own state folder.
 
 /// One `[[forgejo]]` table.
-public struct ForgejoSettings: TrackerSettings {
+public struct ForgejoSettings: ForgeSettings {
     public static let table = "forgejo"
     /// `url`: the web root (`https://codeberg.org`, or a self-hosted base with a sub-path); the API is under
     /// `/api/v1`. Default name `forgejo`.
@@ -25,10 +25,6 @@ public struct ForgejoSettings: TrackerSettings {
         if let link = change.link { return link }
         guard let reference = ForgejoReference(change.record.rawValue) else { return nil }
         return "\(url)/\(reference.repo)/issues/\(reference.number)"
-    }
-    /// A mute lifts when the state, the assignees or a review request change.
-    public var ownerAndStateFields: [String] {
-        [ForgejoFields.state, ForgejoFields.assignees, ForgejoFields.reviewRequest]
     }
 }
 
@@ -56,18 +52,19 @@ public struct ForgejoSourceKind: TrackerSourceKind {
 
 extension ConfigReader {
     func forgejo(_ table: TOMLTable, line: Int?) throws(ConfigError) -> ForgejoSettings {
-        let name = try sourceName(table, "forgejo", default: ForgejoSettings.defaultName, line: line)
-        guard var url = try serverURL(table, "forgejo", "url", expected: "the web root, such as https://codeberg.org")
-        else {
-            throw ConfigError(
-                file: file, line: line, key: "forgejo.url", message: "missing; add url = \"https://codeberg.org\"")
-        }
-        while url.hasSuffix("/") { url.removeLast() }
-        let credential = try requiredCredential(
-            table, "forgejo", url: url, user: name, line: line,
-            missing: Self.missingToken("forgejo", "an access token with read:user, read:issue and read:repository"))
         var settings = ForgejoSettings(
-            account: try account(table, "forgejo", name: name, url: url, credential: credential))
+            account: try tokenAccount(
+                table, "forgejo", defaultName: ForgejoSettings.defaultName, line: line,
+                token: "an access token with read:user, read:issue and read:repository"
+            ) { (table) throws(ConfigError) in
+                guard var url = try serverURL(table, "forgejo", "url", expected: "the web root, such as https://codeberg.org")
+                else {
+                    throw ConfigError(
+                        file: file, line: line, key: "forgejo.url", message: "missing; add url = \"https://codeberg.org\"")
+                }
+                while url.hasSuffix("/") { url.removeLast() }
+                return url
+            })
         if let repos = try stringArray(table, "forgejo", "repos") {
             guard !repos.isEmpty, repos.allSatisfy(ForgeRepo.isValid) else {
                 throw error(table["repos"], "forgejo.repos", "expected owner/name such as [\"acme/web\"], or no repos")

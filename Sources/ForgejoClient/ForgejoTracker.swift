@@ -9,7 +9,7 @@ import TrackwatchCore
 /// open item, read to `X-Total-Count` (a page is cut to 50 whatever `limit` asks); between full reads only what was
 /// updated since the last poll (`since`, open or closed), one request each when quiet. What left my lists (unassigned,
 /// a review submitted) is asked for by the poller's full read, item by item: 404 drops it silently.
-final class ForgejoTracker: ActivityTracker {
+final class ForgejoTracker: SurveyedTracker {
     static let search = "/api/v1/repos/issues/search"
     /// Memory: `ignored` where the server answers `review_requested` unfiltered (before Gitea 1.14).
     static let reviewFilterKey = "forgejo_review_filter"
@@ -47,11 +47,7 @@ final class ForgejoTracker: ActivityTracker {
         return page.elements.isEmpty && page.skipped == 0
     }
 
-    func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: settings.ignoreBots, comparedFields: ForgejoFields.compared,
-            assignmentFields: ForgejoFields.assignment)
-    }
+    func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: settings.ignoreBots) }
 
     func baselineNote(assigned: Int) -> String {
         "Baseline: watching \(assigned) Forgejo issues and pull requests assigned to you or awaiting your review, and "
@@ -62,7 +58,7 @@ final class ForgejoTracker: ActivityTracker {
         reviewedByMe = []
         let full = poll.window.full
         var query = [("state", full ? "open" : "all")]
-        if !full { query.append(("since", ForgejoMapping.iso(poll.window.since))) }
+        if !full { query.append(("since", ServerTime.iso(poll.window.since))) }
         func search(_ filter: String, _ extra: [(String, String)] = []) throws -> [ForgejoIssue] {
             try api.all(ForgejoIssue.self, Self.search, [(filter, "true")] + extra + query, name: "search (\(filter))")
                 .filter(watched)
@@ -118,7 +114,7 @@ final class ForgejoTracker: ActivityTracker {
     private func reviewed(_ reference: ForgejoReference, by me: Int64?, since: Timestamp?) throws -> Bool {
         let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
         return reviews.contains { review in
-            guard review.user?.id == me, review.verdict != nil, let at = ForgejoMapping.time(review.submitted_at) else {
+            guard review.user?.id == me, review.verdict != nil, let at = ServerTime.parse(review.submitted_at) else {
                 return false
             }
             return since.map { at >= $0 } ?? true
@@ -147,7 +143,7 @@ final class ForgejoTracker: ActivityTracker {
             var events: [ActivityEvent] = []
             // Entries since the stored state (each bumps the item's `updated_at`); a new item's since the window.
             let since = poll.stored[item.id]?[ActivityFields.updated].map(Timestamp.init) ?? poll.window.since
-            let query = [("since", ForgejoMapping.iso(since))]
+            let query = [("since", ServerTime.iso(since))]
             do {
                 if !noTimeline {
                     let timeline = try api.all(

@@ -1,3 +1,4 @@
+import SourceKit
 import TrackwatchCore
 
 // Forgejo's answers as trackwatch reads them (shared/forgejo-api.md): the swagger's `User`, `Issue`,
@@ -18,10 +19,7 @@ struct ForgejoUser: Decodable, Equatable {
 }
 
 struct ForgejoIssue: Decodable {
-    struct Label: Decodable { var name: String? }
-    struct Milestone: Decodable { var title: String? }
     struct PullRequest: Decodable { var merged: Bool? }
-    struct Repository: Decodable { var full_name: String? }
 
     var id: Int64
     var number: Int
@@ -29,11 +27,11 @@ struct ForgejoIssue: Decodable {
     var state: String?
     var user: ForgejoUser?
     var assignees: [ForgejoUser]?
-    var labels: [Label]?
-    var milestone: Milestone?
+    var labels: [ForgeLabel]?
+    var milestone: ForgeMilestone?
     var updated_at: String?
     var html_url: String?
-    var repository: Repository?
+    var repository: ForgeRepository?
     var pull_request: PullRequest?
 
     var isPull: Bool { pull_request != nil }
@@ -41,8 +39,6 @@ struct ForgejoIssue: Decodable {
 }
 
 struct ForgejoComment: Decodable {
-    struct Label: Decodable { var name: String? }
-    struct Milestone: Decodable { var title: String? }
 
     var id: Int64?
     var type: String?
@@ -50,11 +46,11 @@ struct ForgejoComment: Decodable {
     var body: String?
     var created_at: String?
     var assignee: ForgejoUser?
-    var assignee_team: Label?
+    var assignee_team: ForgeLabel?
     var removed_assignee: Bool?
-    var label: Label?
-    var milestone: Milestone?
-    var old_milestone: Milestone?
+    var label: ForgeLabel?
+    var milestone: ForgeMilestone?
+    var old_milestone: ForgeMilestone?
     var old_title: String?
     var new_title: String?
 }

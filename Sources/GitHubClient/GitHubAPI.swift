@@ -3,45 +3,29 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// Every request trackwatch makes of GitHub.
-enum GitHubEndpoint: Equatable {
-    case user
+/// Every request trackwatch makes of GitHub: its path, and its name in errors.
+struct GitHubEndpoint: Equatable {
+    var path: String, name: String
+
+    static let user = Self(path: "/user", name: "user")
     /// `GET /issues`: issues and pull requests assigned to me (`assigned`) or opened by me (`created`).
-    case issues(filter: String)
-    case searchIssues
-    case issue(GitHubReference)
-    case timeline(GitHubReference)
+    static func issues(filter: String) -> Self { Self(path: "/issues", name: "issues (\(filter))") }
+    static let searchIssues = Self(path: "/search/issues", name: "search/issues")
+    static func issue(_ reference: GitHubReference) -> Self {
+        Self(path: "/repos/\(reference.repo)/issues/\(reference.number)", name: "issue")
+    }
+    static func timeline(_ reference: GitHubReference) -> Self {
+        Self(path: issue(reference).path + "/timeline", name: "timeline")
+    }
     /// `GET /repos/{owner}/{repo}`: whether this token can read a repository.
-    case repository(String)
-
-    var path: String {
-        switch self {
-        case .user: "/user"
-        case .issues: "/issues"
-        case .searchIssues: "/search/issues"
-        case .issue(let reference): "/repos/\(reference.repo)/issues/\(reference.number)"
-        case .timeline(let reference): "/repos/\(reference.repo)/issues/\(reference.number)/timeline"
-        case .repository(let repo): "/repos/\(repo)"
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .user: "user"
-        case .issues(let filter): "issues (\(filter))"
-        case .searchIssues: "search/issues"
-        case .issue: "issue"
-        case .timeline: "timeline"
-        case .repository: "repository"
-        }
-    }
+    static func repository(_ repo: String) -> Self { Self(path: "/repos/\(repo)", name: "repository") }
 }
 
-/// One answer: its body unless it was `304 Not Modified`, and what it says about paging and caching.
-struct GitHubAnswer {
-    var response: HTTPResponse
-    var notModified: Bool { response.status == 304 }
-    var etag: String? { response.header("ETag").map { String($0.prefix(200)) } }
+/// What an answer says about caching.
+extension HTTPResponse {
+    /// `304 Not Modified`: nothing moved since the `ETag` asked with.
+    var notModified: Bool { status == 304 }
+    var etag: String? { header("ETag").map { String($0.prefix(200)) } }
 }
 
 /// GitHub's REST API over one `HTTPTransport`: the token on every request, conditional requests where asked, every
@@ -51,7 +35,6 @@ final class GitHubAPI {
     static let versions = ["2022-11-28", "2026-03-10"]
 
     let requests: APIRequests
-    var transport: any HTTPTransport { requests.transport }
     private let logger: Logger
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems
@@ -71,27 +54,32 @@ final class GitHubAPI {
     /// `GET` of an endpoint, or of a `next` page's URL (same origin and base only).
     func get(
         _ endpoint: GitHubEndpoint, _ query: [(String, String)] = [], url: String? = nil, etag: String? = nil
-    ) throws -> GitHubAnswer {
+    ) throws -> HTTPResponse {
         let target = url ?? requests.url(endpoint.path, query)
         guard target.hasPrefix(requests.base + "/") else {
             // The token never follows a link elsewhere. A server reached by an alias links its pages under its own
             // name: say which, so that a person can configure that one.
+            let base = Self.origin(of: requests.base).map { String(requests.base.dropFirst($0.count)) } ?? ""
             let detail = Self.origin(of: target).map {
                 "a next page on \($0), not on the configured url; if that is this server's own name, set url in "
-                    + "[[github]] to \($0)\(Self.path(of: requests.base))"
+                    + "[[github]] to \($0)\(base)"
             }
             throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: detail ?? "a link to another server")
         }
-        let answer = try send(target, endpoint: endpoint, etag: etag)
-        if answer.response.status == 400, version == Self.versions[0],
-            Self.message(answer.response).lowercased().contains("version")
+        let answer = try requests.send(
+            .get, target, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
+        if let interval = answer.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
+            pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
+        }
+        if answer.status == 400, version == Self.versions[0],
+            (APIErrorBody.text(answer) ?? "").lowercased().contains("version")
         {
             logger.notice("GitHub refused API version 2022-11-28; using 2026-03-10")
             version = Self.versions[1]
             return try get(endpoint, query, url: url, etag: etag)
         }
-        guard (200..<300).contains(answer.response.status) || answer.notModified || answer.response.status == 301 else {
-            var failure = Self.failure(answer.response, endpoint: endpoint)
+        guard (200..<300).contains(answer.status) || answer.notModified || answer.status == 301 else {
+            var failure = Self.failure(answer, endpoint: endpoint)
             // An Enterprise Server's API lives under /api/v3: its web root answers 404 (often a page) to /user.
             if case .server(404, let message, let name) = failure, endpoint == .user,
                 ServerURL.host(of: requests.base)?.lowercased() != "api.github.com", !requests.base.hasSuffix("/api/v3")
@@ -104,30 +92,14 @@ final class GitHubAPI {
         return answer
     }
 
-    func decode<Value: Decodable>(_ type: Value.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint) throws -> Value {
-        try GitHubError.decode(type, answer.response, endpoint: endpoint.name, skipped: skipped)
-    }
-
-    /// The elements of a list answer; those that cannot be read are left out (`LossyList`).
-    func decodeList<Element: Decodable>(
-        _ type: Element.Type, _ answer: GitHubAnswer, _ endpoint: GitHubEndpoint
-    ) throws -> [Element] {
-        try decode(LossyList<Element>.self, answer, endpoint).elements
-    }
-
-    private func send(_ url: String, endpoint: GitHubEndpoint, etag: String?) throws -> GitHubAnswer {
-        let response = try requests.send(
-            .get, url, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
-        if let interval = response.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
-            pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
-        }
-        return GitHubAnswer(response: response)
+    func decode<Value: Decodable>(_ type: Value.Type, _ answer: HTTPResponse, _ endpoint: GitHubEndpoint) throws -> Value {
+        try GitHubError.decode(type, answer, endpoint: endpoint.name, skipped: skipped)
     }
 
     /// The `GitHubError` for an error answer: the limits (with how long to wait), a missing scope, the rest as
     /// any tracker's.
     static func failure(_ response: HTTPResponse, endpoint: GitHubEndpoint) -> GitHubError {
-        let message = Self.message(response)
+        let message = APIErrorBody.text(response) ?? ""
         func limited(_ wait: Double?, _ resource: String?) -> GitHubError {
             .rateLimited(status: nil, retryAfter: wait.map(RetryAfter.jittered), limit: GitHubRefusal.limit(resource))
         }
@@ -143,8 +115,7 @@ final class GitHubAPI {
             }
             return .refused(.missingScope(message: message, scopes: scopes(response)))
         // A search refused as a whole, and a classic token (it says its scopes) without the repo scope: the scope.
-        case 422 where endpoint == .searchIssues
-            && scopes(response).map({ !$0.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" } }) == true:
+        case 422 where endpoint == .searchIssues && scopes(response).map(hasRepoScope) == false:
             return .refused(.missingScope(message: message, scopes: scopes(response)))
         default: return .answer(response, message: message, endpoint: endpoint.name)
         }
@@ -153,22 +124,20 @@ final class GitHubAPI {
     /// `https://host:port` of a URL from the server, if it is made of a host name's characters only (it is shown).
     static func origin(of url: String) -> String? {
         guard let scheme = ["https://", "http://"].first(where: url.hasPrefix) else { return nil }
-        let rest = url.dropFirst(scheme.count)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let authority = url.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard (1...100).contains(authority.utf8.count),
-            authority.utf8.allSatisfy({ $0 < 0x80 && ($0 == 0x2E || $0 == 0x2D || $0 == 0x3A || Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber) })
+            authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:".contains($0)) })
         else { return nil }
         return scheme + authority
     }
 
-    /// The path of the configured base (`/api/v3`, or empty).
-    static func path(of base: String) -> String {
-        guard let origin = origin(of: base) else { return "" }
-        return String(base.dropFirst(origin.count))
-    }
-
+    /// A classic token's scopes (`X-OAuth-Scopes`); a fine-grained token's answers have none.
     static func scopes(_ response: HTTPResponse) -> String? {
         response.header("X-OAuth-Scopes").map { SafeText.oneLine(String($0.prefix(200))) }
+    }
+
+    static func hasRepoScope(_ scopes: String) -> Bool {
+        scopes.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" }
     }
 
     /// Seconds until `X-RateLimit-Reset` (epoch seconds), counted from the answer's `Date`; at most an hour.
@@ -179,12 +148,145 @@ final class GitHubAPI {
         return min(max(0, reset - date), 3_600)
     }
 
-    static func message(_ response: HTTPResponse) -> String {
-        APIErrorBody.text(response) ?? ""
-    }
-
     /// The `rel="next"` URL of the `Link` header.
     static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
+}
+
+/// Reads lists, searches, issues and timelines whole or not at all. A server that links pages without end makes the
+/// read fail rather than be diffed incomplete.
+struct GitHubReader {
+    let api: GitHubAPI
+    static let mostPages = 100, mostTimelinePages = 30
+
+    /// A list of `/issues`: `notModified` when its first page answered 304 to `etag` (nothing in it moved).
+    struct ListRead {
+        var issues: [GitHubIssue] = []
+        var etag: String?
+        var notModified = false
+        /// Where a read with `since` stopped: the oldest update it saw (`nil`: the list was read to its end).
+        var coveredSince: Timestamp?
+    }
+
+    /// Pull requests awaiting my review; `complete` false where GitHub said so, `refused` the repositories it refused.
+    typealias ReviewRequests = (items: [GitHubIssue], complete: Bool, refused: [String])
+
+    /// `/issues?filter=…`, newest update first: every page, or (with `since`) pages until the updates are older.
+    func list(filter: String, state: String, since: Timestamp?, etag: String?) throws -> ListRead {
+        let endpoint = GitHubEndpoint.issues(filter: filter)
+        let query = [
+            ("filter", filter), ("state", state), ("sort", "updated"), ("direction", "desc"), ("per_page", "100"),
+        ]
+        let first = try api.get(endpoint, query, etag: etag)
+        var read = ListRead(etag: first.etag, notModified: first.notModified)
+        if first.notModified { return read }
+        let whole = try follow(endpoint, from: first, most: Self.mostPages) { answer in
+            let page = try api.decode(LossyList<GitHubIssue>.self, answer, endpoint).elements
+            read.issues += page
+            guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
+                GitHubAPI.nextPage(answer) != nil
+            else { return true }
+            read.coveredSince = oldest
+            return false
+        }
+        guard whole else {
+            throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
+        }
+        return read
+    }
+
+    /// Open pull requests whose review is requested from me, in any of `repos` (none: anywhere), as a search finds
+    /// them; `complete` is false where GitHub said its results are incomplete, or capped them.
+    private func search(_ repos: [String], refused: [String] = []) throws -> ReviewRequests {
+        let endpoint = GitHubEndpoint.searchIssues
+        let query = "is:open is:pr review-requested:@me" + repos.map { " repo:\($0)" }.joined()
+        var items: [GitHubIssue] = [], complete = true
+        // Search reaches 1,000 results at most: 10 pages.
+        let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
+            let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
+            items += page.items.elements
+            let last = GitHubAPI.nextPage($0) == nil
+            if page.incomplete_results == true || (last && (page.total_count ?? 0) > items.count) { complete = false }
+            return true
+        }
+        return (items, complete && whole, refused)
+    }
+
+    /// Open pull requests whose review is requested from me, directly or through a team; in any of `repos` if
+    /// configured (GitHub ORs `repo:`). GitHub refuses the whole search (422) when one `repo:` of it cannot be read:
+    /// the repositories are then asked one by one, those refused are named in `refused`, and the search is asked
+    /// again for the rest.
+    func reviewRequests(repos: [String]?) throws -> ReviewRequests {
+        guard let repos else { return try search([]) }
+        if repos.isEmpty { return ([], true, []) }
+        do {
+            return try search(repos)
+        } catch GitHubError.server(422, let message, let endpoint) {
+            let refused = try repos.filter { try !canRead(repository: $0) }
+            guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
+            let rest = repos.filter { !refused.contains($0) }
+            return try rest.isEmpty ? ([], true, refused) : search(rest, refused: refused)
+        }
+    }
+
+    /// Whether this token can read `repo` (`owner/name`): 404 and 403 say it cannot.
+    func canRead(repository repo: String) throws -> Bool {
+        do {
+            _ = try api.get(.repository(repo))
+            return true
+        } catch GitHubError.server(404, _, _), GitHubError.server(410, _, _), GitHubError.refused(.missingScope) {
+            return false
+        }
+    }
+
+    /// One issue or pull request, following a transfer (301 to the same server); `nil` for an answer that is the item
+    /// but cannot be read (an unusable number).
+    func issue(_ reference: GitHubReference) throws -> GitHubIssue? {
+        let endpoint = GitHubEndpoint.issue(reference)
+        var answer = try api.get(endpoint)
+        if answer.status == 301, let location = answer.header("Location") { answer = try api.get(endpoint, url: location) }
+        return try api.decode(LossyItem<GitHubIssue>.self, answer, endpoint).value
+    }
+
+    /// The timeline of an issue or pull request, oldest first: whole, or — for an item too busy to read whole — its
+    /// newest `mostTimelinePages` pages, read back from the last (`complete` false).
+    func timeline(_ reference: GitHubReference) throws -> (items: [GitHubTimelineItem], complete: Bool) {
+        let endpoint = GitHubEndpoint.timeline(reference)
+        var answer = try api.get(endpoint, [("per_page", "100")])
+        if let last = LinkHeader.target("last", in: answer), let pages = Self.page(of: last),
+            pages > Self.mostTimelinePages
+        {
+            var pages: [[GitHubTimelineItem]] = [], seen = Set<String>()
+            answer = try api.get(endpoint, url: last)
+            while true {
+                pages.append(try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint).elements)
+                guard pages.count < Self.mostTimelinePages,
+                    let previous = LinkHeader.target("prev", in: answer), seen.insert(previous).inserted
+                else { break }
+                answer = try api.get(endpoint, url: previous)
+            }
+            return (pages.reversed().flatMap { $0 }, false)
+        }
+        var items: [GitHubTimelineItem] = []
+        let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
+            items += try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint).elements
+            return true
+        }
+        return (items, whole)
+    }
+
+    /// Pages from `first` on by `rel="next"` (`LinkPages`), each given to `read`: `false` where more were left.
+    private func follow(
+        _ endpoint: GitHubEndpoint, from first: HTTPResponse, most: Int, _ read: (HTTPResponse) throws -> Bool
+    ) throws -> Bool {
+        try LinkPages.follow(
+            GitHubError.self, endpoint.name, from: first, most: most, get: { try api.get(endpoint, url: $0) }, read)
+    }
+
+    /// The `page` query parameter of a link (`…&page=42`), if it is a number.
+    static func page(of link: String) -> Int? {
+        let query = link.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        return query.split(separator: "&").first { $0.hasPrefix("page=") }.flatMap { Int($0.dropFirst(5).prefix(9)) }
+    }
 }
 
 /// Why talking to GitHub failed, in words that say what to do next.
@@ -223,12 +325,8 @@ public enum GitHubRefusal: TrackerRefusal {
 
     /// The limit a rate limit is, in words: `the hourly limit`.
     static func limit(_ resource: String?) -> String {
-        switch resource {
-        case nil: "a secondary limit"
-        case "core"?: "the hourly limit"
-        case "search"?: "the search limit, per minute"
-        case let other?: "the \(other) limit"
-        }
+        guard let resource else { return "a secondary limit" }
+        return ["core": "the hourly limit", "search": "the search limit, per minute"][resource] ?? "the \(resource) limit"
     }
 
     public func cause(tracker: String) -> String? {

@@ -1,17 +1,11 @@
 import SourceKit
 import TrackwatchCore
 
-/// The fields an issue or pull request is stored and reported with.
-public enum GitHubFields {
-    public static let title = "Title", state = "State", assignees = "Assignees", labels = "Labels"
-    public static let milestone = "Milestone", reviewRequest = "Review request", type = "Type", updated = "Updated"
-    public static let comment = "Comment", review = "Review", commit = "Commit"
-    /// Whether my review is requested (`yes`/`no`), and the last commit of a pull request seen in its timeline.
-    static let reviewRequested = "_review", head = "_head"
-
-    static let compared = [title, state, assignees, labels, milestone]
-    /// The fields whose events say who gave me an item or took it away.
-    static let assignment: Set<String> = [assignees, reviewRequest]
+/// GitHub's fields besides a forge's (`ForgeFields`).
+enum GitHubFields {
+    static let commit = "Commit"
+    /// The last commit of a pull request seen in its timeline.
+    static let head = "_head"
 }
 
 /// How GitHub's issues, pull requests and timelines become the activity shape (`ActivityDiff`).
@@ -20,69 +14,67 @@ struct GitHubMapping {
     /// The web UI (`https://github.com`), for links.
     let web: String
 
-    var myID: String { me.id.map(String.init) ?? "" }
-
     /// An issue or pull request as one of my items; `nil` without a valid reference.
     func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
         guard let reference = issue.reference else { return nil }
-        let assignees = SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60)
         let state = issue.pull_request?.merged_at != nil ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
         var values: [String: String] = [
-            GitHubFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), GitHubFields.state: state,
-            GitHubFields.assignees: assignees,
-            GitHubFields.labels: SafeText.list(
+            ForgeFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), ForgeFields.state: state,
+            ForgeFields.assignees: SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60),
+            ForgeFields.labels: SafeText.list(
                 issue.labels?.values.compactMap(\.name) ?? [], limit: 60, isCut: issue.labels?.isCut ?? false),
-            GitHubFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
-            GitHubFields.type: issue.isPullRequest ? "Pull request" : "Issue",
-            GitHubFields.reviewRequested: reviewRequested ? "yes" : "no",
+            ForgeFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
+            ForgeFields.type: issue.isPullRequest ? "Pull request" : "Issue",
+            ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
-        if let updated = ServerTime.parse(issue.updated_at) { values[GitHubFields.updated] = updated.rawValue }
+        if let updated = ServerTime.parse(issue.updated_at) { values[ActivityFields.updated] = updated.rawValue }
         let assigned = (issue.assignees ?? []).contains { $0.id == me.id }
         return ActivityItem(
             id: id ?? String(issue.id), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,
             facts: ItemFacts(
-                headline: values[GitHubFields.title] ?? "", state: state,
+                headline: values[ForgeFields.title] ?? "", state: state,
                 link: "\(web)/\(reference.repo)/\(issue.isPullRequest ? "pull" : "issues")/\(reference.number)"))
     }
 
     /// A timeline item as an event, or `nil` for kinds that tell nothing to report (mentions, references, …).
     func event(_ item: GitHubTimelineItem, issue: String) -> ActivityEvent? {
         let actor = (item.actor ?? item.user)?.actor
-        func make(_ prefix: String, at: String?, _ changes: [FieldChange], by: Actor? = actor) -> ActivityEvent? {
+        func make(_ prefix: String, _ field: String, _ old: String?, _ new: String?, at: String? = nil)
+            -> ActivityEvent?
+        {
             guard let id = item.id, let time = ServerTime.parse(at ?? item.created_at) else { return nil }
             // A comment and a review are anchors of the item's page, by their numeric id (as their `html_url`).
             let anchor = ["c": "#issuecomment-", "r": "#pullrequestreview-"][prefix].map { "\($0)\(id)" }
-            return ActivityEvent(item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: changes, link: anchor)
+            let change = FieldChange(
+                field: field, old: old.map { SafeText.oneLine($0, limit: 200) },
+                new: new.map { SafeText.oneLine($0, limit: 200) })
+            // A comment and a review are their `user`'s; other events their `actor`'s.
+            let by = prefix == "e" ? actor : item.user?.actor ?? actor
+            return ActivityEvent(
+                item: issue, id: "\(prefix)\(id)", at: time, actor: by, changes: [change], link: anchor)
         }
-        func change(_ field: String, _ old: String?, _ new: String?) -> [FieldChange] {
-            [FieldChange(field: field, old: old.map { SafeText.oneLine($0, limit: 200) }, new: new.map { SafeText.oneLine($0, limit: 200) })]
-        }
+        func change(_ field: String, _ old: String?, _ new: String?) -> ActivityEvent? { make("e", field, old, new) }
         switch item.event ?? "" {
-        case "assigned": return make("e", at: nil, change(GitHubFields.assignees, nil, "added \(item.assignee?.login ?? "?")"))
-        case "unassigned":
-            return make("e", at: nil, change(GitHubFields.assignees, nil, "removed \(item.assignee?.login ?? "?")"))
-        case "review_requested":
-            return make("e", at: nil, change(GitHubFields.reviewRequest, nil, "added \(Self.reviewer(item))"))
-        case "review_request_removed":
-            return make("e", at: nil, change(GitHubFields.reviewRequest, nil, "removed \(Self.reviewer(item))"))
-        case "renamed": return make("e", at: nil, change(GitHubFields.title, item.rename?.from, item.rename?.to))
-        case "labeled": return make("e", at: nil, change(GitHubFields.labels, nil, "added \(item.label?.name ?? "?")"))
-        case "unlabeled": return make("e", at: nil, change(GitHubFields.labels, nil, "removed \(item.label?.name ?? "?")"))
-        case "milestoned": return make("e", at: nil, change(GitHubFields.milestone, nil, item.milestone?.title))
-        case "demilestoned": return make("e", at: nil, change(GitHubFields.milestone, item.milestone?.title, ""))
-        case "closed": return make("e", at: nil, change(GitHubFields.state, "open", "closed"))
-        case "reopened": return make("e", at: nil, change(GitHubFields.state, "closed", "open"))
-        case "merged": return make("e", at: nil, change(GitHubFields.state, "open", "merged"))
+        case "assigned": return change(ForgeFields.assignees, nil, "added \(item.assignee?.login ?? "?")")
+        case "unassigned": return change(ForgeFields.assignees, nil, "removed \(item.assignee?.login ?? "?")")
+        case "review_requested": return change(ForgeFields.reviewRequest, nil, "added \(Self.reviewer(item))")
+        case "review_request_removed": return change(ForgeFields.reviewRequest, nil, "removed \(Self.reviewer(item))")
+        case "renamed": return change(ForgeFields.title, item.rename?.from, item.rename?.to)
+        case "labeled": return change(ForgeFields.labels, nil, "added \(item.label?.name ?? "?")")
+        case "unlabeled": return change(ForgeFields.labels, nil, "removed \(item.label?.name ?? "?")")
+        case "milestoned": return change(ForgeFields.milestone, nil, item.milestone?.title)
+        case "demilestoned": return change(ForgeFields.milestone, item.milestone?.title, "")
+        case "closed": return change(ForgeFields.state, "open", "closed")
+        case "reopened": return change(ForgeFields.state, "closed", "open")
+        case "merged": return change(ForgeFields.state, "open", "merged")
         case "head_ref_force_pushed":
             // Who pushed and when: a rebase's commits carry the rebase's (older) committer date, and read by it
             // they fell before the last poll and went unreported.
             let head = item.commit_id.flatMap(Self.shortSHA).map { " \($0)" } ?? ""
-            return make("e", at: nil, change(GitHubFields.commit, nil, "force-pushed\(head)"))
-        case "commented":
-            return make("c", at: nil, change(GitHubFields.comment, nil, SafeText.firstLine(item.body, limit: 200)), by: item.user?.actor ?? actor)
-        case "reviewed":
-            return make("r", at: item.submitted_at, change(GitHubFields.review, nil, Self.verdict(item)), by: item.user?.actor ?? actor)
+            return change(GitHubFields.commit, nil, "force-pushed\(head)")
+        case "commented": return make("c", ForgeFields.comment, nil, SafeText.firstLine(item.body, limit: 200))
+        case "reviewed": return make("r", ForgeFields.review, nil, Self.verdict(item), at: item.submitted_at)
         default: return nil
         }
     }
@@ -95,10 +87,10 @@ struct GitHubMapping {
         let name = SafeText.oneLine(author?.name ?? "someone", limit: 80)
         let mine = [me.name, me.login, me.email].compactMap { $0?.lowercased() }
         let isMe = mine.contains(name.lowercased()) || mine.contains((author?.email ?? "").lowercased())
-        let actor = Actor(id: isMe ? myID : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))", name: name)
+        let id = isMe ? me.id.map(String.init) ?? "" : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))"
         let line = "\(short) \(SafeText.firstLine(item.message, limit: 200))"
         return ActivityEvent(
-            item: issue, id: "s\(sha)", at: at, actor: actor,
+            item: issue, id: "s\(sha)", at: at, actor: Actor(id: id, name: name),
             changes: [FieldChange(field: GitHubFields.commit, old: nil, new: SafeText.oneLine(line, limit: 200))])
     }
 
@@ -117,10 +109,8 @@ struct GitHubMapping {
 
     static func verdict(_ item: GitHubTimelineItem) -> String {
         let body = SafeText.firstLine(item.body, limit: 200)
-        switch item.state?.lowercased() {
-        case "approved": return body.isEmpty ? "approved" : "approved: \(body)"
-        case "changes_requested": return body.isEmpty ? "changes requested" : "changes requested: \(body)"
-        default: return body.isEmpty ? "commented" : "commented: \(body)"
-        }
+        let verdict = ["approved": "approved", "changes_requested": "changes requested"][item.state?.lowercased() ?? ""]
+            ?? "commented"
+        return body.isEmpty ? verdict : "\(verdict): \(body)"
     }
 }

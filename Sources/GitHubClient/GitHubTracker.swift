@@ -3,6 +3,28 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
+/// GitHub as the application wires it: `[[github]]` tables become `GitHubTracker`s on the shared poller; `doctor`
+/// and `probe` survey them.
+public struct GitHubFactory: ActivityTrackerFactory {
+    public init() {}
+
+    public var kind: any SourceKind { GitHubSourceKind() }
+    public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{number}") } }
+
+    public func secretFix(_ settings: GitHubSettings) -> String {
+        "put a personal access token alone on the first line of that file (GitHub, Settings, Developer settings, "
+            + "Personal access tokens)"
+    }
+
+    public func session(
+        _ settings: GitHubSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = GitHubAPI(
+            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
+        return TrackerSession(GitHubTracker(settings: settings, api: api))
+    }
+}
+
 /// GitHub on the shared `ActivityPoller`: issues and pull requests assigned to me or opened by me, pull requests whose
 /// review is requested from me, and for those that changed, their timelines.
 ///
@@ -10,23 +32,18 @@ import TrackwatchCore
 /// a 304 costs no quota) and one search for review requests (its own per-minute quota). A list that moved is read
 /// until its updates are older than the last poll (with `[poll] overlap`); stored items that should have been in
 /// what was read and are not are asked for one by one (unassigned, closed, transferred, deleted).
-final class GitHubTracker: ActivityTracker {
-    static let assignedETagKey = "github_etag_assigned", createdETagKey = "github_etag_created"
-
+final class GitHubTracker: SurveyedTracker {
     let github: GitHubSettings
     let api: GitHubAPI
-    let reader: GitHubReader
-    let logger: Logger
+    var reader: GitHubReader { GitHubReader(api: api) }
 
-    init(settings: GitHubSettings, api: GitHubAPI, logger: Logger) {
+    init(settings: GitHubSettings, api: GitHubAPI) {
         github = settings
         self.api = api
-        reader = GitHubReader(api: api)
-        self.logger = logger
     }
 
     var trackerName: String { "GitHub" }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
+    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
 
     func takeServerInterval() -> Double? {
         defer { api.pollInterval = nil }
@@ -39,11 +56,7 @@ final class GitHubTracker: ActivityTracker {
         return ActivityIdentity(id: String(id), login: found.login ?? "", name: found.name ?? "", email: found.email ?? "")
     }
 
-    func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: github.ignoreBots, comparedFields: GitHubFields.compared,
-            assignmentFields: GitHubFields.assignment)
-    }
+    func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: github.ignoreBots) }
 
     func baselineNote(assigned: Int) -> String {
         "Baseline: watching \(assigned) GitHub issues and pull requests assigned to you or awaiting your review, and "
@@ -54,24 +67,25 @@ final class GitHubTracker: ActivityTracker {
         GitHubError.refused(.repositoriesUnavailable(names: parts))
     }
 
-    static func user(_ me: ActivityIdentity) -> GitHubUser {
-        GitHubUser(
+    func mapping(_ poll: ActivityPoll) -> GitHubMapping {
+        let me = poll.me
+        let user = GitHubUser(
             id: Int64(me.id), login: me.login, type: "User", name: me.name.isEmpty ? nil : me.name,
             email: me.email.isEmpty ? nil : me.email)
+        return GitHubMapping(me: user, web: github.webBase)
     }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitHubIssue> {
         let full = poll.window.full
-        let state = full ? "open" : "all"
-        let assigned = try reader.list(
-            filter: "assigned", state: state, since: full ? nil : poll.window.since,
-            etag: full ? nil : try memory.value(Self.assignedETagKey))
-        let created = try reader.list(
-            filter: "created", state: state, since: full ? nil : poll.window.since,
-            etag: full ? nil : try memory.value(Self.createdETagKey))
+        func list(_ filter: String) throws -> GitHubReader.ListRead {
+            try reader.list(
+                filter: filter, state: full ? "open" : "all", since: full ? nil : poll.window.since,
+                etag: full ? nil : try memory.value("github_etag_\(filter)"))
+        }
+        let assigned = try list("assigned"), created = try list("created")
         if !full {
-            memory.set(Self.assignedETagKey, assigned.etag)
-            memory.set(Self.createdETagKey, created.etag)
+            memory.set("github_etag_assigned", assigned.etag)
+            memory.set("github_etag_created", created.etag)
         }
         var lists = ActivityLists<GitHubIssue>()
         let search = try reader.reviewRequests(repos: github.repos.map { $0.filter { !poll.unreadable.contains($0) } })
@@ -80,19 +94,16 @@ final class GitHubTracker: ActivityTracker {
         lists.reviewRequestsComplete = search.complete
         for issue in assigned.issues + created.issues + search.items where watched(issue) { lists.mine[String(issue.id)] = issue }
         // Stored items that should have been in what was read and are not: assigned to me, in the part of the
-        // assigned list read; review requests a complete search no longer finds.
-        let covered = assigned.notModified ? nil : assigned.coveredSince
-        // Items of a repository named unreadable are kept as they are until it can be read: not asked every poll.
+        // assigned list read; review requests a complete search no longer finds. Items of a repository named
+        // unreadable are kept as they are until it can be read: not asked every poll.
         let refused = Set(poll.unreadable.union(lists.unreadable).map { $0.lowercased() })
         for (id, record) in poll.stored.byID where lists.mine[id] == nil {
             if let repo = GitHubReference(record.id.rawValue)?.repo, refused.contains(repo.lowercased()) { continue }
-            if search.complete, record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id) {
-                lists.missing.insert(id)
-            } else if record[ActivityDiff.assignedField] == "yes", !assigned.notModified,
-                ActivityFields.shouldHaveShown(record, since: covered)
-            {
-                lists.missing.insert(id)
-            }
+            let reviewGone = search.complete && record[ActivityFields.reviewRequested] == "yes"
+                && !lists.reviewRequests.contains(id)
+            let unassigned = record[ActivityDiff.assignedField] == "yes" && !assigned.notModified
+                && ActivityFields.shouldHaveShown(record, since: assigned.coveredSince)
+            if reviewGone || unassigned { lists.missing.insert(id) }
         }
         return lists
     }
@@ -109,35 +120,37 @@ final class GitHubTracker: ActivityTracker {
         let me = Int64(poll.me.id)
         for id in ids {
             guard let key = poll.stored[id]?.id, let reference = GitHubReference(key.rawValue) else { continue }
-            switch try reader.issue(reference) {
-            case .found(let issue), .moved(let issue):
+            do {
+                // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
+                guard let issue = try reader.issue(reference) else { continue }
                 let reviewRequested = lists.reviewRequests.contains(id)
                     || (!lists.reviewRequestsComplete && poll.stored[id]?[ActivityFields.reviewRequested] == "yes")
                 let mine = (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me || reviewRequested
                 answers[id] = .found(issue, isMine: mine && (!poll.window.full || issue.state == "open"))
-            case .gone(let status): answers[id] = .gone(status: status)
-            case .unreadable: answers[id] = .unreadable(part: reference.repo)
-            case .unusable: continue  // not answered: kept as stored, asked again
+            } catch GitHubError.server(let status, _, _) where status == 404 || status == 410 {
+                answers[id] = .gone(status: status)  // deleted, or no longer readable with this token
+            } catch GitHubError.refused(.missingScope) {
+                // SSO enforced, or a fine-grained token narrowed: the repository is unreadable, the item not gone.
+                answers[id] = .unreadable(part: reference.repo)
             }
         }
         return answers
     }
 
     func item(_ issue: GitHubIssue, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {
-        GitHubMapping(me: Self.user(poll.me), web: github.webBase)
-            .item(issue, reviewRequested: reviewRequested, isMine: isMine, id: id)
+        mapping(poll).item(issue, reviewRequested: reviewRequested, isMine: isMine, id: id)
     }
 
     /// The timelines of the items that moved; a pull request's commits after the last one seen (the first time,
     /// those dated after what was stored: REST does not say when a commit was pushed), and its new last commit.
     func logs(of changed: [(item: ActivityItem, source: GitHubIssue)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
-        let mapping = GitHubMapping(me: Self.user(poll.me), web: github.webBase)
+        let mapping = self.mapping(poll)
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
             guard let reference = GitHubReference(item.record.id.rawValue) else { continue }
             // Commits after the last one seen count from when the item moved (GitHub's `updated_at`): later than
             // what was stored, and the same in every poll that reads them.
-            let now = item.record[GitHubFields.updated].map(Timestamp.init)
+            let now = item.record[ActivityFields.updated].map(Timestamp.init)
                 ?? Timestamp(secondsSinceEpoch: Int(poll.window.started))
             let timeline = try reader.timeline(reference)
             var log = ItemLog(events: timeline.items.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete)
@@ -157,5 +170,43 @@ final class GitHubTracker: ActivityTracker {
             logs[item.id] = log
         }
         return logs
+    }
+
+    /// What `doctor` and `probe` ask GitHub, read-only: who the token is, what it may read, what a poll will read.
+    func survey(_ findings: inout ProbeReport) throws {
+        let answer = try api.get(.user)
+        let me = try api.decode(GitHubUser.self, answer, .user)
+        findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
+        let scopes = GitHubAPI.scopes(answer)
+        if let scopes, !GitHubAPI.hasRepoScope(scopes) {
+            findings.add(
+                .warn, "a classic token without the repo scope (it has: \(scopes.isEmpty ? "none" : scopes))",
+                then: "private repositories' issues stay unseen; add the repo scope to see them")
+        } else {
+            findings.add(.pass, scopes == nil
+                ? "a fine-grained token (or a GitHub App's): trackwatch does not need notifications"
+                : "a classic token with the repo scope")
+        }
+        let assigned = try reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
+        findings.add(.pass, "\(assigned.issues.count) open issues and pull requests assigned to you")
+        // GitHub refuses the whole search when one `repo:` cannot be read: named, as the poll does.
+        let reviews = try reader.reviewRequests(repos: github.repos)
+        if !reviews.refused.isEmpty { throw GitHubError.refused(.repositoriesUnavailable(names: reviews.refused)) }
+        findings.add(
+            reviews.complete ? .pass : .warn, "\(reviews.items.count) pull requests await your review",
+            then: reviews.complete ? nil : "GitHub said the search is incomplete: no review request is taken as removed")
+        findings.add(.pass, "a steady poll with nothing changed costs 3 requests: two answered 304 (free of the "
+            + "hourly quota), one search (its own per-minute quota)")
+    }
+
+    func fix(for error: any Error) -> String {
+        switch error as? GitHubError {
+        case .tokenRejected: "make a new personal access token and put it in the \(github.credential.summary) of \(github.tableName)"
+        case .refused(.missingScope): "give the token the repo scope (classic) or read access to Issues and Pull requests (fine-grained)"
+        case .rateLimited: "wait: GitHub limits this token for a while; trackwatch backs off by itself"
+        case .server(422, _, _): "check repos in \(github.tableName): GitHub's message says what it refused"
+        case .refused(.repositoriesUnavailable): "correct repos in \(github.tableName) (owner/name, as in the repository's URL), or give the token access to them"
+        default: "check url in \(github.tableName): https://api.github.com, or your server's /api/v3"
+        }
     }
 }

@@ -18,10 +18,7 @@ struct GitHubUser: Decodable, Equatable {
 }
 
 struct GitHubIssue: Decodable {
-    struct Label: Decodable { var name: String? }
-    struct Milestone: Decodable { var title: String? }
     struct PullRequest: Decodable { var merged_at: String? }
-    struct Repository: Decodable { var full_name: String? }
 
     var id: Int64
     var number: Int
@@ -29,24 +26,20 @@ struct GitHubIssue: Decodable {
     var state: String?
     var user: GitHubUser?
     var assignees: [GitHubUser]?
-    var labels: FirstValues<Label>?
-    var milestone: Milestone?
-    var comments: Int?
+    var labels: FirstValues<ForgeLabel>?
+    var milestone: ForgeMilestone?
     var updated_at: String?
-    var created_at: String?
     var repository_url: String?
-    var repository: Repository?
+    var repository: ForgeRepository?
     var pull_request: PullRequest?
 
     var isPullRequest: Bool { pull_request != nil }
 
     /// `owner/name`: from `repository`, else from the end of `repository_url`.
     var repo: String? {
-        if let name = repository?.full_name, GitHubRepo.isValid(name) { return name }
-        guard let url = repository_url else { return nil }
-        let parts = url.split(separator: "/").suffix(2)
-        let name = parts.joined(separator: "/")
-        return parts.count == 2 && GitHubRepo.isValid(name) ? name : nil
+        if let name = repository?.full_name, ForgeRepo.isValid(name) { return name }
+        let name = repository_url?.split(separator: "/").suffix(2).joined(separator: "/")
+        return name.flatMap { ForgeRepo.isValid($0) ? $0 : nil }
     }
 
     var reference: GitHubReference? { repo.flatMap { GitHubReference(repo: $0, number: number) } }
@@ -60,17 +53,9 @@ struct GitHubSearchPage: Decodable {
 
 /// One timeline item. Events carry `actor`; comments and reviews `user`; commits an `author` of the git commit.
 struct GitHubTimelineItem: Decodable {
-    struct Rename: Decodable {
-        var from: String?
-        var to: String?
-    }
-    struct Label: Decodable { var name: String? }
-    struct Team: Decodable { var name: String?; var slug: String? }
-    struct GitPerson: Decodable {
-        var name: String?
-        var email: String?
-        var date: String?
-    }
+    struct Rename: Decodable { var from: String?, to: String? }
+    struct Team: Decodable { var name: String?, slug: String? }
+    struct GitPerson: Decodable { var name: String?, email: String?, date: String? }
 
     var id: Int64?
     var event: String?
@@ -84,8 +69,8 @@ struct GitHubTimelineItem: Decodable {
     var requested_reviewer: GitHubUser?
     var requested_team: Team?
     var rename: Rename?
-    var label: Label?
-    var milestone: GitHubIssue.Milestone?
+    var label: ForgeLabel?
+    var milestone: ForgeMilestone?
     var sha: String?
     /// The commit an event names (`closed`, `merged`; `head_ref_force_pushed` where GitHub gives the new head).
     var commit_id: String?

@@ -3,45 +3,30 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
-/// Every request trackwatch makes of GitLab (REST v4).
-enum GitLabEndpoint: Equatable {
-    case user
-    case issues
-    case mergeRequests
-    case project(path: String)
-    case projectIssues(path: String)
-    case item(project: Int64, iid: Int, mergeRequest: Bool)
-    case notes(project: Int64, iid: Int, mergeRequest: Bool)
-    /// `resource_label_events`, `resource_state_events`, `resource_milestone_events`.
-    case resourceEvents(project: Int64, iid: Int, mergeRequest: Bool, kind: String)
+/// Every request trackwatch makes of GitLab (REST v4): its path, and its name in errors.
+struct GitLabEndpoint: Equatable {
+    var path: String, name: String
 
-    var path: String {
-        func item(_ project: Int64, _ iid: Int, _ mr: Bool) -> String {
-            "/projects/\(project)/\(mr ? "merge_requests" : "issues")/\(iid)"
-        }
-        switch self {
-        case .user: return "/user"
-        case .issues: return "/issues"
-        case .mergeRequests: return "/merge_requests"
-        case .project(let path): return "/projects/" + PercentEncoding.encode(path)
-        case .projectIssues(let path): return "/projects/" + PercentEncoding.encode(path) + "/issues"
-        case .item(let project, let iid, let mr): return item(project, iid, mr)
-        case .notes(let project, let iid, let mr): return item(project, iid, mr) + "/notes"
-        case .resourceEvents(let project, let iid, let mr, let kind): return item(project, iid, mr) + "/resource_\(kind)_events"
-        }
+    static let user = Self(path: "/user", name: "user")
+    static let issues = Self(path: "/issues", name: "issues")
+    static let mergeRequests = Self(path: "/merge_requests", name: "merge_requests")
+    static func project(path: String) -> Self {
+        Self(path: "/projects/" + PercentEncoding.encode(path), name: "project")
     }
-
-    var name: String {
-        switch self {
-        case .user: "user"
-        case .issues: "issues"
-        case .mergeRequests: "merge_requests"
-        case .project: "project"
-        case .projectIssues: "project issues"
-        case .item: "issue or merge request"
-        case .notes: "notes"
-        case .resourceEvents(_, _, _, let kind): "resource \(kind) events"
-        }
+    static func projectIssues(path: String) -> Self {
+        Self(path: project(path: path).path + "/issues", name: "project issues")
+    }
+    static func item(project: Int64, iid: Int, mergeRequest: Bool) -> Self {
+        let kind = mergeRequest ? "merge_requests" : "issues"
+        return Self(path: "/projects/\(project)/\(kind)/\(iid)", name: "issue or merge request")
+    }
+    static func notes(project: Int64, iid: Int, mergeRequest: Bool) -> Self {
+        Self(path: item(project: project, iid: iid, mergeRequest: mergeRequest).path + "/notes", name: "notes")
+    }
+    /// `resource_label_events`, `resource_state_events`, `resource_milestone_events`.
+    static func resourceEvents(project: Int64, iid: Int, mergeRequest: Bool, kind: String) -> Self {
+        let base = item(project: project, iid: iid, mergeRequest: mergeRequest).path
+        return Self(path: base + "/resource_\(kind)_events", name: "resource \(kind) events")
     }
 }
 
@@ -49,7 +34,6 @@ enum GitLabEndpoint: Equatable {
 /// followed by `X-Next-Page`, errors as `GitLabError`. Not thread-safe: a source polls from one queue.
 final class GitLabAPI {
     let requests: APIRequests
-    var transport: any HTTPTransport { requests.transport }
     static let mostPages = 100
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems?
@@ -66,26 +50,15 @@ final class GitLabAPI {
         try decode(type, try send(endpoint, query), endpoint)
     }
 
-    /// Every page of a list, by `X-Next-Page`; a server that answers a page again (a known GitLab bug) fails the
-    /// read rather than loop or duplicate, and an empty page ends it.
+    /// The pages of a list, by `X-Next-Page`: at most `most` (`complete` false where more were left), or every page
+    /// (past `mostPages` the read fails). A server that answers a page again (a known GitLab bug) fails the read
+    /// rather than loop or duplicate, and an empty page ends it.
     func pages<Item: Decodable>(
         _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64,
-        until stop: ([Item]) -> Bool = { _ in false }
-    ) throws -> [Item] {
-        let read = try pages(type, endpoint, query, id: id, most: Self.mostPages, until: stop)
-        guard read.complete else {
-            throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
-        }
-        return read.items
-    }
-
-    /// At most `most` pages of a list: `complete` false where more were left.
-    func pages<Item: Decodable>(
-        _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64, most: Int,
-        until stop: ([Item]) -> Bool = { _ in false }
+        most: Int? = nil, until stop: ([Item]) -> Bool = { _ in false }
     ) throws -> (items: [Item], complete: Bool) {
         var items: [Item] = [], page = 1, previous: [Int64] = []
-        for _ in 0..<most {
+        for _ in 0..<(most ?? Self.mostPages) {
             let response = try send(endpoint, query + [("page", String(page))])
             let read = try decode(LossyList<Item>.self, response, endpoint), batch = read.elements
             let ids = batch.map(id)
@@ -99,6 +72,9 @@ final class GitLabAPI {
             guard !stop(batch), let next = response.header("X-Next-Page").flatMap({ Int($0.prefix(9)) }), next > page
             else { return (items, true) }
             page = next
+        }
+        guard most != nil else {
+            throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
         }
         return (items, false)
     }
@@ -133,4 +109,61 @@ public enum GitLabRefusal: TrackerRefusal {
     public static var projectNames: String { "full paths, such as platform/web" }
 
     public var own: OwnFailure { switch self {} }
+}
+
+// GitLab's answers (REST v4) as trackwatch reads them (shared/trackers-api.md §2.2). Tolerant: an old GitLab without
+// reviewers has no `reviewers` member; unknown note bodies are skipped, never shown.
+
+struct GitLabUser: Decodable, Equatable {
+    var id: Int64?
+    var username: String?
+    var name: String?
+    var bot: Bool?
+
+    /// A bot: GitLab says so, or a project or group access token's user (`project_42_bot_…`, `group_7_bot_…`).
+    var isBot: Bool { bot == true || (username ?? "").contains("_bot") }
+
+    var actor: Actor? { .user(id: id, login: username, name: name, isApp: isBot) }
+}
+
+/// An issue or a merge request.
+struct GitLabItem: Decodable {
+    struct References: Decodable { var full: String? }
+
+    var id: Int64
+    var iid: Int
+    var project_id: Int64?
+    var title: String?
+    var state: String?
+    var labels: FirstValues<String>?
+    var milestone: ForgeMilestone?
+    var assignees: [GitLabUser]?
+    var reviewers: [GitLabUser]?
+    var author: GitLabUser?
+    var user_notes_count: Int?
+    var updated_at: String?
+    var references: References?
+    var moved_to_id: Int64?
+
+    /// `group/project#42` or `group/project!7`, if it is one.
+    var reference: GitLabReference? { references?.full.flatMap(GitLabReference.init) }
+}
+
+struct GitLabNote: Decodable {
+    var id: Int64
+    var body: String?
+    var author: GitLabUser?
+    var created_at: String?
+    var system: Bool?
+}
+
+/// A label, state or milestone event.
+struct GitLabResourceEvent: Decodable {
+    var id: Int64
+    var user: GitLabUser?
+    var created_at: String?
+    var label: ForgeLabel?
+    var milestone: ForgeMilestone?
+    var action: String?
+    var state: String?
 }

@@ -1,19 +1,14 @@
 import SourceKit
 import TrackwatchCore
 
-/// The fields an issue or merge request is stored and reported with.
-public enum GitLabFields {
-    public static let title = "Title", state = "State", assignees = "Assignees", reviewers = "Review request"
-    public static let labels = "Labels", milestone = "Milestone", description = "Description", type = "Type"
-    public static let comment = "Comment", approval = "Approval", commits = "Commits", updated = "Updated"
-    public static let notes = "Comments", moved = "Moved"
-    /// Whether my review is requested (`yes`/`no`).
-    static let reviewRequested = "_review"
+/// GitLab's fields besides a forge's (`ForgeFields`).
+enum GitLabFields {
+    static let description = "Description", approval = "Approval", commits = "Commits", notes = "Comments"
+    static let moved = "Moved"
 
     /// Compared where no log was read: what the list shows (python-gitlab #743: a quick second change may leave
     /// `updated_at` alone; the list still shows labels, assignees, state, title and the comment count).
-    static let compared = [title, state, assignees, labels, milestone, notes]
-    static let assignment: Set<String> = [assignees, reviewers]
+    static let compared = ForgeFields.compared + [notes]
 }
 
 /// How GitLab's issues, merge requests, notes and resource events become the activity shape (`ActivityDiff`).
@@ -28,29 +23,27 @@ struct GitLabMapping {
     func item(_ item: GitLabItem, mergeRequest: Bool, reviewRequested: Bool, isMine: Bool, id: String? = nil)
         -> ActivityItem?
     {
-        guard let full = item.references?.full, let reference = GitLabReference(full),
-            reference.isMergeRequest == mergeRequest
-        else { return nil }
+        guard let reference = item.reference, reference.isMergeRequest == mergeRequest else { return nil }
         let state = SafeText.oneLine(item.state ?? "", limit: 20)
         var values: [String: String] = [
-            GitLabFields.title: SafeText.oneLine(item.title ?? "", limit: 500), GitLabFields.state: state,
-            GitLabFields.assignees: SafeText.list((item.assignees ?? []).compactMap(\.username), limit: 60),
-            GitLabFields.labels: SafeText.list(
+            ForgeFields.title: SafeText.oneLine(item.title ?? "", limit: 500), ForgeFields.state: state,
+            ForgeFields.assignees: SafeText.list((item.assignees ?? []).compactMap(\.username), limit: 60),
+            ForgeFields.labels: SafeText.list(
                 item.labels?.values ?? [], limit: 60, isCut: item.labels?.isCut ?? false),
-            GitLabFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
+            ForgeFields.milestone: SafeText.oneLine(item.milestone?.title ?? "", limit: 100),
             GitLabFields.notes: String(min(max(item.user_notes_count ?? 0, 0), 1_000_000)),
-            GitLabFields.type: mergeRequest ? "Merge request" : "Issue",
-            GitLabFields.reviewRequested: reviewRequested ? "yes" : "no",
+            ForgeFields.type: mergeRequest ? "Merge request" : "Issue",
+            ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
-        if let updated = ServerTime.parse(item.updated_at) { values[GitLabFields.updated] = updated.rawValue }
+        if let updated = ServerTime.parse(item.updated_at) { values[ActivityFields.updated] = updated.rawValue }
         let assigned = (item.assignees ?? []).contains { $0.id == me.id }
         return ActivityItem(
             id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,
             facts: ItemFacts(
-                headline: values[GitLabFields.title] ?? "", priority: Self.priority(item.labels?.values ?? []),
+                headline: values[ForgeFields.title] ?? "", priority: Self.priority(item.labels?.values ?? []),
                 state: state == "opened" ? "open" : state,
-                link: "\(web)/\(reference.project)/-/\(mergeRequest ? "merge_requests" : "issues")/\(reference.iid)"))
+                link: "\(web)/\(reference.webPath)"))
     }
 
     /// A scoped `priority::1` label (GitLab's convention for ranked priorities, `priority::high` too): the item's
@@ -68,17 +61,15 @@ struct GitLabMapping {
     /// writes closed/reopened/merged as notes.
     func event(_ note: GitLabNote, item: String, stateInNotes: Bool) -> ActivityEvent? {
         guard let at = ServerTime.parse(note.created_at) else { return nil }
-        let changes: [FieldChange]
-        var anchor: String?
-        if note.system == true {
-            changes = Self.systemNote(note.body ?? "", stateInNotes: stateInNotes)
-            guard !changes.isEmpty else { return nil }
-        } else {
-            changes = [FieldChange(field: GitLabFields.comment, old: nil, new: SafeText.firstLine(note.body, limit: 200))]
-            anchor = "#note_\(note.id)"  // the comment on the item's page, by its numeric id
-        }
+        let system = note.system == true
+        let changes = system
+            ? Self.systemNote(note.body ?? "", stateInNotes: stateInNotes)
+            : [FieldChange(field: ForgeFields.comment, old: nil, new: SafeText.firstLine(note.body, limit: 200))]
+        guard !changes.isEmpty else { return nil }
+        // A comment is its anchor on the item's page, by its numeric id.
         return ActivityEvent(
-            item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes, link: anchor)
+            item: item, id: "n\(note.id)", at: at, actor: note.author?.actor, changes: changes,
+            link: system ? nil : "#note_\(note.id)")
     }
 
     /// A label, state or milestone event.
@@ -87,13 +78,15 @@ struct GitLabMapping {
         let added = event.action == "add"
         let change: FieldChange
         switch kind {
-        case "label": change = FieldChange(field: GitLabFields.labels, old: nil, new: "\(added ? "added" : "removed") \(SafeText.oneLine(event.label?.name ?? "?", limit: 60))")
+        case "label":
+            let name = SafeText.oneLine(event.label?.name ?? "?", limit: 60)
+            change = FieldChange(field: ForgeFields.labels, old: nil, new: "\(added ? "added" : "removed") \(name)")
         case "milestone":
             let title = SafeText.oneLine(event.milestone?.title ?? "?", limit: 100)
-            change = added ? FieldChange(field: GitLabFields.milestone, old: nil, new: title) : FieldChange(field: GitLabFields.milestone, old: title, new: "")
+            change = FieldChange(field: ForgeFields.milestone, old: added ? nil : title, new: added ? title : "")
         default:
             let state = SafeText.oneLine(event.state ?? "?", limit: 20)
-            change = FieldChange(field: GitLabFields.state, old: nil, new: state)
+            change = FieldChange(field: ForgeFields.state, old: nil, new: state)
         }
         return ActivityEvent(item: item, id: "\(kind.prefix(1))\(event.id)", at: at, actor: event.user?.actor, changes: [change])
     }
@@ -120,9 +113,9 @@ struct GitLabMapping {
         let firstLine = text.split(separator: "\n").first.map(String.init) ?? ""
         for clause in firstLine.split(separator: " and ") {
             for (prefix, field, verb) in [
-                ("assigned to ", GitLabFields.assignees, "added"), ("unassigned ", GitLabFields.assignees, "removed"),
-                ("requested review from ", GitLabFields.reviewers, "added"),
-                ("removed review request for ", GitLabFields.reviewers, "removed"),
+                ("assigned to ", ForgeFields.assignees, "added"), ("unassigned ", ForgeFields.assignees, "removed"),
+                ("requested review from ", ForgeFields.reviewRequest, "added"),
+                ("removed review request for ", ForgeFields.reviewRequest, "removed"),
             ] where clause.hasPrefix(prefix) {
                 let users = String(clause.dropFirst(prefix.count)).replacing("@", with: "")
                 changes.append(FieldChange(field: field, old: nil, new: "\(verb) \(SafeText.oneLine(users, limit: 200))"))
@@ -135,18 +128,18 @@ struct GitLabMapping {
     /// milestone (`changed milestone to %"v2.0"`, `removed milestone`).
     private static func oldStyle(_ text: String) -> [FieldChange]? {
         let first = text.split(separator: " ").first.map(String.init) ?? ""
-        if ["closed", "reopened", "merged"].contains(first) { return [FieldChange(field: GitLabFields.state, old: nil, new: first)] }
+        if ["closed", "reopened", "merged"].contains(first) { return [FieldChange(field: ForgeFields.state, old: nil, new: first)] }
         if text.hasPrefix("changed milestone to ") {
             let title = text.dropFirst("changed milestone to ".count).drop { $0 == "%" }.filter { $0 != "\"" }
-            return [FieldChange(field: GitLabFields.milestone, old: nil, new: SafeText.oneLine(String(title), limit: 100))]
+            return [FieldChange(field: ForgeFields.milestone, old: nil, new: SafeText.oneLine(String(title), limit: 100))]
         }
-        if text.hasPrefix("removed milestone") { return [FieldChange(field: GitLabFields.milestone, old: nil, new: "removed")] }
+        if text.hasPrefix("removed milestone") { return [FieldChange(field: ForgeFields.milestone, old: nil, new: "removed")] }
         var changes: [FieldChange] = []
         for clause in text.split(separator: "\n").first.map(String.init)?.split(separator: " and ") ?? [] {
             for verb in ["added", "removed"] where clause.hasPrefix("\(verb) ~") && (clause.hasSuffix(" label") || clause.hasSuffix(" labels")) {
                 let names = clause.dropFirst(verb.count + 1).split(separator: " ").dropLast().joined(separator: " ")
                     .split(separator: "~").map { $0.trimmingQuotesAndSpaces }.filter { !$0.isEmpty }
-                for name in names { changes.append(FieldChange(field: GitLabFields.labels, old: nil, new: "\(verb) \(SafeText.oneLine(name, limit: 60))")) }
+                for name in names { changes.append(FieldChange(field: ForgeFields.labels, old: nil, new: "\(verb) \(SafeText.oneLine(name, limit: 60))")) }
             }
         }
         return changes.isEmpty ? nil : changes
@@ -161,26 +154,24 @@ struct GitLabMapping {
         var note = Substring(text)
         while note.last?.isWhitespace == true { note = note.dropLast() }
         guard note.hasPrefix(head), note.hasSuffix(tail), note.count >= head.count + separator.count + tail.count
-        else { return FieldChange(field: GitLabFields.title, old: nil, new: nil) }
+        else { return FieldChange(field: ForgeFields.title, old: nil, new: nil) }
         let inner = String(note.dropFirst(head.count).dropLast(tail.count))
         let splits = inner.ranges(of: separator).map { (old: inner[..<$0.lowerBound], new: inner[$0.upperBound...]) }
-        let agreeing = splits.filter { without($0.old, "{-", "-}") == without($0.new, "{+", "+}") }
+        let agreeing = splits.filter {
+            unmarked($0.old, "{-", "-}", dropping: true) == unmarked($0.new, "{+", "+}", dropping: true)
+        }
         guard let split = agreeing.count == 1 ? agreeing.first : splits.count == 1 ? splits.first : nil else {
-            return FieldChange(field: GitLabFields.title, old: nil, new: nil)
+            return FieldChange(field: ForgeFields.title, old: nil, new: nil)
         }
         return FieldChange(
-            field: GitLabFields.title, old: SafeText.oneLine(unmarked(split.old, "{-", "-}"), limit: 200),
+            field: ForgeFields.title, old: SafeText.oneLine(unmarked(split.old, "{-", "-}"), limit: 200),
             new: SafeText.oneLine(unmarked(split.new, "{+", "+}"), limit: 200))
     }
 
-    /// `text` with each `open`…`close` span of GitLab's inline diff taken out, marks and content.
-    private static func without(_ text: Substring, _ open: String, _ close: String) -> String {
-        marked(text, open, close).filter { !$0.isMarked }.map(\.text).joined()
-    }
-
-    /// `text` with the marks of each `open`…`close` span taken out and its content kept.
-    private static func unmarked(_ text: Substring, _ open: String, _ close: String) -> String {
-        marked(text, open, close).map(\.text).joined()
+    /// `text` with the marks of each `open`…`close` span of GitLab's inline diff taken out; its content kept, or
+    /// taken out too (`dropping`).
+    private static func unmarked(_ text: Substring, _ open: String, _ close: String, dropping: Bool = false) -> String {
+        marked(text, open, close).filter { !(dropping && $0.isMarked) }.map(\.text).joined()
     }
 
     /// `text` in runs, each inside a complete `open`…`close` span or outside any; an `open` never closed is text.

@@ -3,6 +3,29 @@ import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
+/// GitLab as the application wires it: `[[gitlab]]` tables become `GitLabTracker`s on the shared poller; `doctor`
+/// and `probe` survey them.
+public struct GitLabFactory: ActivityTrackerFactory {
+    public init() {}
+
+    public var kind: any SourceKind { GitLabSourceKind() }
+    public static var route: @Sendable (String) -> String { GitLabTracker.route }
+
+    public func secretFix(_ settings: GitLabSettings) -> String {
+        "put a personal access token with the read_api scope alone on the first line of that file (GitLab, "
+            + "Preferences, Access tokens)"
+    }
+
+    public func session(
+        _ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
+    ) -> TrackerSession {
+        let api = GitLabAPI(
+            base: settings.url + "/api/v4", token: secret, transport: transport, timeout: settings.requestTimeout,
+            skipped: SkippedItems(tracker: "GitLab", logger: logger))
+        return TrackerSession(GitLabTracker(settings: settings, api: api))
+    }
+}
+
 /// GitLab on the shared `ActivityPoller`: issues and merge requests assigned to me or authored by me, merge requests
 /// where I am a reviewer, and for those that changed, their notes and resource events.
 ///
@@ -10,7 +33,7 @@ import TrackwatchCore
 /// update first, page after page while they are newer than the last poll: what left them is asked for one by one),
 /// and what I authored updated since the last poll (with `[poll] overlap`). GitLab's REST API has no "assigned or
 /// authored" filter.
-final class GitLabTracker: ActivityTracker {
+final class GitLabTracker: SurveyedTracker {
     /// The stored project id of an item, to ask for it by path (`/projects/:id/issues/:iid`).
     static let projectField = "_project"
     /// GitLab's id of the item now (a moved issue's differs from the stable id it keeps).
@@ -22,18 +45,16 @@ final class GitLabTracker: ActivityTracker {
 
     let gitlab: GitLabSettings
     let api: GitLabAPI
-    let logger: Logger
     /// What GitLab answered for each configured project it refused at the last full read (404 or 403).
     private var refused: [String: Int] = [:]
 
-    init(settings: GitLabSettings, api: GitLabAPI, logger: Logger) {
+    init(settings: GitLabSettings, api: GitLabAPI) {
         gitlab = settings
         self.api = api
-        self.logger = logger
     }
 
     var trackerName: String { "GitLab" }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
+    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let found = try api.get(GitLabUser.self, .user)
@@ -42,9 +63,9 @@ final class GitLabTracker: ActivityTracker {
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules {
-        ActivityRules(
-            me: me.id, ignoreApps: gitlab.ignoreBots, comparedFields: GitLabFields.compared,
-            assignmentFields: GitLabFields.assignment, shownValues: [GitLabFields.state: ["opened": "open"]])
+        .forge(
+            me: me, ignoreBots: gitlab.ignoreBots, compared: GitLabFields.compared,
+            shownValues: [ForgeFields.state: ["opened": "open"]])
     }
 
     func baselineNote(assigned: Int) -> String {
@@ -56,14 +77,11 @@ final class GitLabTracker: ActivityTracker {
         GitLabError.projectsUnavailable(parts, refused: refused)
     }
 
-    static func user(_ me: ActivityIdentity) -> GitLabUser {
-        GitLabUser(id: Int64(me.id), username: me.login, name: me.name.isEmpty ? nil : me.name, bot: false)
-    }
-
-    /// One list as read: its items, and how far back a newest-first read reached (`nil`: the whole list).
-    struct ListRead {
-        var items: [GitLabItem] = []
-        var coveredSince: Timestamp?
+    func mapping(_ poll: ActivityPoll) -> GitLabMapping {
+        let me = poll.me
+        return GitLabMapping(
+            me: GitLabUser(id: Int64(me.id), username: me.login, name: me.name.isEmpty ? nil : me.name, bot: false),
+            web: gitlab.url)
     }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitLabItem> {
@@ -95,23 +113,22 @@ final class GitLabTracker: ActivityTracker {
         }
         // Open stored items the lists should have shown and did not: asked for one by one.
         let covered = ["i": assignedIssues.coveredSince, "m": assignedMRs.coveredSince]
-        for (id, record) in poll.stored.byID where lists.mine[id] == nil && record[GitLabFields.state] == "opened" {
-            if record[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id),
-                ActivityFields.shouldHaveShown(record, since: reviews.coveredSince)
-            {
-                lists.missing.insert(id)
-            } else if record[ActivityDiff.assignedField] == "yes",
-                ActivityFields.shouldHaveShown(record, since: covered[String(id.prefix(1))] ?? nil)
-            {
-                lists.missing.insert(id)
-            }
+        for (id, record) in poll.stored.byID where lists.mine[id] == nil && record[ForgeFields.state] == "opened" {
+            let reviewGone = record[ActivityFields.reviewRequested] == "yes" && !lists.reviewRequests.contains(id)
+                && ActivityFields.shouldHaveShown(record, since: reviews.coveredSince)
+            let unassigned = record[ActivityDiff.assignedField] == "yes"
+                && ActivityFields.shouldHaveShown(record, since: covered[String(id.prefix(1))] ?? nil)
+            if reviewGone || unassigned { lists.missing.insert(id) }
         }
         return lists
     }
 
     /// A newest-first list of open items: all of it on a full read; otherwise page after page while its items are
-    /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read).
-    private func list(_ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp) throws -> ListRead {
+    /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read). `coveredSince`:
+    /// how far back the read reached (`nil`: the whole list).
+    private func list(
+        _ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp
+    ) throws -> (items: [GitLabItem], coveredSince: Timestamp?) {
         let query = filters.sorted { $0.key < $1.key } + [
             ("state", "opened"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100"),
         ]
@@ -120,18 +137,16 @@ final class GitLabTracker: ActivityTracker {
             guard !full, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }) else { return false }
             reachedOlder = oldest < since
             return reachedOlder
-        }
-        var read = ListRead(items: items)
+        }.items
         // Stopped at a full page: older items of the list were not read (a short page was its end).
-        if reachedOlder, items.count % 100 == 0 { read.coveredSince = ServerTime.parse(items.last?.updated_at) }
-        return read
+        return (items, reachedOlder && items.count % 100 == 0 ? ServerTime.parse(items.last?.updated_at) : nil)
     }
 
     /// What I authored, updated since `since` (every open one on a full read).
     private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) throws -> [GitLabItem] {
         var query = [("scope", "created_by_me"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100")]
-        if let since { query += [("state", "all"), ("updated_after", Self.iso(since))] } else { query.append(("state", "opened")) }
-        return try api.pages(GitLabItem.self, endpoint, query, id: \.id)
+        if let since { query += [("state", "all"), ("updated_after", ServerTime.iso(since))] } else { query.append(("state", "opened")) }
+        return try api.pages(GitLabItem.self, endpoint, query, id: \.id).items
     }
 
     /// Stored items asked for one by one: those GitLab still shows (mine while assigned, authored or awaiting my
@@ -170,8 +185,9 @@ final class GitLabTracker: ActivityTracker {
 
     func item(_ item: GitLabItem, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem? {
         let mr = id.hasPrefix("m")
-        guard var mapped = GitLabMapping(me: Self.user(poll.me), web: gitlab.url)
-            .item(item, mergeRequest: mr, reviewRequested: reviewRequested, isMine: isMine, id: id)
+        guard
+            var mapped = mapping(poll).item(
+                item, mergeRequest: mr, reviewRequested: reviewRequested, isMine: isMine, id: id)
         else { return nil }
         mapped.record.fields[Self.projectField] = String(item.project_id ?? 0)
         mapped.record.fields[Self.currentIDField] = GitLabMapping.id(item, mergeRequest: mr)
@@ -182,7 +198,7 @@ final class GitLabTracker: ActivityTracker {
     /// second change may leave `updated_at` alone (python-gitlab #743), and its events are then named now and seen,
     /// not told twice.
     func logs(of changed: [(item: ActivityItem, source: GitLabItem)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
-        let mapping = GitLabMapping(me: Self.user(poll.me), web: gitlab.url)
+        let mapping = self.mapping(poll)
         var logs: [String: ItemLog] = [:]
         for (item, source) in changed {
             guard let project = source.project_id else { continue }
@@ -231,12 +247,70 @@ final class GitLabTracker: ActivityTracker {
 
     func watched(_ item: GitLabItem) -> Bool {
         guard let projects = gitlab.projects else { return true }
-        guard let full = item.references?.full, let reference = GitLabReference(full) else { return false }
-        return projects.contains(reference.project.lowercased())
+        return item.reference.map { projects.contains($0.project.lowercased()) } ?? false
     }
 
-    /// `2026-01-17T12:34:56Z`: what `updated_after` takes.
-    static func iso(_ timestamp: Timestamp) -> String {
-        timestamp.rawValue.replacing(" ", with: "T").prefix(19) + "Z"
+    /// What `doctor` and `probe` ask GitLab, read-only: who the token is, what a poll will read, what the server has.
+    func survey(_ findings: inout ProbeReport) throws {
+        let me = try api.get(GitLabUser.self, .user)
+        let login = me.actor?.login.map { "@\($0), " } ?? ""
+        findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(login)id \(me.id.map(String.init) ?? "?"))")
+        for path in gitlab.projects ?? [] {
+            do {
+                _ = try api.get(APIErrorBody.self, .project(path: path))
+                findings.add(.pass, "project \(path) is visible")
+            } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
+                findings.add(.fail, "\(GitLabError.projectUnavailable(name: path, status: status))",
+                             then: "check projects in \(gitlab.tableName), or ask for access")
+            }
+        }
+        let assigned = try api.get(
+            LossyList<GitLabItem>.self, .issues, [("scope", "assigned_to_me"), ("state", "opened"), ("per_page", "100")]
+        ).elements
+        findings.add(.pass, "\(assigned.count)\(assigned.count == 100 ? "+" : "") open issues assigned to you")
+        if let first = assigned.first, let project = first.project_id {
+            do {
+                _ = try api.get(
+                    LossyList<GitLabResourceEvent>.self,
+                    .resourceEvents(project: project, iid: first.iid, mergeRequest: false, kind: "label"))
+                findings.add(.pass, "resource events can be read (who changed labels, state and milestone)")
+            } catch GitLabError.server(404, _, _) {
+                findings.add(
+                    .warn, "this GitLab has no resource events",
+                    then: "state, label and milestone changes are read from its notes instead")
+            }
+        }
+        let reviews = try api.get(
+            LossyList<GitLabItem>.self, .mergeRequests,
+            [("scope", "all"), ("reviewer_id", String(me.id ?? 0)), ("state", "opened"), ("per_page", "1")]
+        ).elements
+        if let first = reviews.first, first.reviewers == nil {
+            findings.add(.warn, "this GitLab has no reviewers (it answers merge requests unfiltered)",
+                         then: "review requests are not reported; assignments and changes are")
+        } else {
+            findings.add(.pass, "merge requests awaiting your review can be read")
+        }
+        findings.add(.pass, "a steady poll with nothing changed costs 5 requests (GitLab has no filter for "
+            + "\"assigned or authored\"); items that changed add their notes and resource events")
+    }
+
+    func fix(for error: any Error) -> String {
+        switch error as? GitLabError {
+        case .tokenRejected: "make a new personal access token with read_api and put it in the \(gitlab.credential.summary) of \(gitlab.tableName)"
+        case .rateLimited: "wait: GitLab limits this token for a while; trackwatch backs off by itself"
+        default: "check url in \(gitlab.tableName): your GitLab without /api/v4"
+        }
+    }
+
+    /// `/api/v4/projects/12/issues/42/notes` → `/api/v4/projects/{id}/issues/{iid}/notes`.
+    @Sendable static func route(_ path: String) -> String {
+        var segments = path.split(separator: "/").map(String.init)
+        for index in segments.indices where index > 0 {
+            if segments[index - 1] == "projects" { segments[index] = "{id}" }
+            if ["issues", "merge_requests"].contains(segments[index - 1]), segments[index].allSatisfy(\.isNumber) {
+                segments[index] = "{iid}"
+            }
+        }
+        return "/" + segments.joined(separator: "/")
     }
 }
