@@ -51,19 +51,24 @@ enum IdleMemory {
     /// is shared with other processes only on a busy desktop; on a quiet machine sqlite's, glib's and systemd's
     /// count whole in the daemon's PSS (~2.5 MB).
     private static func executableMappings() -> [Range<UInt>] {
-        let file = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        // Read as bytes, not lines of `String`: splitting ~170 lines into strings after every poll cost ~0.8 ms
+        // of a 13 ms steady poll (perf, issue 33).
+        codeRanges(inMaps: procFile("/proc/self/maps"))
+    }
+
+    /// A /proc file whole: read until its end, as /proc hands out whole lines per read and says no size.
+    static func procFile(_ path: String) -> [UInt8] {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return [] }
         defer { close(file) }
-        // Read as bytes, not lines of `String`: splitting ~170 lines into strings after every poll cost ~0.8 ms
-        // of a 13 ms steady poll (perf, issue 33). /proc hands out whole lines per read.
-        var maps: [UInt8] = []
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            maps.append(contentsOf: chunk[..<count])
+            bytes.append(contentsOf: chunk[..<count])
         }
-        return codeRanges(inMaps: maps)
+        return bytes
     }
 
     /// The `r-xp` mappings of files (a path, not `[vdso]` or `[vsyscall]`: those are the kernel's) in the text of

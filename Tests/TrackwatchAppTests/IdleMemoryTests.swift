@@ -39,8 +39,8 @@ final class IdleMemoryTests: XCTestCase {
         ])
     }
 
-    func test_codeRanges_ofThisProcess_areWhatALineByLineReadingFinds() throws {
-        let maps = try XCTUnwrap(FileManager.default.contents(atPath: "/proc/self/maps"))
+    func test_codeRanges_ofThisProcess_areWhatALineByLineReadingFinds() {
+        let maps = IdleMemory.procFile("/proc/self/maps")  // Foundation reads a /proc file only in part
         let expected = String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line -> Range<UInt>? in
             let fields = line.split(separator: " ")
             guard fields.count >= 6, fields[1] == "r-xp", fields[5].hasPrefix("/") else { return nil }
@@ -48,6 +48,6 @@ final class IdleMemoryTests: XCTestCase {
             return bounds[0]..<bounds[1]
         }
         XCTAssertGreaterThan(expected.count, 2, "the test binary and its libraries")
-        XCTAssertEqual(IdleMemory.codeRanges(inMaps: Array(maps)), expected)
+        XCTAssertEqual(IdleMemory.codeRanges(inMaps: maps), expected)
     }
 }
