@@ -11,8 +11,9 @@ extension AzureDevOpsSourceKind: ActivityTrackerKind {
     public static func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }
 
     public static func secretFix(_ settings: AzureDevOpsSettings) -> String {
-        "put a personal access token with Work Items (Read) and Code (Read) alone on the first line of that file "
-            + "(Azure DevOps, User settings, Personal access tokens)"
+        secretFix(
+            "a personal access token with Work Items (Read) and Code (Read)",
+            madeIn: "Azure DevOps, User settings, Personal access tokens")
     }
 
     public static func session(_ settings: AzureDevOpsSettings, _ access: APIAccess) -> TrackerSession {

@@ -9,8 +9,7 @@ extension ForgejoSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{index}") } }
 
     public static func secretFix(_ settings: ForgejoSettings) -> String {
-        "put an access token with read:user, read:issue and read:repository alone on the first line of that file "
-            + "(Settings, Applications)"
+        secretFix("an access token with read:user, read:issue and read:repository", madeIn: "Settings, Applications")
     }
 
     public static func session(_ settings: ForgejoSettings, _ access: APIAccess) -> TrackerSession {

@@ -9,8 +9,7 @@ extension GitHubSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{number}") } }
 
     public static func secretFix(_ settings: GitHubSettings) -> String {
-        "put a personal access token alone on the first line of that file (GitHub, Settings, Developer settings, "
-            + "Personal access tokens)"
+        secretFix("a personal access token", madeIn: "GitHub, Settings, Developer settings, Personal access tokens")
     }
 
     public static func session(_ settings: GitHubSettings, _ access: APIAccess) -> TrackerSession {

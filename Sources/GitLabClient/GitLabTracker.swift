@@ -9,8 +9,7 @@ extension GitLabSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { GitLabTracker.route }
 
     public static func secretFix(_ settings: GitLabSettings) -> String {
-        "put a personal access token with the read_api scope alone on the first line of that file (GitLab, "
-            + "Preferences, Access tokens)"
+        secretFix("a personal access token with the read_api scope", madeIn: "GitLab, Preferences, Access tokens")
     }
 
     public static func session(_ settings: GitLabSettings, _ access: APIAccess) -> TrackerSession {

@@ -11,7 +11,7 @@ extension JiraSourceKind: ActivityTrackerKind {
     public static func secretName(_ jira: JiraSettings) -> String { jira.signIn.secret.name }
 
     public static func secretFix(_ jira: JiraSettings) -> String {
-        "put the \(jira.signIn.secret.name) alone on the first line of that file (\(jira.signIn.secret.whereToMakeOne))"
+        secretFix("the \(jira.signIn.secret.name)", madeIn: jira.signIn.secret.whereToMakeOne)
     }
 
     /// The secret, checked: a token goes into a header, so it must be one line of visible ASCII.

@@ -30,6 +30,11 @@ extension ActivityTrackerKind {
     public static func secret(_ settings: Settings, _ read: (CredentialSource) throws -> Secret) throws -> Secret {
         try settings.credential.headerToken(read, what: "the \(settings.trackerName) \(secretName(settings))")
     }
+
+    /// A `secretFix`: `put a personal access token alone on the first line of that file (GitHub, Settings, …)`.
+    public static func secretFix(_ secret: String, madeIn place: String) -> String {
+        "put \(secret) alone on the first line of that file (\(place))"
+    }
 }
 
 /// How a tracker's API reaches its server: the table's `url`, signed in with `secret`, over `transport` (wrapped for
