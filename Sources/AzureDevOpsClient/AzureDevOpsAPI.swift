@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
@@ -64,12 +59,12 @@ final class AzureDevOpsAPI {
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems?
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
-        self.skipped = skipped
+    init(_ access: APIAccess) {
+        skipped = SkippedItems(tracker: "Azure DevOps", logger: access.logger)
         requests = APIRequests(
-            base: base, transport: transport, timeout: timeout,
+            base: access.url, transport: access.transport, timeout: access.timeout,
             headers: [
-                ("Authorization", BasicAuthorization.header(user: "", password: token.value)),
+                ("Authorization", BasicAuthorization.header(user: "", password: access.secret.value)),
                 ("Accept", "application/json"),
                 // Without it a refused token is a 203 with a sign-in page; with it, a 401.
                 ("X-TFS-FedAuthRedirect", "Suppress"),
@@ -94,8 +89,7 @@ final class AzureDevOpsAPI {
     func post<Value: Decodable>(
         _ type: Value.Type, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)] = [], body: some Encodable
     ) throws -> Value {
-        let bytes = Array(try JSONEncoder().encode(body))
-        return try decode(type, try send(.post, endpoint, query, body: bytes), endpoint)
+        try decode(type, try send(.post, endpoint, query, body: APIRequests.json(body)), endpoint)
     }
 
     func takeAskedWait() -> Double? {

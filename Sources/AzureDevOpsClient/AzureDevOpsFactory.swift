@@ -1,30 +1,23 @@
-import Logging
 import SourceKit
-import TrackerHTTP
 import TrackwatchCore
 
 /// Azure DevOps as the application wires it: `[[azure_devops]]` tables become `AzureDevOpsTracker`s on the shared
 /// poller; `doctor` and `probe` survey them.
-public struct AzureDevOpsFactory: ActivityTrackerFactory {
-    public init() {}
+public typealias AzureDevOpsFactory = ActivityTrackerFactory<AzureDevOpsSourceKind>
 
-    public var kind: any SourceKind { AzureDevOpsSourceKind() }
+extension AzureDevOpsSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { AzureDevOpsTracker.route }
 
-    public func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }
+    public static func secretName(_ settings: AzureDevOpsSettings) -> String { "personal access token" }
 
-    public func secretFix(_ settings: AzureDevOpsSettings) -> String {
-        "put a personal access token with Work Items (Read) and Code (Read) alone on the first line of that file "
-            + "(Azure DevOps, User settings, Personal access tokens)"
+    public static func secretFix(_ settings: AzureDevOpsSettings) -> String {
+        secretFix(
+            "a personal access token with Work Items (Read) and Code (Read)",
+            madeIn: "Azure DevOps, User settings, Personal access tokens")
     }
 
-    public func session(
-        _ settings: AzureDevOpsSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
-    ) -> TrackerSession {
-        let api = AzureDevOpsAPI(
-            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
-            skipped: SkippedItems(tracker: "Azure DevOps", logger: logger))
-        return TrackerSession(AzureDevOpsTracker(settings: settings, api: api))
+    public static func session(_ settings: AzureDevOpsSettings, _ access: APIAccess) -> TrackerSession {
+        TrackerSession(AzureDevOpsTracker(settings: settings, api: AzureDevOpsAPI(access)))
     }
 }
 

@@ -96,22 +96,13 @@ extension ConfigReader {
                 token: "a personal access token with Work Items (Read) and Code (Read): User settings, "
                     + "Personal access tokens"
             ) { (table) throws(ConfigError) in
-                guard
-                    let url = try serverURL(
-                        table, kind, "url",
-                        expected: "your organization, https://dev.azure.com/ORG, or a collection, "
-                            + "https://server/tfs/COLLECTION")
-                else {
-                    throw ConfigError(
-                        file: file, line: line, key: "\(kind).url",
-                        message: "missing; add url = \"https://dev.azure.com/ORG\" (or https://server/tfs/COLLECTION)")
-                }
-                if url.lowercased().contains("/_apis") {
-                    throw error(
-                        table["url"], "\(kind).url",
-                        "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
-                }
-                return url
+                try trackerURL(
+                    table, kind,
+                    expected: "your organization, https://dev.azure.com/ORG, or a collection, "
+                        + "https://server/tfs/COLLECTION",
+                    missing: "missing; add url = \"https://dev.azure.com/ORG\" (or https://server/tfs/COLLECTION)",
+                    line: line, apiPath: "/_apis",
+                    withoutAPI: "give the organization or collection without /_apis, e.g. https://dev.azure.com/acme")
             })
         if let projects = try stringArray(table, kind, "projects") {
             guard !projects.isEmpty else {

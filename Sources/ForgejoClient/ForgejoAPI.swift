@@ -17,11 +17,11 @@ final class ForgejoAPI {
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems?
 
-    init(web: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
-        self.skipped = skipped
+    init(_ access: APIAccess) {
+        skipped = SkippedItems(tracker: "Forgejo", logger: access.logger)
         requests = APIRequests(
-            base: web, transport: transport, timeout: timeout,
-            headers: [("Authorization", "token " + token.value), ("Accept", "application/json")],
+            base: access.url, transport: access.transport, timeout: access.timeout,
+            headers: [("Authorization", "token " + access.secret.value), ("Accept", "application/json")],
             unreachable: ForgejoError.unreachable)
     }
 

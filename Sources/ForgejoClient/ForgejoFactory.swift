@@ -1,28 +1,19 @@
-import Logging
 import SourceKit
-import TrackerHTTP
 import TrackwatchCore
 
 /// Forgejo as the application wires it: `[[forgejo]]` tables become `ForgejoTracker`s on the shared poller;
 /// `doctor` and `probe` survey them.
-public struct ForgejoFactory: ActivityTrackerFactory {
-    public init() {}
+public typealias ForgejoFactory = ActivityTrackerFactory<ForgejoSourceKind>
 
-    public var kind: any SourceKind { ForgejoSourceKind() }
+extension ForgejoSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{index}") } }
 
-    public func secretFix(_ settings: ForgejoSettings) -> String {
-        "put an access token with read:user, read:issue and read:repository alone on the first line of that file "
-            + "(Settings, Applications)"
+    public static func secretFix(_ settings: ForgejoSettings) -> String {
+        secretFix("an access token with read:user, read:issue and read:repository", madeIn: "Settings, Applications")
     }
 
-    public func session(
-        _ settings: ForgejoSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
-    ) -> TrackerSession {
-        let api = ForgejoAPI(
-            web: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout,
-            skipped: SkippedItems(tracker: "Forgejo", logger: logger))
-        return TrackerSession(ForgejoTracker(settings: settings, api: api))
+    public static func session(_ settings: ForgejoSettings, _ access: APIAccess) -> TrackerSession {
+        TrackerSession(ForgejoTracker(settings: settings, api: ForgejoAPI(access)))
     }
 }
 

@@ -19,24 +19,9 @@ struct ForgejoMapping {
     let web: String
 
     func item(_ issue: ForgejoIssue, id: String, isMine: Bool, reviewRequested: Bool) -> ActivityItem? {
-        guard let reference = issue.reference else { return nil }
-        let state = issue.pull_request?.merged == true ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
-        var values: [String: String] = [
-            ForgeFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), ForgeFields.state: state,
-            ForgeFields.assignees: SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60),
-            ForgeFields.labels: SafeText.list((issue.labels ?? []).compactMap(\.name), limit: 60),
-            ForgeFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
-            ForgeFields.type: issue.isPull ? "Pull request" : "Issue",
-            ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
-        ]
-        if let updated = ServerTime.parse(issue.updated_at) { values[ActivityFields.updated] = updated.rawValue }
-        let assigned = (issue.assignees ?? []).contains { $0.id.map(String.init) == me }
-        return ActivityItem(
-            id: id, record: Record(id: RecordID(reference.key), fields: values),
-            isAssignedToMe: assigned || reviewRequested, isMine: isMine,
-            facts: ItemFacts(
-                headline: values[ForgeFields.title] ?? "", state: state,
-                link: "\(web)/\(reference.repo)/\(issue.isPull ? "pulls" : "issues")/\(reference.number)"))
+        issue.reference.map {
+            issue.item($0, id: id, me: me, isMine: isMine, reviewRequested: reviewRequested, web: web, pulls: "pulls")
+        }
     }
 
     /// A timeline entry as an event, or `nil` for kinds that tell nothing to report (references, pins, reviews —

@@ -57,13 +57,9 @@ extension ConfigReader {
                 table, "forgejo", defaultName: ForgejoSettings.defaultName, line: line,
                 token: "an access token with read:user, read:issue and read:repository"
             ) { (table) throws(ConfigError) in
-                guard var url = try serverURL(table, "forgejo", "url", expected: "the web root, such as https://codeberg.org")
-                else {
-                    throw ConfigError(
-                        file: file, line: line, key: "forgejo.url", message: "missing; add url = \"https://codeberg.org\"")
-                }
-                while url.hasSuffix("/") { url.removeLast() }
-                return url
+                try trackerURL(
+                    table, "forgejo", expected: "the web root, such as https://codeberg.org",
+                    missing: "missing; add url = \"https://codeberg.org\"", line: line)
             })
         if let repos = try stringArray(table, "forgejo", "repos") {
             guard !repos.isEmpty, repos.allSatisfy(ForgeRepo.isValid) else {

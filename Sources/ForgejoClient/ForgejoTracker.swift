@@ -75,10 +75,7 @@ final class ForgejoTracker: SurveyedTracker {
         return lists
     }
 
-    func watched(_ issue: ForgejoIssue) -> Bool {
-        guard let repos = settings.repos else { return true }
-        return issue.repository?.full_name.map { repos.contains($0.lowercased()) } ?? false
-    }
+    func watched(_ issue: ForgejoIssue) -> Bool { WatchedPaths.include(settings.repos, issue.repository?.full_name) }
 
     /// Stored items by their reference (a renamed repository's 307 followed): 404 — deleted, or a repository gone or
     /// no longer readable — is gone. A pull request whose review request went is asked whether I reviewed it.
@@ -96,8 +93,8 @@ final class ForgejoTracker: SurveyedTracker {
                 let mine =
                     (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me
                     || lists.reviewRequests.contains(id)
-                if issue.isPull, stored[ActivityFields.reviewRequested] == "yes", !lists.reviewRequests.contains(id),
-                    let now = issue.reference,
+                if issue.isPullRequest, stored[ActivityFields.reviewRequested] == "yes",
+                    !lists.reviewRequests.contains(id), let now = issue.reference,
                     try reviewed(now, by: me, since: stored[ActivityFields.updated].map(Timestamp.init))
                 {
                     reviewedByMe.insert(id)
@@ -161,7 +158,7 @@ final class ForgejoTracker: SurveyedTracker {
                 events += comments.compactMap { mapping.event($0, item: item.id, type: "comment") }
                 events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
             }
-            if issue.isPull {
+            if issue.isPullRequest {
                 let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
                 events += reviews.compactMap { mapping.review($0, item: item.id) }
             }

@@ -4,7 +4,7 @@ import TrackwatchCore
 // Forgejo's answers as trackwatch reads them (shared/forgejo-api.md): the swagger's `User`, `Issue`,
 // `TimelineComment`, `PullReview`, tolerant of fields an older Gitea leaves out.
 
-struct ForgejoUser: Decodable, Equatable {
+struct ForgejoUser: ForgeUser, Equatable {
     var id: Int64?
     var login: String?
     var full_name: String?
@@ -18,23 +18,9 @@ struct ForgejoUser: Decodable, Equatable {
     }
 }
 
-struct ForgejoIssue: Decodable {
-    struct PullRequest: Decodable { var merged: Bool? }
+typealias ForgejoIssue = ForgeIssue<ForgejoUser>
 
-    var id: Int64
-    var number: Int
-    var title: String?
-    var state: String?
-    var user: ForgejoUser?
-    var assignees: [ForgejoUser]?
-    var labels: [ForgeLabel]?
-    var milestone: ForgeMilestone?
-    var updated_at: String?
-    var html_url: String?
-    var repository: ForgeRepository?
-    var pull_request: PullRequest?
-
-    var isPull: Bool { pull_request != nil }
+extension ForgejoIssue {
     var reference: ForgejoReference? { repository?.full_name.flatMap { ForgejoReference("\($0)#\(number)") } }
 }
 

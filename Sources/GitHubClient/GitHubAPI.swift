@@ -42,13 +42,13 @@ final class GitHubAPI {
     /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
     var pollInterval: Double?
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
+    init(_ access: APIAccess) {
         requests = APIRequests(
-            base: base, transport: transport, timeout: timeout,
-            headers: [("Authorization", "Bearer " + token.value), ("Accept", "application/vnd.github+json")],
+            base: access.url, transport: access.transport, timeout: access.timeout,
+            headers: [("Authorization", "Bearer " + access.secret.value), ("Accept", "application/vnd.github+json")],
             unreachable: GitHubError.unreachable)
-        self.logger = logger
-        skipped = SkippedItems(tracker: "GitHub", logger: logger)
+        logger = access.logger
+        skipped = SkippedItems(tracker: "GitHub", logger: access.logger)
     }
 
     /// `GET` of an endpoint, or of a `next` page's URL (same origin and base only).
@@ -108,7 +108,10 @@ final class GitHubAPI {
             if let wait = RetryAfter.seconds(in: response) { return limited(wait, nil) }
             if response.header("X-RateLimit-Remaining") == "0" {
                 let resource = response.header("X-RateLimit-Resource").map { SafeText.oneLine($0, limit: 20) }
-                return limited(untilReset(response), resource ?? "core")
+                // `X-RateLimit-Reset`: epoch seconds, counted from the answer's `Date`; at most an hour.
+                let reset = response.header("X-RateLimit-Reset").flatMap { Double($0.prefix(12)) }
+                    .flatMap { RetryAfter.untilReset($0, in: response, longest: 3_600) }
+                return limited(reset, resource ?? "core")
             }
             if response.status == 429 || message.lowercased().contains("rate limit") {
                 return limited(60, nil)  // GitHub's advice: a minute at least
@@ -138,14 +141,6 @@ final class GitHubAPI {
 
     static func hasRepoScope(_ scopes: String) -> Bool {
         scopes.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" }
-    }
-
-    /// Seconds until `X-RateLimit-Reset` (epoch seconds), counted from the answer's `Date`; at most an hour.
-    static func untilReset(_ response: HTTPResponse) -> Double? {
-        guard let reset = response.header("X-RateLimit-Reset").flatMap({ Double($0.prefix(12)) }), reset.isFinite,
-            let date = response.header("Date").flatMap(RetryAfter.httpDate)
-        else { return nil }
-        return min(max(0, reset - date), 3_600)
     }
 
     /// The `rel="next"` URL of the `Link` header.

@@ -10,31 +10,17 @@ enum GitHubFields {
 
 /// How GitHub's issues, pull requests and timelines become the activity shape (`ActivityDiff`).
 struct GitHubMapping {
-    let me: GitHubUser
+    let me: ActivityIdentity
     /// The web UI (`https://github.com`), for links.
     let web: String
 
     /// An issue or pull request as one of my items; `nil` without a valid reference.
     func item(_ issue: GitHubIssue, reviewRequested: Bool, isMine: Bool, id: String? = nil) -> ActivityItem? {
-        guard let reference = issue.reference else { return nil }
-        let state = issue.pull_request?.merged_at != nil ? "merged" : SafeText.oneLine(issue.state ?? "", limit: 20)
-        var values: [String: String] = [
-            ForgeFields.title: SafeText.oneLine(issue.title ?? "", limit: 500), ForgeFields.state: state,
-            ForgeFields.assignees: SafeText.list((issue.assignees ?? []).compactMap(\.login), limit: 60),
-            ForgeFields.labels: SafeText.list(
-                issue.labels?.values.compactMap(\.name) ?? [], limit: 60, isCut: issue.labels?.isCut ?? false),
-            ForgeFields.milestone: SafeText.oneLine(issue.milestone?.title ?? "", limit: 100),
-            ForgeFields.type: issue.isPullRequest ? "Pull request" : "Issue",
-            ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
-        ]
-        if let updated = ServerTime.parse(issue.updated_at) { values[ActivityFields.updated] = updated.rawValue }
-        let assigned = (issue.assignees ?? []).contains { $0.id == me.id }
-        return ActivityItem(
-            id: id ?? String(issue.id), record: Record(id: RecordID(reference.key), fields: values),
-            isAssignedToMe: assigned || reviewRequested, isMine: isMine,
-            facts: ItemFacts(
-                headline: values[ForgeFields.title] ?? "", state: state,
-                link: "\(web)/\(reference.repo)/\(issue.isPullRequest ? "pull" : "issues")/\(reference.number)"))
+        issue.reference.map {
+            issue.item(
+                $0, id: id ?? String(issue.id), me: me.id, isMine: isMine,
+                reviewRequested: reviewRequested, web: web, pulls: "pull")
+        }
     }
 
     /// A timeline item as an event, or `nil` for kinds that tell nothing to report (mentions, references, …).
@@ -85,9 +71,9 @@ struct GitHubMapping {
         guard let sha = item.sha, let short = Self.shortSHA(sha) else { return nil }
         let author = item.author ?? item.committer
         let name = SafeText.oneLine(author?.name ?? "someone", limit: 80)
-        let mine = [me.name, me.login, me.email].compactMap { $0?.lowercased() }
+        let mine = [me.name, me.login, me.email].filter { !$0.isEmpty }.map { $0.lowercased() }
         let isMe = mine.contains(name.lowercased()) || mine.contains((author?.email ?? "").lowercased())
-        let id = isMe ? me.id.map(String.init) ?? "" : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))"
+        let id = isMe ? me.id : "git:\(SafeText.oneLine(author?.email ?? name, limit: 120))"
         let line = "\(short) \(SafeText.firstLine(item.message, limit: 200))"
         return ActivityEvent(
             item: issue, id: "s\(sha)", at: at, actor: Actor(id: id, name: name),

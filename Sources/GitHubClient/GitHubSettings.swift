@@ -43,10 +43,10 @@ public struct GitHubSourceKind: TrackerSourceKind {
                 table, "github", defaultName: "github", line: line,
                 token: "a personal access token: GitHub, Settings, Developer settings"
             ) { (table) throws(ConfigError) in
-                try reader.serverURL(
-                    table, "github", "url",
-                    expected: "https://api.github.com, or an Enterprise Server's https://ghe.example.com/api/v3")
-                    ?? "https://api.github.com"
+                try reader.trackerURL(
+                    table, "github",
+                    expected: "https://api.github.com, or an Enterprise Server's https://ghe.example.com/api/v3",
+                    fallback: "https://api.github.com", line: line)
             })
         settings.repos = try reader.watchedPaths(
             table, "github", "repos", one: "owner/name", many: "owner/name", example: "acme/web",

@@ -1,27 +1,19 @@
-import Logging
 import SourceKit
-import TrackerHTTP
 import TrackwatchCore
 
 /// GitHub as the application wires it: `[[github]]` tables become `GitHubTracker`s on the shared poller; `doctor`
 /// and `probe` survey them.
-public struct GitHubFactory: ActivityTrackerFactory {
-    public init() {}
+public typealias GitHubFactory = ActivityTrackerFactory<GitHubSourceKind>
 
-    public var kind: any SourceKind { GitHubSourceKind() }
+extension GitHubSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { { ForgeRepo.route($0, number: "{number}") } }
 
-    public func secretFix(_ settings: GitHubSettings) -> String {
-        "put a personal access token alone on the first line of that file (GitHub, Settings, Developer settings, "
-            + "Personal access tokens)"
+    public static func secretFix(_ settings: GitHubSettings) -> String {
+        secretFix("a personal access token", madeIn: "GitHub, Settings, Developer settings, Personal access tokens")
     }
 
-    public func session(
-        _ settings: GitHubSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
-    ) -> TrackerSession {
-        let api = GitHubAPI(
-            base: settings.url, token: secret, transport: transport, timeout: settings.requestTimeout, logger: logger)
-        return TrackerSession(GitHubTracker(settings: settings, api: api))
+    public static func session(_ settings: GitHubSettings, _ access: APIAccess) -> TrackerSession {
+        TrackerSession(GitHubTracker(settings: settings, api: GitHubAPI(access)))
     }
 }
 
@@ -67,13 +59,7 @@ final class GitHubTracker: SurveyedTracker {
         GitHubError.refused(.repositoriesUnavailable(names: parts))
     }
 
-    func mapping(_ poll: ActivityPoll) -> GitHubMapping {
-        let me = poll.me
-        let user = GitHubUser(
-            id: Int64(me.id), login: me.login, type: "User", name: me.name.isEmpty ? nil : me.name,
-            email: me.email.isEmpty ? nil : me.email)
-        return GitHubMapping(me: user, web: github.webBase)
-    }
+    func mapping(_ poll: ActivityPoll) -> GitHubMapping { GitHubMapping(me: poll.me, web: github.webBase) }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitHubIssue> {
         let full = poll.window.full
@@ -108,10 +94,7 @@ final class GitHubTracker: SurveyedTracker {
         return lists
     }
 
-    func watched(_ issue: GitHubIssue) -> Bool {
-        guard let repos = github.repos else { return true }
-        return issue.repo.map { repos.contains($0.lowercased()) } ?? false
-    }
+    func watched(_ issue: GitHubIssue) -> Bool { WatchedPaths.include(github.repos, issue.repo) }
 
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<GitHubIssue>

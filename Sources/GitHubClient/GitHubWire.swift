@@ -4,7 +4,7 @@ import TrackwatchCore
 // GitHub's answers as trackwatch reads them (shared/trackers-api.md §2.1). Tolerant where versions differ: the
 // singular `assignee` is gone in 2026-03-10 (only `assignees` is read), unknown timeline events are skipped.
 
-struct GitHubUser: Decodable, Equatable {
+struct GitHubUser: ForgeUser, Equatable {
     var id: Int64?
     var login: String?
     var type: String?
@@ -17,24 +17,9 @@ struct GitHubUser: Decodable, Equatable {
     var actor: Actor? { .user(id: id, login: login, isApp: isBot) }
 }
 
-struct GitHubIssue: Decodable {
-    struct PullRequest: Decodable { var merged_at: String? }
+typealias GitHubIssue = ForgeIssue<GitHubUser>
 
-    var id: Int64
-    var number: Int
-    var title: String?
-    var state: String?
-    var user: GitHubUser?
-    var assignees: [GitHubUser]?
-    var labels: FirstValues<ForgeLabel>?
-    var milestone: ForgeMilestone?
-    var updated_at: String?
-    var repository_url: String?
-    var repository: ForgeRepository?
-    var pull_request: PullRequest?
-
-    var isPullRequest: Bool { pull_request != nil }
-
+extension GitHubIssue {
     /// `owner/name`: from `repository`, else from the end of `repository_url`.
     var repo: String? {
         if let name = repository?.full_name, ForgeRepo.isValid(name) { return name }

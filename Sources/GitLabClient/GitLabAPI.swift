@@ -38,11 +38,11 @@ final class GitLabAPI {
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems?
 
-    init(base: String, token: Secret, transport: any HTTPTransport, timeout: Int, skipped: SkippedItems? = nil) {
-        self.skipped = skipped
+    init(_ access: APIAccess) {
+        skipped = SkippedItems(tracker: "GitLab", logger: access.logger)
         requests = APIRequests(
-            base: base, transport: transport, timeout: timeout,
-            headers: [("PRIVATE-TOKEN", token.value), ("Accept", "application/json")],
+            base: access.url + "/api/v4", transport: access.transport, timeout: access.timeout,
+            headers: [("PRIVATE-TOKEN", access.secret.value), ("Accept", "application/json")],
             unreachable: GitLabError.unreachable)
     }
 
@@ -80,9 +80,7 @@ final class GitLabAPI {
     }
 
     private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {
-        let response = try requests.send(.get, requests.url(endpoint.path, query))
-        guard !(200..<300).contains(response.status) else { return response }
-        throw Self.failure(response, endpoint: endpoint)
+        try requests.answer(.get, endpoint.path, query) { Self.failure($0, endpoint: endpoint) }
     }
 
     static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {

@@ -13,7 +13,7 @@ enum GitLabFields {
 
 /// How GitLab's issues, merge requests, notes and resource events become the activity shape (`ActivityDiff`).
 struct GitLabMapping {
-    let me: GitLabUser
+    let me: ActivityIdentity
     /// The instance's web UI, for links.
     let web: String
 
@@ -36,7 +36,7 @@ struct GitLabMapping {
             ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
         ]
         if let updated = ServerTime.parse(item.updated_at) { values[ActivityFields.updated] = updated.rawValue }
-        let assigned = (item.assignees ?? []).contains { $0.id == me.id }
+        let assigned = (item.assignees ?? []).contains { $0.id.map(String.init) == me.id }
         return ActivityItem(
             id: id ?? Self.id(item, mergeRequest: mergeRequest), record: Record(id: RecordID(reference.key), fields: values),
             isAssignedToMe: assigned || reviewRequested, isMine: isMine,

@@ -63,15 +63,10 @@ public struct GitLabSourceKind: TrackerSourceKind {
                 table, "gitlab", defaultName: "gitlab", line: line,
                 token: "a personal access token with the read_api scope: GitLab, Preferences, Access tokens"
             ) { (table) throws(ConfigError) in
-                guard
-                    let url = try reader.serverURL(
-                        table, "gitlab", "url", expected: "your GitLab, such as https://gitlab.example.com")
-                else { return "https://gitlab.com" }
-                if url.lowercased().hasSuffix("/api/v4") {
-                    throw reader.error(
-                        table["url"], "gitlab.url", "give the instance without /api/v4, e.g. https://gitlab.example.com")
-                }
-                return url
+                try reader.trackerURL(
+                    table, "gitlab", expected: "your GitLab, such as https://gitlab.example.com",
+                    fallback: "https://gitlab.com", line: line, apiPath: "/api/v4",
+                    withoutAPI: "give the instance without /api/v4, e.g. https://gitlab.example.com")
             })
         settings.projects = try reader.watchedPaths(
             table, "gitlab", "projects", one: "a project's full path", many: "project paths", example: "platform/web",

@@ -1,28 +1,19 @@
-import Logging
 import SourceKit
-import TrackerHTTP
 import TrackwatchCore
 
 /// GitLab as the application wires it: `[[gitlab]]` tables become `GitLabTracker`s on the shared poller; `doctor`
 /// and `probe` survey them.
-public struct GitLabFactory: ActivityTrackerFactory {
-    public init() {}
+public typealias GitLabFactory = ActivityTrackerFactory<GitLabSourceKind>
 
-    public var kind: any SourceKind { GitLabSourceKind() }
+extension GitLabSourceKind: ActivityTrackerKind {
     public static var route: @Sendable (String) -> String { GitLabTracker.route }
 
-    public func secretFix(_ settings: GitLabSettings) -> String {
-        "put a personal access token with the read_api scope alone on the first line of that file (GitLab, "
-            + "Preferences, Access tokens)"
+    public static func secretFix(_ settings: GitLabSettings) -> String {
+        secretFix("a personal access token with the read_api scope", madeIn: "GitLab, Preferences, Access tokens")
     }
 
-    public func session(
-        _ settings: GitLabSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
-    ) -> TrackerSession {
-        let api = GitLabAPI(
-            base: settings.url + "/api/v4", token: secret, transport: transport, timeout: settings.requestTimeout,
-            skipped: SkippedItems(tracker: "GitLab", logger: logger))
-        return TrackerSession(GitLabTracker(settings: settings, api: api))
+    public static func session(_ settings: GitLabSettings, _ access: APIAccess) -> TrackerSession {
+        TrackerSession(GitLabTracker(settings: settings, api: GitLabAPI(access)))
     }
 }
 
@@ -77,12 +68,7 @@ final class GitLabTracker: SurveyedTracker {
         GitLabError.projectsUnavailable(parts, refused: refused)
     }
 
-    func mapping(_ poll: ActivityPoll) -> GitLabMapping {
-        let me = poll.me
-        return GitLabMapping(
-            me: GitLabUser(id: Int64(me.id), username: me.login, name: me.name.isEmpty ? nil : me.name, bot: false),
-            web: gitlab.url)
-    }
+    func mapping(_ poll: ActivityPoll) -> GitLabMapping { GitLabMapping(me: poll.me, web: gitlab.url) }
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitLabItem> {
         let full = poll.window.full, since = poll.window.since
@@ -262,10 +248,7 @@ final class GitLabTracker: SurveyedTracker {
         return Set(refused.keys)
     }
 
-    func watched(_ item: GitLabItem) -> Bool {
-        guard let projects = gitlab.projects else { return true }
-        return item.reference.map { projects.contains($0.project.lowercased()) } ?? false
-    }
+    func watched(_ item: GitLabItem) -> Bool { WatchedPaths.include(gitlab.projects, item.reference?.project) }
 
     /// What `doctor` and `probe` ask GitLab, read-only: who the token is, what a poll will read, what the server has.
     func survey(_ findings: inout ProbeReport) throws {

@@ -56,20 +56,17 @@ final class JiraAPI {
     /// Learned from `serverInfo` at the first request that needs it; kept for the process.
     var flavour: JiraFlavour?
 
-    init(base: String, authorization: Secret, transport: any HTTPTransport, timeout: Int, logger: Logger) {
+    /// `signIn` says how the secret is sent: a personal access token as `Bearer`, the others as HTTP Basic.
+    init(_ access: APIAccess, signIn: JiraSettings.SignIn) {
+        let secret = access.secret.value
+        let authorization = signIn == .personalToken
+            ? "Bearer " + secret : BasicAuthorization.header(user: signIn.user, password: secret)
         requests = APIRequests(
-            base: base, transport: transport, timeout: timeout,
-            headers: [("Authorization", authorization.value), ("Accept", "application/json")],
+            base: access.url, transport: access.transport, timeout: access.timeout,
+            headers: [("Authorization", authorization), ("Accept", "application/json")],
             unreachable: JiraError.unreachable)
-        self.logger = logger
-        skipped = SkippedItems(tracker: "Jira", logger: logger)
-    }
-
-    /// The `Authorization` header for a sign-in and its secret.
-    static func authorization(_ signIn: JiraSettings.SignIn, secret: Secret) -> Secret {
-        Secret(
-            signIn == .personalToken
-                ? "Bearer " + secret.value : BasicAuthorization.header(user: signIn.user, password: secret.value))
+        logger = access.logger
+        skipped = SkippedItems(tracker: "Jira", logger: access.logger)
     }
 
     /// The server's flavour, asked once.

@@ -1,36 +1,28 @@
-import Logging
 import SourceKit
-import TrackerHTTP
 import TrackwatchCore
 
 /// Jira as the application wires it: `[[jira]]` tables become `JiraTracker`s on the shared poller; `doctor` and `probe` survey them.
-public struct JiraFactory: ActivityTrackerFactory {
-    public init() {}
+public typealias JiraFactory = ActivityTrackerFactory<JiraSourceKind>
 
-    public var kind: any SourceKind { JiraSourceKind() }
+extension JiraSourceKind: ActivityTrackerKind {
     public static var watch: String { JiraTracker.watch }
     public static var route: @Sendable (String) -> String { JiraTracker.route }
 
-    public func secretName(_ jira: JiraSettings) -> String { jira.signIn.secret.name }
+    public static func secretName(_ jira: JiraSettings) -> String { jira.signIn.secret.name }
 
-    public func secretFix(_ jira: JiraSettings) -> String {
-        "put the \(jira.signIn.secret.name) alone on the first line of that file (\(jira.signIn.secret.whereToMakeOne))"
+    public static func secretFix(_ jira: JiraSettings) -> String {
+        secretFix("the \(jira.signIn.secret.name)", madeIn: jira.signIn.secret.whereToMakeOne)
     }
 
     /// The secret, checked: a token goes into a header, so it must be one line of visible ASCII.
-    public func secret(_ jira: JiraSettings, _ read: (CredentialSource) throws -> Secret) throws -> Secret {
+    public static func secret(_ jira: JiraSettings, _ read: (CredentialSource) throws -> Secret) throws -> Secret {
         try jira.credential.headerToken(
             read, what: "the Jira \(jira.signIn.secret.name)", advice: jira.signIn.secret.whereToMakeOne,
             visibleASCII: !jira.signIn.isPassword)
     }
 
-    public func session(
-        _ jira: JiraSettings, secret: Secret, transport: any HTTPTransport, logger: Logger
-    ) -> TrackerSession {
-        let api = JiraAPI(
-            base: jira.url, authorization: JiraAPI.authorization(jira.signIn, secret: secret), transport: transport,
-            timeout: jira.requestTimeout, logger: logger)
-        let tracker = JiraTracker(settings: jira, api: api)
+    public static func session(_ jira: JiraSettings, _ access: APIAccess) -> TrackerSession {
+        let tracker = JiraTracker(settings: jira, api: JiraAPI(access, signIn: jira.signIn))
         return TrackerSession(tracker: tracker, survey: tracker.survey)
     }
 }

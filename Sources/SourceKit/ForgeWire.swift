@@ -20,6 +20,64 @@ public struct ForgeRepository: Decodable, Sendable {
     public var full_name: String?
 }
 
+/// An issue or a pull request as GitHub and Forgejo send it (lists, searches, one item), its people in the forge's
+/// own `User`. Its labels are bounded (`FirstValues`): a hostile answer's thousands are not decoded.
+public struct ForgeIssue<User: Decodable>: Decodable {
+    /// Set on a pull request: GitHub says when it was merged, Forgejo whether.
+    public struct PullRequest: Decodable { public var merged_at: String?, merged: Bool? }
+
+    public var id: Int64
+    public var number: Int
+    public var title: String?
+    public var state: String?
+    public var user: User?
+    public var assignees: [User]?
+    public var labels: FirstValues<ForgeLabel>?
+    public var milestone: ForgeMilestone?
+    public var updated_at: String?
+    /// GitHub's `https://api.github.com/repos/acme/web`.
+    public var repository_url: String?
+    public var repository: ForgeRepository?
+    public var pull_request: PullRequest?
+
+    public var isPullRequest: Bool { pull_request != nil }
+}
+
+/// A person as a forge's issues name them.
+public protocol ForgeUser: Decodable {
+    var id: Int64? { get }
+    var login: String? { get }
+}
+
+extension ForgeIssue where User: ForgeUser {
+    /// The issue or pull request as one of my items, alike on GitHub and Forgejo: assigned to me where `me` (my user
+    /// id) is among its assignees; its page `web/owner/name/issues/42`, a pull request's under `pulls`.
+    public func item(
+        _ reference: ForgeReference, id: String, me: String?, isMine: Bool, reviewRequested: Bool, web: String,
+        pulls: String
+    ) -> ActivityItem {
+        let merged = pull_request?.merged == true || pull_request?.merged_at != nil
+        let state = merged ? "merged" : SafeText.oneLine(self.state ?? "", limit: 20)
+        var values: [String: String] = [
+            ForgeFields.title: SafeText.oneLine(title ?? "", limit: 500), ForgeFields.state: state,
+            ForgeFields.assignees: SafeText.list((assignees ?? []).compactMap(\.login), limit: 60),
+            ForgeFields.labels: SafeText.list(
+                labels?.values.compactMap(\.name) ?? [], limit: 60, isCut: labels?.isCut ?? false),
+            ForgeFields.milestone: SafeText.oneLine(milestone?.title ?? "", limit: 100),
+            ForgeFields.type: isPullRequest ? "Pull request" : "Issue",
+            ActivityFields.reviewRequested: reviewRequested ? "yes" : "no",
+        ]
+        if let updated = ServerTime.parse(updated_at) { values[ActivityFields.updated] = updated.rawValue }
+        let assigned = (assignees ?? []).contains { $0.id.map(String.init) == me }
+        return ActivityItem(
+            id: id, record: Record(id: RecordID(reference.key), fields: values),
+            isAssignedToMe: assigned || reviewRequested, isMine: isMine,
+            facts: ItemFacts(
+                headline: values[ForgeFields.title] ?? "", state: state,
+                link: "\(web)/\(reference.repo)/\(isPullRequest ? pulls : "issues")/\(reference.number)"))
+    }
+}
+
 /// The fields an issue or a pull (merge) request is stored and reported with, named alike in every forge.
 public enum ForgeFields {
     public static let title = "Title", state = "State", assignees = "Assignees", labels = "Labels"

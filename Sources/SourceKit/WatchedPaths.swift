@@ -21,3 +21,13 @@ extension ConfigReader {
         return paths.map { $0.lowercased() }
     }
 }
+
+/// What `watchedPaths` read, as a poll asks it.
+public enum WatchedPaths {
+    /// Whether an item at `path` (`acme/web`, in any case) is watched: every item where `watched` is `nil`, else one
+    /// at a path among them; an item whose path is unknown is not.
+    public static func include(_ watched: [String]?, _ path: String?) -> Bool {
+        guard let watched else { return true }
+        return path.map { watched.contains($0.lowercased()) } ?? false
+    }
+}

@@ -1,4 +1,6 @@
 @testable import AzureDevOpsClient
+import Logging
+import SourceKit
 import Synchronization
 import TrackerHTTP
 import TrackwatchCore
@@ -7,6 +9,10 @@ import XCTest
 /// The client's manners over a scripted transport: what every request carries, the api-version learnt from a
 /// refusal, and a wait asked for on a good answer.
 final class AzureDevOpsAPITests: XCTestCase {
+    func access(_ url: String, _ script: Script) -> APIAccess {
+        APIAccess(url: url, secret: Secret("pat"), transport: script, timeout: 30, logger: Logger(label: "test"))
+    }
+
     /// Answers in order; keeps each request.
     final class Script: HTTPTransport {
         let answers: Mutex<[HTTPResponse]>
@@ -25,8 +31,7 @@ final class AzureDevOpsAPITests: XCTestCase {
 
     func test_everyRequest_suppressesTheSignInRedirect_signsInWithThePAT_andNamesItsVersion() throws {
         let script = Script([json(#"{"authenticatedUser": {"id": "X"}}"#)])
-        let api = AzureDevOpsAPI(
-            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(access("https://dev.azure.com/acme", script))
         _ = try api.get(AzureDevOpsConnection.self, .connectionData)
         let request = try XCTUnwrap(script.sent.withLock { $0.first })
         XCTAssertEqual(request.url, "https://dev.azure.com/acme/_apis/connectionData?api-version=7.1-preview.1")
@@ -40,7 +45,7 @@ final class AzureDevOpsAPITests: XCTestCase {
             #"{"message": "The requested REST API version of 7.1 is out of range for this server.", "typeKey": "VssVersionOutOfRangeException"}"#,
             status: 400)
         let script = Script([refusal, json(#"{"value": []}"#), json(#"{"value": []}"#)])
-        let api = AzureDevOpsAPI(base: "https://tfs/tfs/C", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(access("https://tfs/tfs/C", script))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "My Web"))
         XCTAssertEqual(
@@ -56,8 +61,7 @@ final class AzureDevOpsAPITests: XCTestCase {
         let script = Script([
             json(#"{"value": []}"#, [("X-RateLimit-Delay", "2.5"), ("Retry-After", "7")]), json(#"{"value": []}"#),
         ])
-        let api = AzureDevOpsAPI(
-            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(access("https://dev.azure.com/acme", script))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
         XCTAssertEqual(api.takeAskedWait(), 7)
@@ -75,7 +79,7 @@ final class AzureDevOpsAPITests: XCTestCase {
             json(#"{"count": 3, "value": [{"id": 1, "rev": 2}, {"id": 1000000000000000000000000000000}, null]}"#),
             json(#"{"count": 2, "value": [{"id": 1, "rev": 2}, null]}"#),
         ])
-        let api = AzureDevOpsAPI(base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(access("https://dev.azure.com/acme", script))
         let tracker = AzureDevOpsTracker(settings: settings, api: api)
         let unsure = try tracker.batch([1, 2, 3])
         XCTAssertEqual(unsure.items.map(\.id), [1])
@@ -89,8 +93,7 @@ final class AzureDevOpsAPITests: XCTestCase {
         let script = Script([
             HTTPResponse(status: 203, headers: [("Content-Type", "text/html")], body: Array("<html/>".utf8))
         ])
-        let api = AzureDevOpsAPI(
-            base: "https://dev.azure.com/acme", token: Secret("pat"), transport: script, timeout: 30)
+        let api = AzureDevOpsAPI(access("https://dev.azure.com/acme", script))
         XCTAssertThrowsError(try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))) { error in
             XCTAssertEqual(error as? AzureDevOpsError, .refused(.signInPage))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 import XCTest
@@ -29,8 +30,9 @@ final class GitHubAliasHostTests: XCTestCase {
     private func list(next: String) throws -> (error: String, urls: [String]) {
         let server = AliasServer(next: next)
         let api = GitHubAPI(
-            base: "https://ghe-alias.example/api/v3", token: Secret("t"), transport: server, timeout: 30,
-            logger: Logger(label: "test"))
+            APIAccess(
+                url: "https://ghe-alias.example/api/v3", secret: Secret("t"), transport: server, timeout: 30,
+                logger: Logger(label: "test")))
         do {
             _ = try GitHubReader(api: api).list(filter: "assigned", state: "open", since: nil, etag: nil)
             return ("", server.urls)

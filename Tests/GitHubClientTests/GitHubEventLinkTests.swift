@@ -1,12 +1,13 @@
 import Foundation
 @testable import GitHubClient
+import SourceKit
 import TrackwatchCore
 import XCTest
 
 /// Issue 32, item 5: a comment and a review are their anchors on the item's page, made of GitHub's numeric id.
 final class GitHubEventLinkTests: XCTestCase {
     func test_commentAndReview_carryTheirAnchor_otherEventsNone() throws {
-        let mapping = GitHubMapping(me: GitHubUser(id: 2, login: "engineer", type: "User"), web: "https://github.com")
+        let mapping = GitHubMapping(me: ActivityIdentity(id: "2", login: "engineer"), web: "https://github.com")
         let items = try JSONDecoder().decode([GitHubTimelineItem].self, from: Data("""
             [{"id":11,"event":"commented","user":{"id":3,"login":"bob"},"body":"Hi","created_at":"2026-01-17T12:00:00Z",
               "html_url":"javascript:alert(1)"},

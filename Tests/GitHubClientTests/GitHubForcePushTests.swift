@@ -1,12 +1,13 @@
 import Foundation
 @testable import GitHubClient
+import SourceKit
 import TrackwatchCore
 import XCTest
 
 /// Issue 36 item 5: a force-push after a rebase is told by the timeline's `head_ref_force_pushed` event, who pushed
 /// and when, since the rebased commits carry their older committer dates.
 final class GitHubForcePushTests: XCTestCase {
-    private let me = GitHubUser(id: 2, login: "engineer", type: "User", name: "Eve Engineer", email: "eve@example.com")
+    private let me = ActivityIdentity(id: "2", login: "engineer", name: "Eve Engineer", email: "eve@example.com")
 
     private func events(_ json: String) throws -> [ActivityEvent] {
         let mapping = GitHubMapping(me: me, web: "https://github.com")

@@ -8,7 +8,7 @@ import XCTest
 /// `[[github]]` tables, and GitHub's answers as the activity shape: references, timeline events in people's words,
 /// commits named by their author, hostile values bounded.
 final class GitHubMappingTests: XCTestCase {
-    private let me = GitHubUser(id: 2, login: "engineer", type: "User", name: "Eve Engineer", email: "eve@example.com")
+    private let me = ActivityIdentity(id: "2", login: "engineer", name: "Eve Engineer", email: "eve@example.com")
 
     private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(json.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 import XCTest
@@ -39,7 +40,9 @@ final class GitHubTimelineTests: XCTestCase {
     private func read(pages: Int) throws -> (items: [GitHubTimelineItem], complete: Bool, asked: [Int]) {
         let transport = ScriptedTimeline(pages: pages)
         let api = GitHubAPI(
-            base: "https://api.github.com", token: Secret("t"), transport: transport, timeout: 30, logger: Logger(label: "test"))
+            APIAccess(
+                url: "https://api.github.com", secret: Secret("t"), transport: transport, timeout: 30,
+                logger: Logger(label: "test")))
         let timeline = try GitHubReader(api: api).timeline(try XCTUnwrap(GitHubReference("acme/web#7")))
         return (timeline.items, timeline.complete, transport.asked)
     }

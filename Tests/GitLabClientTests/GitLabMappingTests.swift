@@ -86,7 +86,7 @@ final class GitLabMappingTests: XCTestCase {
     /// GitLab tells a milestone changed as two resource events, `remove` then `add`: one change, old → new.
     func test_aMilestoneChangedInOnePoll_readsOldToNew() throws {
         let me = GitLabUser(id: 1, username: "engineer")
-        let mapping = GitLabMapping(me: me, web: "https://gitlab.example.com")
+        let mapping = GitLabMapping(me: ActivityIdentity(id: "1", login: "engineer"), web: "https://gitlab.example.com")
         func item(_ milestone: String, updated: String) throws -> ActivityItem {
             try XCTUnwrap(
                 mapping.item(

@@ -1,11 +1,12 @@
 import Foundation
 @testable import GitLabClient
+import SourceKit
 import TrackwatchCore
 import XCTest
 
 /// Issue 32, items 3 and 5: a comment is its anchor on the item's page; an open item's state reads "open".
 final class GitLabNoteLinkTests: XCTestCase {
-    let mapping = GitLabMapping(me: GitLabUser(id: 2, username: "engineer"), web: "https://gitlab.com")
+    let mapping = GitLabMapping(me: ActivityIdentity(id: "2", login: "engineer"), web: "https://gitlab.com")
 
     func test_aComment_carriesItsNoteAnchor_aSystemNoteNone() throws {
         let notes = try JSONDecoder().decode([GitLabNote].self, from: Data("""

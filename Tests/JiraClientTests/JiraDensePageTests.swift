@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 import XCTest
@@ -43,8 +44,10 @@ final class JiraDensePageTests: XCTestCase {
 
     private func search(_ jira: BusyJira) throws -> [JiraIssue] {
         let api = JiraAPI(
-            base: "https://acme.atlassian.net", authorization: Secret("Bearer x"), transport: jira, timeout: 30,
-            logger: Logger(label: "test"))
+            APIAccess(
+                url: "https://acme.atlassian.net", secret: Secret("x"), transport: jira, timeout: 30,
+                logger: Logger(label: "test")),
+            signIn: .personalToken)
         api.flavour = .cloud
         return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).issues
     }

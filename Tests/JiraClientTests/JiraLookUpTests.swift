@@ -60,7 +60,10 @@ final class JiraLookUpTests: XCTestCase {
         let settings = JiraSettings(
             account: TrackerAccount(name: "jira", url: "https://jira.example", credential: .tokenFile(path: "/x")),
             signIn: .personalToken)
-        let api = JiraAPI(base: settings.url, authorization: Secret("Bearer x"), transport: jira, timeout: 30, logger: Logger(label: "test"))
+        let api = JiraAPI(
+            APIAccess(
+                url: settings.url, secret: Secret("x"), transport: jira, timeout: 30, logger: Logger(label: "test")),
+            signIn: .personalToken)
         api.flavour = .dataCenter
         let tracker = JiraTracker(settings: settings, api: api)
         let window = ActivityWindow(started: 1_800_000_000, lastPoll: nil, overlap: 60, full: true, isBaseline: false)
