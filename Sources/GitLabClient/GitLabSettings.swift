@@ -5,8 +5,7 @@ import TrackwatchCore
 /// and its own state folder.
 public struct GitLabSettings: ForgeSettings {
     public static let table = "gitlab"
-    /// `url`: the instance, without `/api/v4`: `https://gitlab.com`, `https://gitlab.example.com`. Default name
-    /// `gitlab`.
+    /// `url`: the instance without `/api/v4` (`https://gitlab.com`, `https://gitlab.example.com`); name `gitlab`.
     public var account: TrackerAccount
     /// Project paths to watch (`platform/web`), lower-cased; `nil`: everything the token can see.
     public var projects: [String]?

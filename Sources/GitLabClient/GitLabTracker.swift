@@ -111,39 +111,26 @@ final class GitLabTracker: SurveyedTracker {
 
     /// A newest-first list of open items: all of it on a full read; otherwise page after page while its items are
     /// newer than `since` (a bulk import of 300 assignments is read, not left for the next full read). `coveredSince`:
-    /// how far back the read reached (`nil`: the whole list).
-    ///
-    /// A steady poll asks for one small page first: it nearly always holds an item older than the last poll, and
-    /// decoding 100 full items of each of three lists every poll was most of its CPU (perf, issue 33). Only when
-    /// even that page is all news is the list read again in pages of 100.
+    /// how far back the read reached (`nil`: the whole list). A steady poll asks for one page of 20 first: decoding 100
+    /// full items of three lists every poll was most of its CPU (perf, issue 33); if all 20 are news, pages of 100.
     private func list(
-        _ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp
+        _ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp, pageSize: Int? = nil
     ) throws -> (items: [GitLabItem], coveredSince: Timestamp?) {
-        var pageSize = full ? 100 : Self.steadyPageSize
-        while true {
-            let query = filters.sorted { $0.key < $1.key } + [
-                ("state", "opened"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", String(pageSize)),
-            ]
-            var reachedOlder = false
-            let olderThanSince = { (page: [GitLabItem]) -> Bool in
-                guard !full, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }) else { return false }
-                reachedOlder = oldest < since
-                return reachedOlder
-            }
-            let read = try api.pages(
-                GitLabItem.self, endpoint, query, id: \.id, most: pageSize < 100 ? 1 : nil, until: olderThanSince)
-            if !read.complete, pageSize < 100 {
-                pageSize = 100  // the small page was all news
-                continue
-            }
-            // Stopped at a full page: older items of the list were not read (a short page was its end).
-            let items = read.items
-            return (items, reachedOlder && items.count % pageSize == 0 ? ServerTime.parse(items.last?.updated_at) : nil)
+        let size = pageSize ?? (full ? 100 : 20)
+        let query = filters.sorted { $0.key < $1.key } + [
+            ("state", "opened"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", String(size)),
+        ]
+        var reachedOlder = false
+        let read = try api.pages(GitLabItem.self, endpoint, query, id: \.id, most: size < 100 ? 1 : nil) { page in
+            guard !full, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }) else { return false }
+            reachedOlder = oldest < since
+            return reachedOlder
         }
+        if !read.complete { return try list(endpoint, filters, full: full, since: since, pageSize: 100) }
+        // Stopped at a full page: older items of the list were not read (a short page was its end).
+        let covered = reachedOlder && read.items.count % size == 0
+        return (read.items, covered ? ServerTime.parse(read.items.last?.updated_at) : nil)
     }
-
-    /// A steady poll's first page: a few more items than a poll usually sees change.
-    static let steadyPageSize = 20
 
     /// What I authored, updated since `since` (every open one on a full read).
     private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) throws -> [GitLabItem] {
