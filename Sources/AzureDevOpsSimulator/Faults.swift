@@ -16,6 +16,9 @@ public struct AzureDevOpsFault: Codable, Sendable {
         case reset
         /// The throttle: 429 `TF400733`, `Retry-After` `retryAfter` (default 30) seconds and `X-RateLimit-*`.
         case throttle
+        /// The work item whose id is `item`, wherever the answer holds it (a batch's `value`, the item alone; not its
+        /// updates), with `field` set to `value`, raw JSON text: `1e30`, `"7"` — a hostile server's.
+        case item
     }
 
     public var route: String
@@ -23,6 +26,10 @@ public struct AzureDevOpsFault: Codable, Sendable {
     public var count: Int
     public var status: Int?
     public var retryAfter: Int?
+    /// For `item`: the work item's id, the member to set and its raw JSON text.
+    public var item: Int?
+    public var field: String?
+    public var value: String?
 }
 
 extension AzureDevOpsState {
@@ -56,6 +63,14 @@ extension AzureDevOpsState {
             response = SimResponse(status: 429, body: error.body.bytes)
             response.headers = [("Content-Type", "application/json; charset=utf-8")]
                 + rateLimitHeaders(delay: Double(wait)).filter { $0.0 != "Retry-After" } + [("Retry-After", String(wait))]
+        case .item:
+            // A revision has `id` and `fields` too: only work items are hit.
+            guard route != "GET updates", let id = fault.item, let field = fault.field, let raw = fault.value,
+                let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
+            else { return }
+            // A work item is the object with `fields`; a list holds them under `value`.
+            let list = body["value"].map { body.with("value", $0.settingMember(field, to: value, ofItem: id, marker: "fields")) }
+            response.body = (list ?? body.settingMember(field, to: value, ofItem: id, marker: "fields")).bytes
         }
     }
 }

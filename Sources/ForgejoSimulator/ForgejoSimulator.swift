@@ -179,6 +179,12 @@ extension ForgejoState {
             response.headers = [("Content-Type", "text/html; charset=utf-8")]
         case "truncated": response.delivery = .truncated
         case "hang": response.delivery = .never
+        case "item":
+            // The item whose id is `item`, wherever the answer holds it, with `field` set to `value` (raw JSON).
+            guard let id = fault.item, let field = fault.field, let raw = fault.value,
+                let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
+            else { return }
+            response.body = body.settingMember(field, to: value, ofItem: id, marker: "number").bytes
         default: response = Self.error(500, "internal server error")
         }
     }

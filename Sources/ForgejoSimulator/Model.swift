@@ -129,6 +129,10 @@ struct Fault {
     var kind: String
     var count: Int
     var retryAfter: Int?
+    /// For `item`: the or pull request's id, the member to set and its raw JSON text.
+    var item: Int?
+    var field: String?
+    var value: String?
 }
 
 /// Everything the server holds; one lock around it.

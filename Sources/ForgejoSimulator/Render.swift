@@ -103,8 +103,12 @@ extension ForgejoState {
             faults.append(
                 Fault(
                     route: body["route"]?.string ?? "*", kind: body["kind"]?.string ?? "500",
-                    count: body["count"]?.int ?? 1, retryAfter: body["retryAfter"]?.int))
+                    count: body["count"]?.int ?? 1, retryAfter: body["retryAfter"]?.int, item: body["item"]?.int,
+                    field: body["field"]?.string, value: body["value"]?.string))
             return json(["faults": .int(faults.count)])
+        case ("DELETE", "/sim/faults"):
+            faults = []
+            return json([:])
         case ("GET", "/sim/stats"):
             let routes = requests.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.int($0.value)) }
             return json(["requests": .int(requests.values.reduce(0, +)), "requestsByRoute": .object(routes)])

@@ -65,7 +65,7 @@ struct JiraMapping {
     /// A changelog history as one event: each item a field change, in the names people read.
     func event(_ history: JiraHistory, issue: String) -> ActivityEvent? {
         guard let at = history.created?.timestamp else { return nil }
-        let changes = (history.items ?? []).prefix(50).compactMap { item -> FieldChange? in
+        let changes = (history.items?.elements ?? []).prefix(50).compactMap { item -> FieldChange? in
             guard let field = item.field, !field.isEmpty else { return nil }
             let name = JiraFields.displayName(SafeText.oneLine(field, limit: 60))
             if JiraFields.textFields.contains(field.lowercased()) { return FieldChange(field: name, old: nil, new: nil) }

@@ -124,9 +124,8 @@ struct JiraReader {
         }
         for chunk in issues.chunked(100) {
             for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).issues {
-                let entries = issue.changelog?.entries ?? []
-                let cut = (issue.changelog?.total ?? 0) > entries.count
-                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : entries
+                let cut = (issue.changelog?.total ?? 0) > (issue.changelog?.sent ?? 0)
+                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : issue.changelog?.entries ?? []
             }
         }
         return logs
@@ -137,7 +136,9 @@ struct JiraReader {
         for _ in 0..<Self.mostPages {
             let page: JiraBulkChangelog = try api.post(
                 .bulkChangelog, BulkRequest(issueIdsOrKeys: ids, maxResults: 1_000, nextPageToken: token))
-            for log in page.issueChangeLogs ?? [] { logs[log.issueId.value, default: []] += log.changeHistories ?? [] }
+            for log in page.issueChangeLogs?.elements ?? [] {
+                logs[log.issueId.value, default: []] += log.changeHistories?.elements ?? []
+            }
             guard let next = page.nextPageToken, !next.isEmpty else { return }
             guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
                 throw JiraError.invalidResponse(
@@ -153,16 +154,18 @@ struct JiraReader {
     private func wholeChangelog(_ id: String) throws -> [JiraHistory] {
         let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
         var entries = issue.changelog?.entries ?? []
-        guard let total = issue.changelog?.total, total > entries.count else { return entries }
+        guard let total = issue.changelog?.total, total > issue.changelog?.sent ?? 0 else { return entries }
         // Data Center has no changelog route: what the issue carries is all there is.
         guard try api.knownFlavour() == .cloud else { return entries }
         entries = []
+        var sent = 0
         for _ in 0..<Self.mostPages {
             let page: JiraChangelogPage = try api.get(
-                .issueChangelog(id: id), [("startAt", String(entries.count)), ("maxResults", "100")])
-            guard !page.entries.isEmpty else { return entries }
+                .issueChangelog(id: id), [("startAt", String(sent)), ("maxResults", "100")])
+            guard page.sent > 0 else { return entries }
             entries += page.entries
-            if page.isLast == true || entries.count >= min(page.total ?? 0, Self.largestRead) { return entries }
+            sent += page.sent
+            if page.isLast == true || sent >= min(page.total ?? 0, Self.largestRead) { return entries }
         }
         throw tooMany(.issueChangelog(id: id))
     }
@@ -178,14 +181,14 @@ struct JiraReader {
         for _ in 0..<Self.mostCommentPages {
             let page: JiraCommentPage = try api.get(
                 .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", String(offset))])
-            let entries = page.comments ?? []
-            guard let first = entries.first else { break }
-            guard firstIDs.insert(first.id.value).inserted else {
+            let entries = page.comments?.elements ?? []
+            guard page.sent > 0 else { break }
+            if let first = entries.first, !firstIDs.insert(first.id.value).inserted {
                 throw JiraError.invalidResponse(
                     endpoint: JiraEndpoint.issueComments(id: id).name,
                     detail: "the page of comments at \(offset) repeats an earlier one (startAt ignored)")
             }
-            offset += entries.count
+            offset += page.sent
             // A comment added while the pages are read shifts them by one: the one at the boundary comes twice.
             for comment in entries where ids.insert(comment.id.value).inserted { comments.append(comment) }
             if offset >= min(max(page.total ?? 0, 0), Self.largestRead) { break }

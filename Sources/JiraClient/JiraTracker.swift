@@ -146,8 +146,8 @@ final class JiraTracker: ActivityTracker {
         for (item, issue) in changed {
             let id = issue.id.value
             var events = (histories[id] ?? []).compactMap { mapping.event($0, issue: id) }
-            var comments = issue.fields?.comment?.comments ?? []
-            if let total = issue.fields?.comment?.total, total > comments.count {
+            var comments = issue.fields?.comment?.comments?.elements ?? []
+            if let page = issue.fields?.comment, let total = page.total, total > page.sent {
                 comments = try reader.newestComments(id)
             }
             events += comments.compactMap { mapping.event($0, issue: id) }

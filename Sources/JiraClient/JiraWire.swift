@@ -57,14 +57,18 @@ struct JiraIssueFields: Decodable {
     var comment: JiraCommentPage?
 }
 
+// Histories and comments are read as the search reads issues (`LossyList`): one that cannot be read is left out and
+// named, never the issue's whole log. A change it made is still told, without a name, from the issue's fields.
 struct JiraChangelogPage: Decodable {
     var total: Int?
-    var histories: [JiraHistory]?
+    var histories: LossyList<JiraHistory>?
     /// `GET /issue/{id}/changelog` names them `values`.
-    var values: [JiraHistory]?
+    var values: LossyList<JiraHistory>?
     var isLast: Bool?
 
-    var entries: [JiraHistory] { histories ?? values ?? [] }
+    var entries: [JiraHistory] { (histories ?? values)?.elements ?? [] }
+    /// Histories sent, read or left out: what `total` counts, and where the next page starts.
+    var sent: Int { (histories ?? values).map { $0.elements.count + $0.skipped } ?? 0 }
 }
 
 struct JiraHistory: Decodable {
@@ -73,22 +77,25 @@ struct JiraHistory: Decodable {
     var id: JiraID
     var author: JiraUser?
     var created: JiraTime?
-    var items: [Item]?
+    var items: LossyList<Item>?
 }
 
 struct JiraBulkChangelog: Decodable {
     struct IssueLog: Decodable {
         var issueId: JiraID
-        var changeHistories: [JiraHistory]?
+        var changeHistories: LossyList<JiraHistory>?
     }
 
-    var issueChangeLogs: [IssueLog]?
+    var issueChangeLogs: LossyList<IssueLog>?
     var nextPageToken: String?
 }
 
 struct JiraCommentPage: Decodable {
-    var comments: [JiraComment]?
+    var comments: LossyList<JiraComment>?
     var total: Int?
+
+    /// Comments sent, read or left out.
+    var sent: Int { comments.map { $0.elements.count + $0.skipped } ?? 0 }
 }
 
 struct JiraComment: Decodable {

@@ -18,6 +18,10 @@ public struct JiraFault: Codable, Sendable {
         case rateLimit
         /// 503 with `Retry-After`.
         case unavailable
+        /// The changelog history or comment whose id is `item`, wherever the answer holds it (a search's issues, the
+        /// bulk changelog, a page of an issue's changelog or comments), with `field` set to `value`, raw JSON text
+        /// (`{}`, `1e30`): a hostile server's. `entry` (`history` or `comment`) picks one where both have that id.
+        case item
     }
 
     public var route: String
@@ -26,6 +30,11 @@ public struct JiraFault: Codable, Sendable {
     public var status: Int?
     /// Seconds in `Retry-After` (default 5).
     public var retryAfter: Int?
+    /// For `item`: the entry's id, which kind of entry, the member to set and its raw JSON text.
+    public var item: Int?
+    public var entry: String?
+    public var field: String?
+    public var value: String?
 }
 
 extension JiraState {
@@ -62,6 +71,37 @@ extension JiraState {
         case .unavailable:
             response = errorResponse(JiraError(503, "Service Unavailable"))
             response.headers.append(("Retry-After", String(wait)))
+        case .item:
+            guard let id = fault.item, let field = fault.field, let raw = fault.value,
+                let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
+            else { return }
+            // A history is the object with `items`, a comment the one with `body`.
+            let markers = fault.entry == "history" ? ["items"] : fault.entry == "comment" ? ["body"] : ["items", "body"]
+            response.body = body.settingMember(field, to: value, ofEntry: String(id), markers: markers).bytes
+        }
+    }
+}
+
+extension JSONValue {
+    /// A copy in which every object with the id `id` and one of the members `markers` has `field` set to `value`.
+    fileprivate func settingMember(_ field: String, to value: JSONValue, ofEntry id: String, markers: [String])
+        -> JSONValue
+    {
+        switch self {
+        case .array(let values):
+            return .array(values.map { $0.settingMember(field, to: value, ofEntry: id, markers: markers) })
+        case .object(var object):
+            if object["id"]?.string == id, markers.contains(where: { object[$0] != nil }) {
+                object[field] = value
+                return .object(object)
+            }
+            for index in object.members.indices {
+                object.members[index].value = object.members[index].value.settingMember(
+                    field, to: value, ofEntry: id, markers: markers)
+            }
+            return .object(object)
+        default:
+            return self
         }
     }
 }

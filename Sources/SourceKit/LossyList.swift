@@ -52,7 +52,8 @@ public struct LossyItem<Value: Decodable>: Decodable {
 
 /// What can be said of an element that was left out: what names it, and the member that could not be used.
 struct SkippedItem: Decodable, Hashable, Sendable {
-    /// Its web address, key or title as far as one reads as text (one line, bounded); empty where none does.
+    /// Its web address, key or title as far as one reads as text (one line, bounded), else its API address (`self`,
+    /// a Jira comment's); empty where none does.
     var name: String
     /// The member that could not be used (`number`, `assignees.0.id`); empty where the element is no object.
     var member = ""
@@ -69,7 +70,7 @@ struct SkippedItem: Decodable, Hashable, Sendable {
     /// Never fails: an element of any shape is read as far as it goes.
     init(from decoder: any Decoder) throws {
         let object = try? decoder.container(keyedBy: Key.self)
-        let names = ["html_url", "web_url", "url", "key", "title", "name"].lazy.compactMap { key in
+        let names = ["html_url", "web_url", "url", "key", "title", "name", "self"].lazy.compactMap { key in
             (try? object?.decodeIfPresent(String.self, forKey: Key(stringValue: key))) ?? nil
         }
         name = names.first.map { SafeText.oneLine($0, limit: 120) } ?? ""

@@ -38,10 +38,17 @@ final class AzureDevOpsSim {
     func switches(_ values: [String: Any]) throws { try control(.post, "switches", values) }
 
     /// The next `count` answers to `route` (`POST wiql`, `GET threads`; "" for any) go wrong as `kind` says.
-    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil) throws {
+    /// `item`: the work item whose `field` is set to `value`, raw JSON (the `item` fault).
+    func fault(
+        _ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil,
+        item: Int? = nil, field: String? = nil, value: String? = nil
+    ) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["retryAfter"] = retryAfter
+        fault["item"] = item
+        fault["field"] = field
+        fault["value"] = value
         try control(.post, "faults", fault)
     }
 

@@ -27,12 +27,21 @@ final class ForgejoSim {
 
     /// Arms a fault: the next `count` answers to `route` (`search`, `timeline`, …, or `*`) go wrong as `kind` says
     /// (`500`, `html503`, `html429`, `html`, `truncated`, `hang`).
-    func fault(_ kind: String, on route: String, count: Int = 1, retryAfter: Int? = nil) throws {
+    /// `item`: the issue or pull request whose `field` is set to `value`, raw JSON (the `item` fault).
+    func fault(
+        _ kind: String, on route: String, count: Int = 1, retryAfter: Int? = nil, item: Int? = nil,
+        field: String? = nil, value: String? = nil
+    ) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["retryAfter"] = retryAfter
+        fault["item"] = item
+        fault["field"] = field
+        fault["value"] = value
         let body = try JSONSerialization.data(withJSONObject: fault)
         try server.control(.post, "/sim/faults", String(decoding: body, as: UTF8.self))
     }
+
+    func clearFaults() throws { try server.control(.delete, "/sim/faults") }
 
     /// `count` more issues assigned to engineer in `repo`.
     func seed(_ count: Int, in repo: String = "acme/web") throws {

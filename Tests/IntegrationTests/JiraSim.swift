@@ -34,10 +34,18 @@ final class JiraSim {
     func switches(_ json: String) throws { try control(.post, "switches", json) }
 
     /// Arms a fault: the next `count` answers to `route` go wrong as `kind` says.
-    func fault(_ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil) throws {
+    /// `item`: the history or comment (`entry`) whose `field` is set to `value`, raw JSON (the `item` fault).
+    func fault(
+        _ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil,
+        item: Int? = nil, entry: String? = nil, field: String? = nil, value: String? = nil
+    ) throws {
         var fault: [String: Any] = ["route": route, "kind": kind, "count": count]
         fault["status"] = status
         fault["retryAfter"] = retryAfter
+        fault["item"] = item
+        fault["entry"] = entry
+        fault["field"] = field
+        fault["value"] = value
         let body = try JSONSerialization.data(withJSONObject: fault)
         try control(.post, "faults", String(decoding: body, as: UTF8.self))
     }

@@ -56,7 +56,7 @@ final class JiraDensePageTests: XCTestCase {
         let jira = BusyJira(count: 100, comments: 60)
         let issues = try search(jira)
         XCTAssertEqual(issues.map(\.key), (1...100).map { "WEB-\($0)" })
-        XCTAssertEqual(issues.first?.fields?.comment?.comments?.count, 60)
+        XCTAssertEqual(issues.first?.fields?.comment?.comments?.elements.count, 60)
         XCTAssertEqual(jira.asked, [100, 50, 50], "the page of 100 refused, then two of 50")
     }
 

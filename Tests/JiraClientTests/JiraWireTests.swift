@@ -86,6 +86,26 @@ final class JiraWireTests: XCTestCase {
         XCTAssertTrue((11...13).contains(wait), "10 s and 10–30 % jitter: \(wait)")
         XCTAssertEqual(reason, "HTTP 429 (jira-burst-based)")
     }
+
+    func test_anUnreadableHistoryOrComment_isLeftOutAndCounted_theRestRead() throws {
+        let bulk = try decode(JiraBulkChangelog.self, """
+            {"issueChangeLogs": [{"issueId": "10001", "changeHistories": [
+              {"id": {}, "created": "2026-01-17T12:34:00.000+0000", "items": []},
+              {"id": "10101", "created": "2026-01-17T12:35:00.000+0000",
+               "items": [{"field": "status", "toString": 7}, {"field": "priority", "toString": "High"}]}]}]}
+            """)
+        let histories = try XCTUnwrap(bulk.issueChangeLogs?.elements.first?.changeHistories)
+        XCTAssertEqual(histories.elements.map(\.id.value), ["10101"])
+        XCTAssertEqual(histories.skipped, 1)
+        XCTAssertEqual(histories.elements.first?.items?.elements.map(\.field), ["priority"])
+        let page = try decode(JiraChangelogPage.self, #"{"total": 3, "values": [{"id": "1"}, {"id": []}, {"id": "3"}]}"#)
+        XCTAssertEqual(page.entries.map(\.id.value), ["1", "3"])
+        XCTAssertEqual(page.sent, 3, "where the next page starts")
+        let comments = try decode(
+            JiraCommentPage.self, #"{"total": 2, "comments": [{"id": "5", "author": 7}, {"id": "6", "body": "ok"}]}"#)
+        XCTAssertEqual(comments.comments?.elements.map(\.id.value), ["6"])
+        XCTAssertEqual(comments.sent, 2)
+    }
 }
 
 /// Issue 37 item 6: a time given as a number keeps its milliseconds, in the form the same moment has as text.
@@ -113,6 +133,7 @@ final class JiraEpochTimeTests: XCTestCase {
         let earlier = try XCTUnwrap(try time("1768653240100")), later = try XCTUnwrap(try time("1768653240900"))
         XCTAssertLessThan(earlier, later, "a change in the same second as one already read is newer than it")
     }
+
 }
 
 /// A long ADF paragraph is joined only as far as its first line can be shown (issue 36 item 12).
