@@ -113,31 +113,40 @@ struct JiraReader {
                 + "projects in [[jira]]")
     }
 
+    /// An issue's changelog as read: its histories, and how many it sent that could not be read.
+    struct Changelog {
+        var histories: [JiraHistory] = []
+        var skipped = 0
+    }
+
     /// The changelog histories of `issues` (by id), oldest first within each: Cloud's bulk changelog; Data
     /// Center's search with the changelog expanded (each issue's whole changelog read where the answer cut it).
-    func histories(of issues: [String]) throws -> [String: [JiraHistory]] {
+    func histories(of issues: [String]) throws -> [String: Changelog] {
         guard !issues.isEmpty else { return [:] }
-        var logs: [String: [JiraHistory]] = [:]
+        var logs: [String: Changelog] = [:]
         if try api.knownFlavour() == .cloud {
             for chunk in issues.chunked(1_000) { try bulkChangelog(Array(chunk), into: &logs) }
             return logs
         }
         for chunk in issues.chunked(100) {
             for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).issues {
-                let cut = (issue.changelog?.total ?? 0) > (issue.changelog?.sent ?? 0)
-                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : issue.changelog?.entries ?? []
+                let page = issue.changelog, entries = page?.entries ?? []
+                let cut = (page?.total ?? 0) > (page?.sent ?? 0)
+                logs[issue.id.value] =
+                    cut ? try wholeChangelog(issue.id.value) : Changelog(histories: entries, skipped: page?.skipped ?? 0)
             }
         }
         return logs
     }
 
-    private func bulkChangelog(_ ids: [String], into logs: inout [String: [JiraHistory]]) throws {
+    private func bulkChangelog(_ ids: [String], into logs: inout [String: Changelog]) throws {
         var token: String?, tokens = Set<String>()
         for _ in 0..<Self.mostPages {
             let page: JiraBulkChangelog = try api.post(
                 .bulkChangelog, BulkRequest(issueIdsOrKeys: ids, maxResults: 1_000, nextPageToken: token))
             for log in page.issueChangeLogs?.elements ?? [] {
-                logs[log.issueId.value, default: []] += log.changeHistories?.elements ?? []
+                logs[log.issueId.value, default: Changelog()].histories += log.changeHistories?.elements ?? []
+                logs[log.issueId.value, default: Changelog()].skipped += log.changeHistories?.skipped ?? 0
             }
             guard let next = page.nextPageToken, !next.isEmpty else { return }
             guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
@@ -151,21 +160,22 @@ struct JiraReader {
 
     /// One issue's whole changelog: the issue read with its changelog expanded, then, where that is still cut,
     /// the changelog's own pages.
-    private func wholeChangelog(_ id: String) throws -> [JiraHistory] {
+    private func wholeChangelog(_ id: String) throws -> Changelog {
         let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
-        var entries = issue.changelog?.entries ?? []
-        guard let total = issue.changelog?.total, total > issue.changelog?.sent ?? 0 else { return entries }
+        var log = Changelog(histories: issue.changelog?.entries ?? [], skipped: issue.changelog?.skipped ?? 0)
+        guard let total = issue.changelog?.total, total > issue.changelog?.sent ?? 0 else { return log }
         // Data Center has no changelog route: what the issue carries is all there is.
-        guard try api.knownFlavour() == .cloud else { return entries }
-        entries = []
+        guard try api.knownFlavour() == .cloud else { return log }
+        log = Changelog()
         var sent = 0
         for _ in 0..<Self.mostPages {
             let page: JiraChangelogPage = try api.get(
                 .issueChangelog(id: id), [("startAt", String(sent)), ("maxResults", "100")])
-            guard page.sent > 0 else { return entries }
-            entries += page.entries
+            guard page.sent > 0 else { return log }
+            log.histories += page.entries
+            log.skipped += page.skipped
             sent += page.sent
-            if page.isLast == true || sent >= min(page.total ?? 0, Self.largestRead) { return entries }
+            if page.isLast == true || sent >= min(page.total ?? 0, Self.largestRead) { return log }
         }
         throw tooMany(.issueChangelog(id: id))
     }
@@ -176,8 +186,8 @@ struct JiraReader {
 
     /// The comments of an issue whose embedded comments were cut, oldest first as embedded comments come: every
     /// page, newest first, up to `total` or `mostCommentPages` pages (one page once dropped all but the newest).
-    func newestComments(_ id: String) throws -> [JiraComment] {
-        var comments: [JiraComment] = [], ids = Set<String>(), firstIDs = Set<String>(), offset = 0
+    func newestComments(_ id: String) throws -> (comments: [JiraComment], skipped: Int) {
+        var comments: [JiraComment] = [], ids = Set<String>(), firstIDs = Set<String>(), offset = 0, skipped = 0
         for _ in 0..<Self.mostCommentPages {
             let page: JiraCommentPage = try api.get(
                 .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", String(offset))])
@@ -189,11 +199,12 @@ struct JiraReader {
                     detail: "the page of comments at \(offset) repeats an earlier one (startAt ignored)")
             }
             offset += page.sent
+            skipped += page.comments?.skipped ?? 0
             // A comment added while the pages are read shifts them by one: the one at the boundary comes twice.
             for comment in entries where ids.insert(comment.id.value).inserted { comments.append(comment) }
             if offset >= min(max(page.total ?? 0, 0), Self.largestRead) { break }
         }
-        return comments.reversed()
+        return (comments.reversed(), skipped)
     }
 }
 

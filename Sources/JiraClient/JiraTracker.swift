@@ -145,14 +145,19 @@ final class JiraTracker: ActivityTracker {
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
             let id = issue.id.value
-            var events = (histories[id] ?? []).compactMap { mapping.event($0, issue: id) }
+            let changelog = histories[id] ?? JiraReader.Changelog()
+            var events = changelog.histories.compactMap { mapping.event($0, issue: id) }
             var comments = issue.fields?.comment?.comments?.elements ?? []
+            var unreadComments = issue.fields?.comment?.comments?.skipped ?? 0
             if let page = issue.fields?.comment, let total = page.total, total > page.sent {
-                comments = try reader.newestComments(id)
+                (comments, unreadComments) = try reader.newestComments(id)
             }
             events += comments.compactMap { mapping.event($0, issue: id) }
             if let creation = mapping.creation(issue) { events.append(creation) }
-            logs[item.id] = ItemLog(events: events)
+            // Histories, their changed fields and comments that could not be read: the rest is told, and what none
+            // names too (`ItemLog.skipped`).
+            let unread = changelog.skipped + changelog.histories.reduce(0) { $0 + ($1.items?.skipped ?? 0) }
+            logs[item.id] = ItemLog(events: events, skipped: unread + unreadComments)
         }
         return logs
     }

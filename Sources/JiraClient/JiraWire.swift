@@ -68,7 +68,8 @@ struct JiraChangelogPage: Decodable {
 
     var entries: [JiraHistory] { (histories ?? values)?.elements ?? [] }
     /// Histories sent, read or left out: what `total` counts, and where the next page starts.
-    var sent: Int { (histories ?? values).map { $0.elements.count + $0.skipped } ?? 0 }
+    var sent: Int { entries.count + skipped }
+    var skipped: Int { (histories ?? values)?.skipped ?? 0 }
 }
 
 struct JiraHistory: Decodable {

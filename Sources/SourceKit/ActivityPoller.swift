@@ -176,10 +176,12 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         var events: [ActivityEvent] = []
         var busy = try memory.ids(Self.busyKey)
         let busyBefore = busy
+        var partlyRead = Set<String>()
         for index in items.indices {
             let id = items[index].id
             guard let log = logs[id] else { continue }
             events += log.events
+            if log.skipped > 0 { partlyRead.insert(id) }
             for (field, value) in log.marks { items[index].record.fields[field] = value }
             if !log.complete, busy.insert(id).inserted {
                 logger.notice(
@@ -212,7 +214,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
                 metadata: ["parts": "\(unreadable.sorted().joined(separator: ", "))"])
         }
         return Observed(
-            read: ActivityObservation(items: items, events: events, gone: gone, logged: logged), unreadable: unreadable)
+            read: ActivityObservation(items: items, events: events, gone: gone, logged: logged, partlyRead: partlyRead),
+            unreadable: unreadable)
     }
 
     /// A field the poller keeps for the tracker (`_head`), not one of the diff's own (`_id`, `_assigned`).

@@ -200,11 +200,15 @@ public struct ItemLog {
     public var complete: Bool
     /// Hidden fields to store with the item (GitHub's last commit seen), kept until the tracker sets them again.
     public var marks: [String: String]
+    /// Entries the tracker sent and could not read (`LossyList.skipped`): left out and named, and the item's
+    /// differences no read entry names are told without a name (`ActivityObservation.partlyRead`).
+    public var skipped: Int
 
-    public init(events: [ActivityEvent], complete: Bool = true, marks: [String: String] = [:]) {
+    public init(events: [ActivityEvent], complete: Bool = true, marks: [String: String] = [:], skipped: Int = 0) {
         self.events = events
         self.complete = complete
         self.marks = marks
+        self.skipped = skipped
     }
 }
 

@@ -80,12 +80,20 @@ public struct ActivityObservation: Equatable, Sendable {
     /// Stable ids of the items whose log was read in this poll, besides those with events: their differences are
     /// explained by it.
     public var logged: Set<String>
+    /// Stable ids of items whose log held entries the tracker could not read (skipped and named): a colleague's
+    /// change may be among them, so differences in compared fields that no read event names are told too, without
+    /// a name.
+    public var partlyRead: Set<String>
 
-    public init(items: [ActivityItem], events: [ActivityEvent], gone: Set<String> = [], logged: Set<String> = []) {
+    public init(
+        items: [ActivityItem], events: [ActivityEvent], gone: Set<String> = [], logged: Set<String> = [],
+        partlyRead: Set<String> = []
+    ) {
         self.items = items
         self.events = events
         self.gone = gone
         self.logged = logged
+        self.partlyRead = partlyRead
     }
 }
 
@@ -173,7 +181,9 @@ public enum ActivityDiff {
             let events = (unseen[item.id] ?? []).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
                 .map(\.element)
             let log = logged.contains(item.id) ? events : nil
-            compare(item, old: byID[item.id], log: log, rules: rules, into: &outcome)
+            compare(
+                item, old: byID[item.id], log: log, partly: observation.partlyRead.contains(item.id), rules: rules,
+                into: &outcome)
         }
         for id in observation.gone.subtracting(read) {
             if let old = byID[id] { outcome.delta.removals.append(old.id) }
@@ -206,8 +216,10 @@ public enum ActivityDiff {
     }
 
     /// - Parameter log: the item's unseen events, oldest first; `nil` when its log was not read in this poll.
+    /// - Parameter partly: the log left out entries it could not read.
     private static func compare(
-        _ item: ActivityItem, old: Record?, log: [ActivityEvent]?, rules: ActivityRules, into outcome: inout DiffOutcome
+        _ item: ActivityItem, old: Record?, log: [ActivityEvent]?, partly: Bool, rules: ActivityRules,
+        into outcome: inout DiffOutcome
     ) {
         let wasAssigned = old?[assignedField] == "yes"
         let moved = old.map { $0.id != item.record.id } ?? false
@@ -227,14 +239,26 @@ public enum ActivityDiff {
             outcome.changes.append(change(item, kind, fields: fields, cause: nil))
             return
         }
+        // A log that left entries out may hide a colleague's change: what no read event names is told, unnamed.
+        var unnamed: [FieldChange] = [], unnamedAssignment = false
+        if partly, let old, !moved {
+            let named = Set(log.flatMap { $0.changes.map(\.field) })
+            unnamed = differences(from: old, to: item.record, rules: rules).filter { !named.contains($0.field) }
+            unnamedAssignment = kind != .modified && rules.assignmentFields.isDisjoint(with: named)
+        }
         let theirs = log.filter { rules.reports($0.actor) }
         if theirs.isEmpty {
+            if !unnamed.isEmpty || unnamedAssignment {
+                outcome.unexplained += 1
+                outcome.changes.append(change(item, kind, fields: unnamed, cause: nil))
+                return
+            }
             if !log.isEmpty { outcome.silentUpdates += 1 }
             return  // my own doing, ignored people's, or events told before (a read that lagged behind its log)
         }
         if old == nil && kind != .assigned { return }  // newly mine without being assigned (a watch): adopted silently
         let cause = kind == .modified ? theirs.last : assigner(theirs, rules.assignmentFields) ?? theirs.last
-        outcome.changes.append(change(item, kind, fields: folded(theirs.flatMap(\.changes)), cause: cause))
+        outcome.changes.append(change(item, kind, fields: folded(theirs.flatMap(\.changes)) + unnamed, cause: cause))
     }
 
     /// A field emptied and then set again within one poll, told as one change: GitLab's milestone events (`remove`

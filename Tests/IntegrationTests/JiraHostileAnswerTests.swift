@@ -59,6 +59,18 @@ class JiraHostileAnswerTests: XCTestCase {
         XCTAssertEqual(next.first?["by"] as? String, "Alice Example")
     }
 
+    func test_aColleaguesUnreadableChange_besideMyOwnReadableComment_isStillToldWithoutAName() throws {
+        try sim.act("lead", "transition", "WEB-1", "In Progress")
+        try sim.act("engineer", "comment", "WEB-1", "My own note, readable")
+        try sim.fault("item", on: "", count: 10_000, item: Self.nextHistory, entry: "history", field: "id", value: "{}")
+        let result = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(changeSummaries(result.objects), ["WEB-1 modified"], "not my own doing: \(result.stderr)")
+        XCTAssertEqual(Self.fields(result.objects.first), ["Status: To Do → In Progress"])
+        XCTAssertNil(result.objects.first?["by"] as? String, "no readable history says who")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "nothing told twice")
+    }
+
     func test_anUnreadableComment_isSkippedAndNamed_andTheIssuesOtherChangesAreTold() throws {
         try sim.act("alice", "comment", "WEB-1", "Said in a comment the server cannot send")
         try sim.act("lead", "transition", "WEB-1", "In Progress")

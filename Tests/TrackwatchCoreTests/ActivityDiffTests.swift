@@ -35,10 +35,11 @@ final class ActivityDiffTests: XCTestCase {
 
     func diff(
         _ previous: Snapshot, _ items: [ActivityItem], _ events: [ActivityEvent], seen: Set<HistoryKey> = [],
-        gone: Set<String> = [], rules: ActivityRules? = nil, seenUpTo: Timestamp? = nil
+        gone: Set<String> = [], rules: ActivityRules? = nil, seenUpTo: Timestamp? = nil, partlyRead: Set<String> = []
     ) -> DiffOutcome {
         ActivityDiff.compare(
-            previous: previous, seen: seen, observation: ActivityObservation(items: items, events: events, gone: gone),
+            previous: previous, seen: seen,
+            observation: ActivityObservation(items: items, events: events, gone: gone, partlyRead: partlyRead),
             rules: rules ?? self.rules, seenUpTo: { _ in seenUpTo }, checkpoint: t0)
     }
 
@@ -210,5 +211,40 @@ final class ActivityDiffTests: XCTestCase {
             removals: [RecordID("A-1")])
         XCTAssertEqual(ActivityDiff.assignedCount(previous: previous, outcome: outcome), 3, "A-3, A-4, A-5")
         XCTAssertEqual(ActivityDiff.assignedCount(previous: nil, outcome: outcome), 2, "A-3, A-5")
+    }
+
+    // A log that left out entries it could not read (`partlyRead`): what no read event names is told, unnamed.
+
+    func test_aPartlyReadLog_ofMyOwnEventsOnly_stillTellsTheDifferenceNoEventNames() {
+        let before = baseline([item("WEB-1")])
+        let note = [FieldChange(field: "Comment", old: nil, new: "my note")]
+        let now = [item("WEB-1", status: "In Progress")]
+        XCTAssertTrue(diff(before, now, [event("c1", by: me, note)]).changes.isEmpty, "a log read whole: my doing")
+        let partly = diff(before, now, [event("c1", by: me, note)], partlyRead: ["1"])
+        XCTAssertEqual(partly.changes.map(\.kind), [.modified])
+        XCTAssertNil(partly.changes.first?.by)
+        XCTAssertEqual(partly.changes.first?.changes, start)
+        XCTAssertEqual(partly.unexplained, 1)
+    }
+
+    func test_aPartlyReadLog_addsWhatNoEventNames_toAColleaguesChange_butNotWhatAnEventNamed() {
+        let before = baseline([item("WEB-1")])
+        let note = [FieldChange(field: "Comment", old: nil, new: "see the logs")]
+        let now = [item("WEB-1", status: "In Progress")]
+        let outcome = diff(before, now, [event("c1", by: alice, note)], partlyRead: ["1"])
+        XCTAssertEqual(outcome.changes.count, 1)
+        XCTAssertEqual(outcome.changes.first?.by, "Alice Example")
+        XCTAssertEqual(outcome.changes.first?.changes, note + start)
+        XCTAssertTrue(diff(before, now, [event("h1", by: me, start)], partlyRead: ["1"]).changes.isEmpty, "mine, named")
+    }
+
+    func test_aPartlyReadLog_ofAnItemNoLongerAssignedToMe_withNoAssignmentEventRead_isUnassignedUnnamed() {
+        let before = baseline([item("WEB-1")])
+        let note = [FieldChange(field: "Comment", old: nil, new: "my note")]
+        let outcome = diff(before, [item("WEB-1", assigned: false)], [event("c1", by: me, note)], partlyRead: ["1"])
+        XCTAssertEqual(outcome.changes.map(\.kind), [.unassigned])
+        XCTAssertNil(outcome.changes.first?.by)
+        let mine = diff(before, [item("WEB-1", assigned: false)], [event("h1", by: me, unassign)], partlyRead: ["1"])
+        XCTAssertTrue(mine.changes.isEmpty, "my own unassignment, read")
     }
 }
