@@ -136,7 +136,9 @@ final class GitHubTracker: SurveyedTracker {
             let now = item.record[ActivityFields.updated].map(Timestamp.init)
                 ?? Timestamp(secondsSinceEpoch: Int(poll.window.started))
             let timeline = try reader.timeline(reference)
-            var log = ItemLog(events: timeline.items.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete)
+            var log = ItemLog(
+                events: timeline.items.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
+                skipped: timeline.skipped)
             let commits = timeline.items.filter { $0.event == "committed" }
             if let last = commits.last?.sha {
                 log.marks[GitHubFields.head] = last

@@ -197,7 +197,7 @@ final class GitLabTracker: SurveyedTracker {
             let notes = try api.pages(
                 GitLabNote.self, .notes(project: project, iid: source.iid, mergeRequest: mr),
                 [("sort", "desc"), ("order_by", "created_at"), ("per_page", "100")], id: \.id, most: Self.mostNotePages)
-            var log = ItemLog(events: [], complete: notes.complete)
+            var log = ItemLog(events: [], complete: notes.complete, skipped: notes.skipped)
             var stateInNotes = false
             for kind in ["label", "state", "milestone"] where !stateInNotes {
                 do {
@@ -207,6 +207,7 @@ final class GitLabTracker: SurveyedTracker {
                         [("per_page", "100")], id: \.id, most: Self.mostNotePages)
                     log.events += found.items.compactMap { mapping.event($0, kind: kind, item: item.id) }
                     log.complete = log.complete && found.complete
+                    log.skipped += found.skipped
                 } catch GitLabError.server(404, _, _) {
                     // An old GitLab without resource events (or the item went meanwhile): its notes tell state,
                     // label and milestone changes, for this item and this poll.

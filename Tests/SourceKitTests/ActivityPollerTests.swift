@@ -282,6 +282,29 @@ final class ActivityPollerTests: XCTestCase {
         }
     }
 
+    func test_anItemWhoseLogSkippedAnEntry_hasItsUnnamedDifferenceTold_besideMyOwnReadEvent() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        for skipped in [0, 1] {
+            now += 60
+            // My own readable label change, and a colleague's retitling whose entry could not be read.
+            tracker.items["1"] = .init(
+                key: "A-1", assigned: true, updated: time(0), title: "Retitled \(skipped)", labels: "x\(skipped)")
+            tracker.events["1", default: []].append(event("1", "m\(skipped)", at: time(0), by: "me", field: "Labels"))
+            tracker.skipped = ["1": skipped]
+            let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            if skipped == 0 {
+                XCTAssertTrue(report.changes.isEmpty, "a log read whole: my own doing")
+            } else {
+                XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["A-1"])
+                XCTAssertEqual(report.changes.first?.change.changes.map(\.field), ["Title"], "what no read event names")
+                XCTAssertNil(report.changes.first?.change.by)
+            }
+        }
+    }
+
     func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
@@ -321,6 +344,8 @@ final class ScriptedTracker: ActivityTracker {
     var missing: Set<String> = []
     var lookups: [String: ItemLookup<Item>] = [:]
     var incomplete: Set<String> = []
+    /// Entries of an item's log the tracker could not read.
+    var skipped: [String: Int] = [:]
     var marks: [String: [String: String]] = [:]
     var remember: [String: String] = [:]
     var failLogs = false
@@ -370,7 +395,8 @@ final class ScriptedTracker: ActivityTracker {
         for (item, _) in changed {
             storedMarks.append(poll.stored[item.id]?["_head"])
             logs[item.id] = ItemLog(
-                events: events[item.id] ?? [], complete: !incomplete.contains(item.id), marks: marks[item.id] ?? [:])
+                events: events[item.id] ?? [], complete: !incomplete.contains(item.id), marks: marks[item.id] ?? [:],
+                skipped: skipped[item.id] ?? 0)
         }
         return logs
     }
