@@ -355,16 +355,18 @@ final class AzureDevOpsTracker: SurveyedTracker {
     private func updates(of workItem: WorkItem, item: String, _ mapping: AzureDevOpsMapping) throws -> ItemLog {
         let revisions = min(max(workItem.rev ?? 0, 0), Int(Int32.max))
         let start = revisions > Self.updatesPage * Self.mostUpdatePages ? revisions - Self.updatesPage : 0
-        var events: [ActivityEvent] = []
+        var events: [ActivityEvent] = [], skipped = 0
         for page in 0...Self.mostUpdatePages {
-            let updates =
-                try api.get(
-                    ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
-                    [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
-                ).value ?? []
+            let list = try api.get(
+                ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
+                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))])
+            let updates = list.value ?? []
             events += updates.compactMap { mapping.event($0, item: item) }
-            if updates.count < Self.updatesPage { return ItemLog(events: events, complete: start == 0) }
+            skipped += list.skipped
+            if updates.count + list.skipped < Self.updatesPage {
+                return ItemLog(events: events, complete: start == 0, skipped: skipped)
+            }
         }
-        return ItemLog(events: events, complete: false)
+        return ItemLog(events: events, complete: false, skipped: skipped)
     }
 }

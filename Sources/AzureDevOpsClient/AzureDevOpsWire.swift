@@ -170,12 +170,16 @@ struct WorkItemUpdate: Decodable {
 /// `{count, value}`, Azure DevOps's list; an element that cannot be read is left out (`LossyList`).
 struct ValueList<Element: Decodable>: Decodable {
     var value: [Element]?
+    /// Elements sent that could not be read (`LossyList`).
+    var skipped = 0
 
     enum CodingKeys: String, CodingKey { case value }
 
     init(from decoder: any Decoder) throws {
-        value = try decoder.container(keyedBy: CodingKeys.self)
-            .decodeIfPresent(LossyList<Element>.self, forKey: .value)?.elements
+        let list = try decoder.container(keyedBy: CodingKeys.self)
+            .decodeIfPresent(LossyList<Element>.self, forKey: .value)
+        value = list?.elements
+        skipped = list?.skipped ?? 0
     }
 }
 

@@ -61,15 +61,23 @@ final class ForgejoAPI {
     func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) throws
         -> [Value]
     {
+        try counted(type, path, query, name: name).values
+    }
+
+    /// `all`, with how many items were sent that could not be read.
+    func counted<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String)
+        throws -> (values: [Value], skipped: Int)
+    {
         let first = try get(path, query + [("limit", String(Self.pageSize))], name: name)
         // Items left out as unusable (`LossyList`) count as read: they were sent.
-        var values: [Value] = [], sent = 0, total: Int?
+        var values: [Value] = [], sent = 0, skipped = 0, total: Int?
         let whole = try LinkPages.follow(
             ForgejoError.self, name, from: first, most: Self.mostPages, get: { try get(path, url: $0, name: name) }
         ) { response in
             let page = try decode(LossyList<Value>.self, response, name: name)
             values += page.elements
             sent += page.elements.count + page.skipped
+            skipped += page.skipped
             total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
             if let total, sent >= total { return false }
             return page.elements.count + page.skipped > 0
@@ -80,7 +88,7 @@ final class ForgejoAPI {
         if let total, sent < total {
             throw ForgejoError.invalidResponse(endpoint: name, detail: "\(sent) of \(total) items")
         }
-        return values
+        return (values, skipped)
     }
 
     /// The error for an answer that is not 2xx. 429, and a 503 a proxy sent (an HTML page, or a `Retry-After`), are

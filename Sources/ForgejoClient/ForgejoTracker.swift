@@ -137,15 +137,16 @@ final class ForgejoTracker: SurveyedTracker {
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
             guard let reference = issue.reference else { continue }
-            var events: [ActivityEvent] = []
+            var events: [ActivityEvent] = [], skipped = 0
             // Entries since the stored state (each bumps the item's `updated_at`); a new item's since the window.
             let since = poll.stored[item.id]?[ActivityFields.updated].map(Timestamp.init) ?? poll.window.since
             let query = [("since", ServerTime.iso(since))]
             do {
                 if !noTimeline {
-                    let timeline = try api.all(
+                    let timeline = try api.counted(
                         ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
-                    events += timeline.compactMap { mapping.event($0, item: item.id) }
+                    events += timeline.values.compactMap { mapping.event($0, item: item.id) }
+                    skipped += timeline.skipped
                 }
             } catch ForgejoError.server(404, let message, _) where message.isEmpty {
                 noTimeline = true  // the router's plain text, not the API's JSON 404
@@ -153,16 +154,19 @@ final class ForgejoTracker: SurveyedTracker {
                 continue  // gone since the search: the next full read asks for it
             }
             if noTimeline {
-                let comments = try api.all(
+                let comments = try api.counted(
                     ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
-                events += comments.compactMap { mapping.event($0, item: item.id, type: "comment") }
+                events += comments.values.compactMap { mapping.event($0, item: item.id, type: "comment") }
+                skipped += comments.skipped
                 events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
             }
             if issue.isPullRequest {
-                let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
-                events += reviews.compactMap { mapping.review($0, item: item.id) }
+                let reviews = try api.counted(
+                    ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
+                events += reviews.values.compactMap { mapping.review($0, item: item.id) }
+                skipped += reviews.skipped
             }
-            logs[item.id] = ItemLog(events: events)
+            logs[item.id] = ItemLog(events: events, skipped: skipped)
         }
         return logs
     }
