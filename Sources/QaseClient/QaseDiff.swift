@@ -217,9 +217,11 @@ public enum QaseDiff {
         by: String? = nil
     ) -> Change {
         let facts = QaseRecords.facts(record)
-        return Change(
+        var change = Change(
             record: record.id, kind: kind, headline: facts.headline, by: by, action: action, changes: fields,
             priority: facts.priority, severity: facts.severity, state: facts.state)
+        change.stateField = facts.stateField
+        return change
     }
 
     /// The people whose names the `mine` rule needs for these differences: editors of changed cases (author ids)

@@ -81,7 +81,7 @@ enum QaseRecords {
     static func facts(_ record: Record) -> ItemFacts {
         ItemFacts(
             headline: record[QaseFields.title] ?? "", priority: record[QaseFields.priority],
-            severity: record[QaseFields.severity], state: record[QaseFields.status])
+            severity: record[QaseFields.severity], state: record[QaseFields.status], stateField: QaseFields.status)
     }
 
     /// Whether a record counts among the items assigned to me: a plan only while it has cases of mine.

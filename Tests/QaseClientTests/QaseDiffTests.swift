@@ -85,6 +85,11 @@ final class QaseDiffTests: XCTestCase {
         XCTAssertNil(outcome.changes[0].by, "Qase does not say who changed a defect")
         XCTAssertEqual(outcome.changes[0].changes, [FieldChange(field: "Status", old: "Open", new: "Resolved")])
         XCTAssertEqual(outcome.delta.removals, [QaseKey.defect("DEMO", 2)])
+        // Qase's word for a defect's state is Status, in its changes and in the facts a bubble adds alike.
+        XCTAssertEqual(
+            NotificationPlan.single(outcome.changes[1], bodyMarkup: false).body
+                .filter { !["\u{2068}", "\u{2069}"].contains($0) },
+            "Assigned to you · Status: Open")
     }
 
     /// A case of a plan that holds one of mine already, newly assigned to me, is an assignment: the plan is
