@@ -36,6 +36,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     static var unreadableKey: String { "activity_unreadable" }
     static var busyKey: String { "activity_busy" }
     static var openSecondKey: String { "activity_open_second" }
+    static var toldUnnamedKey: String { "activity_told_unnamed" }
 
     public init(
         tracker: Tracker, settings: any SourceSettings, watch: String, context: SourceContext, logger: Logger,
@@ -177,6 +178,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         var busy = try memory.ids(Self.busyKey)
         let busyBefore = busy
         var partlyRead = Set<String>()
+        let toldBefore = try memory.ids(Self.toldUnnamedKey)
+        var toldUnnamed: [String: Timestamp] = [:]
+        for id in toldBefore where stored.openSecond.contains(id) {
+            if let updated = stored[id]?[ActivityFields.updated] { toldUnnamed[id] = Timestamp(updated) }
+        }
         for index in items.indices {
             let id = items[index].id
             guard let log = logs[id] else { continue }
@@ -208,13 +214,19 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             if StoredItems.isOpen(updated: updated, started: poll.window.started) { open.insert(item.id) }
         }
         if open != (try memory.ids(Self.openSecondKey)) { memory.set(Self.openSecondKey, ids: open) }
+        // Items read in part in a second read again next poll: what was told of them then, without a name, may
+        // turn up there as readable entries. One not read again this time stays until it is.
+        let told = toldBefore.subtracting(logs.keys).union(partlyRead).intersection(open)
+        if told != toldBefore { memory.set(Self.toldUnnamedKey, ids: told) }
         if !unreadable.isEmpty {
             logger.warning(
                 "parts of \(tracker.trackerName) are not available; the rest is watched",
                 metadata: ["parts": "\(unreadable.sorted().joined(separator: ", "))"])
         }
         return Observed(
-            read: ActivityObservation(items: items, events: events, gone: gone, logged: logged, partlyRead: partlyRead),
+            read: ActivityObservation(
+                items: items, events: events, gone: gone, logged: logged, partlyRead: partlyRead,
+                toldUnnamed: toldUnnamed),
             unreadable: unreadable)
     }
 

@@ -84,16 +84,21 @@ public struct ActivityObservation: Equatable, Sendable {
     /// change may be among them, so differences in compared fields that no read event names are told too, without
     /// a name.
     public var partlyRead: Set<String>
+    /// Items read in part by the last poll in a second that was not over, with that second: their stored values
+    /// were told then, without a name. An entry of that second read now that changes only fields whose stored
+    /// values still stand is one of those (readable now), not news.
+    public var toldUnnamed: [String: Timestamp]
 
     public init(
         items: [ActivityItem], events: [ActivityEvent], gone: Set<String> = [], logged: Set<String> = [],
-        partlyRead: Set<String> = []
+        partlyRead: Set<String> = [], toldUnnamed: [String: Timestamp] = [:]
     ) {
         self.items = items
         self.events = events
         self.gone = gone
         self.logged = logged
         self.partlyRead = partlyRead
+        self.toldUnnamed = toldUnnamed
     }
 }
 
@@ -180,15 +185,26 @@ public enum ActivityDiff {
             // Oldest first; events of the same moment keep the order the tracker gave them.
             let events = (unseen[item.id] ?? []).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
                 .map(\.element)
-            let log = logged.contains(item.id) ? events : nil
+            let old = byID[item.id]
+            var log = logged.contains(item.id) ? events : nil
+            if let toldUpTo = observation.toldUnnamed[item.id], let old {
+                log?.removeAll { $0.at <= toldUpTo && Self.isReflected($0, in: old, now: item.record) }
+            }
             compare(
-                item, old: byID[item.id], log: log, partly: observation.partlyRead.contains(item.id), rules: rules,
+                item, old: old, log: log, partly: observation.partlyRead.contains(item.id), rules: rules,
                 into: &outcome)
         }
         for id in observation.gone.subtracting(read) {
             if let old = byID[id] { outcome.delta.removals.append(old.id) }
         }
         return outcome
+    }
+
+    /// Whether every change `event` makes is to a stored field whose value still stands: what was stored already
+    /// tells it. A comment, stored nowhere, never is.
+    static func isReflected(_ event: ActivityEvent, in old: Record, now: Record) -> Bool {
+        !event.changes.isEmpty
+            && event.changes.allSatisfy { old[$0.field] != nil && old[$0.field] == now[$0.field] }
     }
 
     /// Items assigned to me once `outcome` is committed over `previous`: what a source's report counts.

@@ -305,6 +305,55 @@ final class ActivityPollerTests: XCTestCase {
         }
     }
 
+    /// An entry that could not be read in the second the poll began in, told without a name, and readable when the
+    /// next poll reads that second again: told once. What else happened in that second is still told.
+    func test_anEntryUnreadableInTheSecondThePollRead_andMendedByTheNext_isNotToldTwice() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 60.2
+        let second = time(0)
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
+        tracker.skipped = ["1": 1]  // carol's retitling, unreadable
+        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(first.changes.first?.change.changes.map(\.field), ["Title"])
+        XCTAssertNil(first.changes.first?.change.by)
+        // Read again (its second was not over): carol's entry is readable now, and bob commented later in that second.
+        tracker.skipped = [:]
+        tracker.events["1"] = [
+            event("1", "c1", at: second, by: "carol", field: "Title"), event("1", "b1", at: second, by: "bob", field: "Comment"),
+        ]
+        now += 0.5
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(report.changes.map(\.change.by), ["bob"])
+        XCTAssertEqual(report.changes.first?.change.changes.map(\.field), ["Comment"], "carol's retitling told once")
+        now += 60
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+    }
+
+    /// The same, but a colleague changed the unnamed field again later in that second: that change is told.
+    func test_aFieldToldWithoutAName_changedAgainLaterInThatSecond_isTold() throws {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        now += 60.2
+        let second = time(0)
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
+        tracker.skipped = ["1": 1]
+        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 1)
+        tracker.skipped = [:]
+        tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled again")
+        tracker.events["1"] = [
+            event("1", "c1", at: second, by: "carol", field: "Title"), event("1", "b1", at: second, by: "bob", field: "Title"),
+        ]
+        now += 0.5
+        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(report.changes.count, 1)
+        XCTAssertEqual(report.changes.first?.change.by, "bob", "the title moved again: told, by who moved it")
+    }
+
     func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
