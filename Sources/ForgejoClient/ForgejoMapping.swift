@@ -35,7 +35,10 @@ struct ForgejoMapping {
                     field: field, old: old.map { SafeText.oneLine($0, limit: 200) },
                     new: new.map { SafeText.oneLine($0, limit: 200) })
             ]
-            return ActivityEvent(item: item, id: "t\(id)", at: at, actor: entry.user?.actor, changes: changes)
+            // A comment's place on the item's page, as Forgejo's and Gitea's web pages anchor it.
+            return ActivityEvent(
+                item: item, id: "t\(id)", at: at, actor: entry.user?.actor, changes: changes,
+                link: field == ForgeFields.comment ? "#issuecomment-\(id)" : nil)
         }
         let verb = entry.removed_assignee == true ? "removed" : "added"
         switch type ?? entry.type ?? "" {

@@ -15,6 +15,13 @@ public final class ForgejoSimulator: SimHandler {
 
     public func handle(_ request: SimRequest) -> SimResponse {
         state.withLock { state in
+            var request = request
+            if !state.subPath.isEmpty, !request.path.hasPrefix("/sim/") {
+                // Under a sub-path only: the URLs the server writes carry it, as Forgejo's `ROOT_URL` makes them.
+                guard request.path.hasPrefix(state.subPath + "/") else { return ForgejoState.routerNotFound() }
+                request.path.removeFirst(state.subPath.count)
+                request.headers["host"] = ForgejoState.host(request) + state.subPath
+            }
             var response = request.path.hasPrefix("/sim/") ? state.control(request) : state.api(request)
             response.headers.append(("Date", HTTPDate.format(Int(time(nil)))))
             return response
@@ -63,7 +70,7 @@ extension ForgejoState {
         let query = request.queryPairs.map { "\($0.name)=\(Self.encoded($0.value))" }.joined(separator: "&")
         let path = (["api", "v1", "repos", new] + segments.dropFirst(5)).joined(separator: "/")
         var response = SimResponse(status: 307, body: [])
-        response.headers = [("Location", "/" + path + (query.isEmpty ? "" : "?" + query))]
+        response.headers = [("Location", subPath + "/" + path + (query.isEmpty ? "" : "?" + query))]
         return response
     }
 

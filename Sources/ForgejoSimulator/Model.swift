@@ -119,6 +119,9 @@ public struct ForgejoSimulatorOptions: Sendable {
     /// Issues and pull requests in each of the two repositories.
     public var issues = 6
     public var switches = ForgejoSwitches()
+    /// Served under this path (`/git`: `ROOT_URL = http://host/git/`), the API and every URL it writes; empty: at
+    /// the root. The control routes stay at `/sim/`.
+    public var subPath = ""
 
     public init() {}
 }
@@ -146,6 +149,8 @@ struct ForgejoState {
     var redirects: [String: String] = [:]
     /// Repositories that answer 404 to every token (access lost) and are left out of searches.
     var hidden: Set<String> = []
+    /// `ForgejoSimulatorOptions.subPath`: what a `Location` the server writes starts with.
+    let subPath: String
     private var clock = 0
 
     static let repos = ["acme/web", "acme/api"]
@@ -155,6 +160,7 @@ struct ForgejoState {
     /// on even pull requests.
     init(options: ForgejoSimulatorOptions) {
         switches = options.switches
+        subPath = options.subPath
         let start = Int(time(nil)) - 86_400
         for (offset, repo) in Self.repos.enumerated() {
             for n in 1...max(1, options.issues) {

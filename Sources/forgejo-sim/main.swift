@@ -27,8 +27,13 @@ struct ForgejoSim: ParsableCommand {
     @Flag(help: "Be a server before Gitea 1.14: review_requested is ignored.") var ignoreReviewRequested = false
     @Flag(help: "Compute the search's Link with 20 items a page, not the limit used (Gitea 1.17).") var legacyLink =
         false
+    @Option(help: "Serve the API under this path (/git), as a server whose ROOT_URL has one; /sim/ stays at the root.")
+    var subPath = ""
 
     func validate() throws {
+        guard subPath.isEmpty || (subPath.hasPrefix("/") && !subPath.hasSuffix("/") && !subPath.contains("?")) else {
+            throw ValidationError("--sub-path is a path such as /git: a leading slash, none at the end")
+        }
         guard (1...10_000).contains(issues) else { throw ValidationError("--issues must be 1…10000") }
         guard maxResponseItems > 0 else { throw ValidationError("--max-response-items must be positive") }
     }
@@ -42,6 +47,7 @@ struct ForgejoSim: ParsableCommand {
         options.switches.version = serverVersion
         options.switches.ignoreReviewRequested = ignoreReviewRequested
         options.switches.legacyLink = legacyLink
+        options.subPath = subPath
         let server = try SimulatorServer(simulator: ForgejoSimulator(options: options), host: host, port: port)
         try server.serveUntilSignalled(host: host)
     }

@@ -69,6 +69,28 @@ final class ForgejoServerTests: XCTestCase {
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["acme/site#1 modified"])
     }
 
+    /// A self-hosted server under a sub-path (`ROOT_URL = https://example.org/git/`): the API, its `Link` pages, a
+    /// renamed repository's redirect and the links people open all stay under it.
+    func test_aServerUnderASubPath_isWatchedWhole_pagesRedirectsAndLinks() throws {
+        try start(["--sub-path", "/git", "--max-response-items", "30"])
+        XCTAssertTrue(sim.url.hasSuffix("/git"))
+        try sim.seed(30)
+        let baseline = try workspace.trackwatch(["check"])
+        XCTAssertTrue(baseline.stdout.hasPrefix("Baseline: watching 38 Forgejo "), baseline.stdout + baseline.stderr)
+        try sim.act("lead", "comment", "acme/web#1", "Under a sub-path")
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(changeSummaries(changes), ["acme/web#1 modified"])
+        let page = try workspace.trackwatch(["log", "--record", "acme/web#1", "--html"])
+        XCTAssertTrue(page.stdout.contains("href=\"\(sim.url)/acme/web/issues/1#issuecomment-"),
+                      "Open goes to the comment, under the sub-path: \(page.stdout)")
+        try sim.repos(#"{"rename": "acme/web", "to": "acme/site"}"#)
+        try sim.act("alice", "unassign", "acme/site#5", "engineer")
+        let full = try workspace.trackwatch(["check", "--full", "--json"])
+        XCTAssertEqual(full.status, 0, full.stderr)
+        XCTAssertEqual(record(full.objects, "acme/site#5")?["by"] as? String, "Alice Example", "\(full.objects)")
+        XCTAssertEqual(fields(record(full.objects, "acme/site#5")), ["Assignees: removed engineer"])
+    }
+
     func test_aDeletedRepository_andOneNoLongerReadable_areDroppedSilently() throws {
         try start()
         _ = try workspace.checkChanges()

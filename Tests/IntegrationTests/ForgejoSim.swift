@@ -5,11 +5,13 @@ import XCTest
 /// A forgejo-sim process on a free loopback port (docs/forgejo-sim.md), stopped when released.
 final class ForgejoSim {
     private let server: SimProcess
-    /// The web root: what `[[forgejo]] url` holds.
-    var url: String { server.url }
+    /// The web root: what `[[forgejo]] url` holds (with `--sub-path`, under it).
+    var url: String { server.url + subPath }
+    private let subPath: String
 
     init(_ arguments: [String] = []) throws {
         server = try SimProcess("forgejo-sim", arguments)
+        subPath = arguments.firstIndex(of: "--sub-path").map { arguments[$0 + 1] } ?? ""
     }
 
     /// A colleague acting (`POST /sim/act`): `verb` on `item` (`acme/web#3`) with `value` (a login, a text).
