@@ -25,6 +25,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     private var me: ActivityIdentity?
     /// What the answers of one poll may come to in all; reset as each poll starts.
     private let budget: ReadBudget?
+    /// The server's clock as this poll's answers give it: whether an item's second is over.
+    private let serverClock: ServerClock?
     /// How long seen log entries are kept (by their time, and by when they were stored): older ones are older than
     /// anything a read still returns as news.
     static var keepSeenFor: Double { 30 * 86_400 }
@@ -40,10 +42,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
 
     public init(
         tracker: Tracker, settings: any SourceSettings, watch: String, context: SourceContext, logger: Logger,
-        budget: ReadBudget? = nil
+        budget: ReadBudget? = nil, serverClock: ServerClock? = nil
     ) {
         self.tracker = tracker
         self.budget = budget
+        self.serverClock = serverClock
         self.settings = settings
         self.watch = watch
         state = context.state
@@ -62,6 +65,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
         budget?.reset()
+        serverClock?.reset()
         let previous = try state.snapshot(watch: watch)
         let lastPoll = try state.checkpoint(watch: watch)?.secondsSinceEpoch.map(Double.init)
         var memory = TrackerMemory(read: { [state] in try state.value(forKey: $0) })
@@ -209,9 +213,12 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         // Items whose log this poll read while their `Updated` second was not over; those of the last poll not read
         // again (a lookup not answered) stay until they are.
         var open = stored.openSecond.subtracting(logs.keys).subtracting(gone)
+        // By the earlier of the two clocks: this machine's may run ahead of the server's, whose second may then
+        // still be open when ours has left it.
+        let now = min(poll.window.started, serverClock?.earliestDate ?? poll.window.started)
         for item in items where item.isMine && logs[item.id] != nil {
             let updated = item.record[ActivityFields.updated].map(Timestamp.init)
-            if StoredItems.isOpen(updated: updated, started: poll.window.started) { open.insert(item.id) }
+            if StoredItems.isOpen(updated: updated, started: now) { open.insert(item.id) }
         }
         if open != (try memory.ids(Self.openSecondKey)) { memory.set(Self.openSecondKey, ids: open) }
         // Items read in part in a second read again next poll: what was told of them then, without a name, may

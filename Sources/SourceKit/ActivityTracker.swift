@@ -148,8 +148,8 @@ public struct StoredItems {
         return upTo
     }
 
-    /// Whether an item whose log was read by a poll that began at `started` is read again at the next: its `Updated`
-    /// is a whole second that had not ended when the poll began. A tracker that keeps fractions of a second moves
+    /// Whether an item whose log was read by a poll that began at `started` (by the earlier of our clock and the
+    /// server's) is read again at the next: its `Updated` is a whole second that had not ended when the poll began. A tracker that keeps fractions of a second moves
     /// `Updated` with any later change (one that falls on `.000` is read again once, which tells nothing twice).
     static func isOpen(updated: Timestamp?, started: Double) -> Bool {
         guard let updated, !updated.rawValue.contains("."), updated.secondsSinceEpoch != nil else { return false }

@@ -84,19 +84,24 @@ public struct ActivityTrackerFactory<Kind: ActivityTrackerKind>: SourceFactory {
         guard let settings = settings as? Settings else { return nil }
         let logger = context.logger.forSource(settings.name)
         settings.connection.warnings(logger: logger)
-        let budget = ReadBudget(bytes: ReadBudget.activityPoll)
+        let budget = ReadBudget(bytes: ReadBudget.activityPoll), clock = ServerClock()
         let secret = try Kind.secret(settings, context.secret)
         let session = try connect(settings, secret: secret, environment: context.environment, logger: logger) {
-            context.wrap(RequestLog(base: BudgetTransport($0, budget: budget), logger: logger, route: Kind.route))
+            context.wrap(
+                RequestLog(
+                    base: ServerClockTransport(BudgetTransport($0, budget: budget), clock: clock), logger: logger,
+                    route: Kind.route))
         }.session
-        return poller(session.tracker, settings, context: context, logger: logger, budget: budget)
+        return poller(session.tracker, settings, context: context, logger: logger, budget: budget, clock: clock)
     }
 
     private func poller<Tracker: ActivityTracker>(
-        _ tracker: Tracker, _ settings: Settings, context: SourceContext, logger: Logger, budget: ReadBudget
+        _ tracker: Tracker, _ settings: Settings, context: SourceContext, logger: Logger, budget: ReadBudget,
+        clock: ServerClock
     ) -> any Source {
         ActivityPoller(
-            tracker: tracker, settings: settings, watch: Kind.watch, context: context, logger: logger, budget: budget)
+            tracker: tracker, settings: settings, watch: Kind.watch, context: context, logger: logger, budget: budget,
+            serverClock: clock)
     }
 
     public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {

@@ -36,6 +36,19 @@ final class GitHubSameSecondCheckTests: XCTestCase {
         XCTAssertEqual(try workspace.checkChanges().count, 0, "once")
     }
 
+    /// The same with the server's clock behind ours: whether its second is over is judged by the server's own
+    /// `Date`, not by this machine's clock, which had already left that second behind.
+    func test_aChangeInTheSecondOfTheOneTold_isReportedOnce_whenOurClockIsAhead() throws {
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "baseline")
+        try sim.control(.post, "clock", #"{"advance": -30, "freeze": 1}"#)
+        try sim.act("alice", "comment", "acme/web#1", "First look")
+        XCTAssertEqual(comments(try workspace.checkChanges()), ["First look"])
+        try sim.act("lead", "comment", "acme/web#1", "Second thought")
+        let changes = try workspace.checkChanges()
+        XCTAssertEqual(comments(changes), ["Second thought"], "the change in the same second of the server's clock")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "once")
+    }
+
     private func comments(_ changes: [[String: Any]]) -> [String] {
         changes.flatMap { ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["new"] as? String } }
     }
