@@ -67,11 +67,13 @@ class JiraFaultTests: XCTestCase {
     func test_aProjectTheAccountCannotSee_isNamed_andTheRestIsWatched() throws {
         try workspace.useJira(sim, ["projects = [\"WEB\", \"SECRET\"]"])
         _ = try workspace.trackwatch(["check"])  // a new baseline for the narrowed watch
-        // The server's clock a second behind ours: the change is in a second already over when the check begins.
-        // One in the check's own second (the simulator's times are whole seconds) has its changelog read once more at
-        // the next poll, as a colleague may have acted later in that second: that poll would not be steady.
+        // The change in a second already over by both clocks when the check begins: the server's clock a second
+        // behind ours while the colleague acts, then two seconds on. One in the check's own second (the simulator's
+        // times are whole seconds) has its changelog read once more at the next poll, as a colleague may have acted
+        // later in that second: that poll would not be steady.
         try sim.control(.post, "clock", #"{"advance": -1}"#)
         try sim.act("lead", "transition", "WEB-1", "Done")
+        try sim.control(.post, "clock", #"{"advance": 2}"#)
         let result = try workspace.trackwatch(["check", "--json"])
         XCTAssertEqual(changeSummaries(result.objects), ["WEB-1 modified"], result.stderr)
         XCTAssertTrue(result.stderr.contains("Project SECRET"), result.stderr)
