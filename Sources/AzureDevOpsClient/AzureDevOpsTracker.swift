@@ -117,7 +117,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
             var query = [("$top", "500")]
             if let token { query.append(("continuationToken", token)) }
             let page = try api.read(ValueList<AzureDevOpsProjectInfo>.self, .projects, query)
-            names += (page.value.value ?? []).compactMap(\.name).filter(AzureDevOpsProject.isValid)
+            names += page.value.entries.elements.compactMap(\.name).filter(AzureDevOpsProject.isValid)
             token = page.response.header("x-ms-continuationtoken").flatMap { $0.utf8.count <= 1_000 ? $0 : nil }
             if token?.isEmpty ?? true { break }
         }
@@ -156,7 +156,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
                         (criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
                         ("$skip", String(page * Self.pullRequestPage)),
                     ]
-                ).value ?? []
+                ).entries.elements
             pulls += found
             if found.count < Self.pullRequestPage { return pulls }
         }
@@ -171,7 +171,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
         return try api.get(
             ValueList<PullRequestThread>.self,
             .threads(project: project, repository: repository, pullRequest: pull.pullRequestId)
-        ).value ?? []
+        ).entries.elements
     }
 
     // MARK: Work items
@@ -250,9 +250,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         for chunk in ids.chunked(Self.batchSize) {
             let answer = try api.post(
                 WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
-            let read = (answer.value?.elements ?? []).compactMap { $0 }.filter { chunk.contains($0.id) }
+            let read = answer.entries.elements.compactMap { $0 }.filter { chunk.contains($0.id) }
             items += read
-            if (answer.value?.skipped ?? 0) > 0 { unsure.formUnion(Set(chunk).subtracting(read.map(\.id))) }
+            if answer.entries.skipped > 0 { unsure.formUnion(Set(chunk).subtracting(read.map(\.id))) }
         }
         return (items, unsure)
     }
@@ -357,13 +357,13 @@ final class AzureDevOpsTracker: SurveyedTracker {
         let start = revisions > Self.updatesPage * Self.mostUpdatePages ? revisions - Self.updatesPage : 0
         var events: [ActivityEvent] = [], skipped = 0
         for page in 0...Self.mostUpdatePages {
-            let list = try api.get(
+            let updates = try api.get(
                 ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
-                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))])
-            let updates = list.value ?? []
-            events += updates.compactMap { mapping.event($0, item: item) }
-            skipped += list.skipped
-            if updates.count + list.skipped < Self.updatesPage {
+                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
+            ).entries
+            events += updates.elements.compactMap { mapping.event($0, item: item) }
+            skipped += updates.skipped
+            if updates.sent < Self.updatesPage {
                 return ItemLog(events: events, complete: start == 0, skipped: skipped)
             }
         }

@@ -244,33 +244,29 @@ struct GitHubReader {
 
     /// The timeline of an issue or pull request, oldest first: whole, or — for an item too busy to read whole — its
     /// newest `mostTimelinePages` pages, read back from the last (`complete` false).
-    func timeline(_ reference: GitHubReference) throws -> (items: [GitHubTimelineItem], complete: Bool, skipped: Int) {
+    func timeline(_ reference: GitHubReference) throws -> (entries: LossyList<GitHubTimelineItem>, complete: Bool) {
         let endpoint = GitHubEndpoint.timeline(reference)
         var answer = try api.get(endpoint, [("per_page", "100")])
         if let last = LinkHeader.target("last", in: answer), let pages = Self.page(of: last),
             pages > Self.mostTimelinePages
         {
-            var pages: [[GitHubTimelineItem]] = [], seen = Set<String>(), skipped = 0
+            var pages: [LossyList<GitHubTimelineItem>] = [], seen = Set<String>()
             answer = try api.get(endpoint, url: last)
             while true {
-                let page = try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint)
-                pages.append(page.elements)
-                skipped += page.skipped
+                pages.append(try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint))
                 guard pages.count < Self.mostTimelinePages,
                     let previous = LinkHeader.target("prev", in: answer), seen.insert(previous).inserted
                 else { break }
                 answer = try api.get(endpoint, url: previous)
             }
-            return (pages.reversed().flatMap { $0 }, false, skipped)
+            return (LossyList(merging: pages.reversed()), false)
         }
-        var items: [GitHubTimelineItem] = [], skipped = 0
+        var entries = LossyList<GitHubTimelineItem>()
         let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
-            let page = try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint)
-            items += page.elements
-            skipped += page.skipped
+            entries += try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint)
             return true
         }
-        return (items, whole, skipped)
+        return (entries, whole)
     }
 
     /// Pages from `first` on by `rel="next"` (`LinkPages`), each given to `read`: `false` where more were left.

@@ -135,11 +135,11 @@ final class GitHubTracker: SurveyedTracker {
             // what was stored, and the same in every poll that reads them.
             let now = item.record[ActivityFields.updated].map(Timestamp.init)
                 ?? Timestamp(secondsSinceEpoch: Int(poll.window.started))
-            let timeline = try reader.timeline(reference)
+            let timeline = try reader.timeline(reference), entries = timeline.entries.elements
             var log = ItemLog(
-                events: timeline.items.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
-                skipped: timeline.skipped)
-            let commits = timeline.items.filter { $0.event == "committed" }
+                events: entries.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
+                skipped: timeline.entries.skipped)
+            let commits = entries.filter { $0.event == "committed" }
             if let last = commits.last?.sha {
                 log.marks[GitHubFields.head] = last
                 if let oldHead = poll.stored[item.id]?[GitHubFields.head], let seen = commits.firstIndex(where: { $0.sha == oldHead }) {
