@@ -5,7 +5,7 @@ import TrackwatchCore
 /// An Azure DevOps item as read: a work item, or a pull request with its threads where they were read.
 enum AzureDevOpsItem {
     case workItem(WorkItem)
-    case pullRequest(PullRequest, threads: [PullRequestThread]?)
+    case pullRequest(PullRequest, threads: LossyList<PullRequestThread>?)
 }
 
 /// Azure DevOps on the shared `ActivityPoller`: work items assigned to me, created by me or followed, and pull
@@ -164,14 +164,14 @@ final class AzureDevOpsTracker: SurveyedTracker {
             endpoint: "pull requests", detail: "more than \(Self.mostPullRequestPages * Self.pullRequestPage) items")
     }
 
-    func threads(of pull: PullRequest) throws -> [PullRequestThread] {
+    func threads(of pull: PullRequest) throws -> LossyList<PullRequestThread> {
         guard let project = pull.repository?.project?.name,
             let repository = pull.repository?.id ?? pull.repository?.name
-        else { return [] }
+        else { return LossyList() }
         return try api.get(
             ValueList<PullRequestThread>.self,
             .threads(project: project, repository: repository, pullRequest: pull.pullRequestId)
-        ).entries.elements
+        ).entries
     }
 
     // MARK: Work items
@@ -314,7 +314,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         case .pullRequest(let pull, let threads):
             return mapping(poll).pullRequest(
                 pull, isMine: isMine, reviewRequested: reviewRequested,
-                lastActivity: threads.flatMap { AzureDevOpsMapping.lastActivity($0, created: pull.creationDate) })
+                lastActivity: threads.flatMap {
+                    AzureDevOpsMapping.lastActivity($0.elements, created: pull.creationDate)
+                })
         }
     }
 
@@ -331,9 +333,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
                 logs[item.id] = try updates(of: workItem, item: item.id, mapping)
             case .pullRequest(let pull, let read):
                 let threads = try read ?? self.threads(of: pull)
-                var events = threads.flatMap { mapping.events($0, item: item.id) }
+                var events = threads.elements.flatMap { mapping.events($0, item: item.id) }
                 if item.isAssignedToMe, poll.stored[item.id] == nil,
-                    !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads),
+                    !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads.elements),
                     let created = mapping.requestedAtCreation(
                         pull, item: item.id, myName: poll.me.name.isEmpty ? "you" : poll.me.name)
                 {
@@ -344,7 +346,8 @@ final class AzureDevOpsTracker: SurveyedTracker {
                 {
                     events.append(closed)
                 }
-                logs[item.id] = ItemLog(events: events)
+                // A thread left out (`LossyList`) may be a colleague's change: what no read one names is told.
+                logs[item.id] = ItemLog(events: events, skipped: threads.skipped)
             }
         }
         return logs
