@@ -42,10 +42,8 @@ final class AzureDevOpsTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "Azure DevOps" }
     var mostLookups: Int { Self.batchSize }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
-    func takeServerInterval() -> Double? { api.takeAskedWait() }
+    func takeServerInterval() -> Double? { api.askedToWait.take() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let user = try api.get(AzureDevOpsConnection.self, .connectionData).authenticatedUser
@@ -63,12 +61,10 @@ final class AzureDevOpsTracker: SurveyedTracker {
             me: me.id, comparedFields: AzureDevOpsFields.compared, assignmentFields: AzureDevOpsFields.assignment)
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Azure DevOps work items and pull requests assigned to you or awaiting your "
-            + "review, and those you created or follow; changes by others are reported from the next check on."
-    }
+    let watching = "Azure DevOps work items and pull requests assigned to you or awaiting your review, and those you "
+        + "created or follow"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         AzureDevOpsError.projectsUnavailable(parts, refused: refused)
     }
 

@@ -26,9 +26,6 @@ final class ForgejoTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "Forgejo" }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
-
     /// Who I am, and whether the server honours `review_requested`: one that does finds no issue awaiting a review.
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
@@ -49,10 +46,7 @@ final class ForgejoTracker: SurveyedTracker {
 
     func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: settings.ignoreBots) }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Forgejo issues and pull requests assigned to you or awaiting your review, and "
-            + "those you opened; changes by others are reported from the next check on."
-    }
+    let watching = "Forgejo issues and pull requests assigned to you or awaiting your review, and those you opened"
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<ForgejoIssue> {
         reviewedByMe = []

@@ -40,7 +40,7 @@ final class GitHubAPI {
     let skipped: SkippedItems
     private var version = GitHubAPI.versions[0]
     /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
-    var pollInterval: Double?
+    let pollInterval = AskedWait()
 
     init(_ access: APIAccess) {
         requests = APIRequests(
@@ -69,7 +69,7 @@ final class GitHubAPI {
         let answer = try requests.send(
             .get, target, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
         if let interval = answer.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
-            pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
+            pollInterval.ask(Double(min(interval, 3_600)))
         }
         if answer.status == 400, version == Self.versions[0],
             (APIErrorBody.text(answer) ?? "").lowercased().contains("version")
@@ -143,8 +143,6 @@ final class GitHubAPI {
         scopes.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" }
     }
 
-    /// The `rel="next"` URL of the `Link` header.
-    static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
 }
 
 /// Reads lists, searches, issues and timelines whole or not at all. A server that links pages without end makes the
@@ -178,7 +176,7 @@ struct GitHubReader {
             let page = try api.decode(LossyList<GitHubIssue>.self, answer, endpoint).elements
             read.issues += page
             guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
-                GitHubAPI.nextPage(answer) != nil
+                LinkHeader.target("next", in: answer) != nil
             else { return true }
             read.coveredSince = oldest
             return false
@@ -199,7 +197,7 @@ struct GitHubReader {
         let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
             let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
             items += page.items.elements
-            let last = GitHubAPI.nextPage($0) == nil
+            let last = LinkHeader.target("next", in: $0) == nil
             if page.incomplete_results == true || (last && (page.total_count ?? 0) > items.count) { complete = false }
             return true
         }

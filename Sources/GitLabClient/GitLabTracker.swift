@@ -44,9 +44,6 @@ final class GitLabTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "GitLab" }
-    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
-
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let found = try api.get(GitLabUser.self, .user)
         guard let id = found.id else { throw GitLabError.invalidResponse(endpoint: "user", detail: "no id") }
@@ -59,12 +56,9 @@ final class GitLabTracker: SurveyedTracker {
             shownValues: [ForgeFields.state: ["opened": "open"]])
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) GitLab issues and merge requests assigned to you or awaiting your review, and "
-            + "those you authored; changes by others are reported from the next check on."
-    }
+    let watching = "GitLab issues and merge requests assigned to you or awaiting your review, and those you authored"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         GitLabError.projectsUnavailable(parts, refused: refused)
     }
 

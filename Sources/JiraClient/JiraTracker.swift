@@ -23,11 +23,8 @@ final class JiraTracker: ActivityTracker {
         self.api = api
     }
 
-    var trackerName: String { "Jira" }
     /// Asked by id in batches of 100: a full read confirms every stored issue it did not return.
     var mostLookups: Int { 5_000 }
-
-    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let flavour = try api.knownFlavour()
@@ -45,12 +42,9 @@ final class JiraTracker: ActivityTracker {
             assignmentFields: [JiraFields.assignee])
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Jira issues assigned to you, and those you reported or watch; changes by "
-            + "others are reported from the next check on."
-    }
+    let watching = "Jira issues assigned to you, and those you reported or watch"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", ")))
     }
 

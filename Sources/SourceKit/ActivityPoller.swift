@@ -25,6 +25,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     private var me: ActivityIdentity?
     /// What the answers of one poll may come to in all; reset as each poll starts.
     private let budget: ReadBudget?
+    /// The connection the tracker's requests go over, closed between polls.
+    private let connection: (any HTTPTransport)?
     /// How long seen log entries are kept (by their time, and by when they were stored): older ones are older than
     /// anything a read still returns as news.
     static var keepSeenFor: Double { 30 * 86_400 }
@@ -39,10 +41,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
 
     public init(
         tracker: Tracker, settings: any SourceSettings, watch: String, context: SourceContext, logger: Logger,
-        budget: ReadBudget? = nil
+        budget: ReadBudget? = nil, connection: (any HTTPTransport)? = nil
     ) {
         self.tracker = tracker
         self.budget = budget
+        self.connection = connection
         self.settings = settings
         self.watch = watch
         state = context.state
@@ -52,7 +55,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         watchPoller = WatchPoller(source: settings.sourceName, state: context.state, logger: logger, wallClock: context.wallClock)
     }
 
-    public func closeIdleConnections() { tracker.closeIdleConnections() }
+    public func closeIdleConnections() { connection?.closeIdleConnections() }
     public func close() {}
 
     public func pollBlocking(dryRun: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun, fullRead: false) }
@@ -95,8 +98,14 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         var report = PollReport(
             changes: result.changes, isBaseline: result.isBaseline, recordCount: assigned,
             recordCountLabel: "assigned", durationMilliseconds: WatchPoller.milliseconds(clock.now - start),
-            silentUpdates: result.silentUpdates, baselineNote: tracker.baselineNote(assigned: assigned))
-        if !unreadable.isEmpty { report.failure = tracker.unavailable(unreadable.sorted()) }
+            silentUpdates: result.silentUpdates,
+            baselineNote: "Baseline: watching \(assigned) \(tracker.watching); changes by others are reported from the "
+                + "next check on.")
+        if !unreadable.isEmpty {
+            let parts = unreadable.sorted()
+            report.failure = tracker.unavailable(parts) ?? ConfigurationProblem(
+                "\(settings.trackerName): not available: \(parts.joined(separator: ", ")); the rest is watched")
+        }
         report.serverInterval = tracker.takeServerInterval()
         return report
     }
@@ -137,7 +146,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         let asked = Array(missing.prefix(tracker.mostLookups))
         if missing.count > asked.count {
             logger.notice(
-                "more \(tracker.trackerName) items to look up than one poll asks for; the rest next poll",
+                "more \(settings.trackerName) items to look up than one poll asks for; the rest next poll",
                 metadata: ["items": "\(missing.count)", "asked": "\(asked.count)"])
         }
         var candidates: [String: (item: Tracker.Item, isMine: Bool)] = [:]
@@ -150,7 +159,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             case .gone(let status):
                 gone.insert(id)
                 logger.notice(
-                    "a \(tracker.trackerName) item is no longer visible; no longer watched",
+                    "a \(settings.trackerName) item is no longer visible; no longer watched",
                     metadata: ["item": "\(stored[id]?.id.rawValue ?? id)", "status": "\(status)"])
             case .unreadable(let part): unreadable.insert(part)
             case nil: continue  // not answered: kept, and asked again
@@ -185,7 +194,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             for (field, value) in log.marks { items[index].record.fields[field] = value }
             if !log.complete, busy.insert(id).inserted {
                 logger.notice(
-                    "a \(tracker.trackerName) item is too busy to follow in full: only its newest activity is read",
+                    "a \(settings.trackerName) item is too busy to follow in full: only its newest activity is read",
                     metadata: ["item": "\(items[index].record.id)"])
                 events.append(
                     ActivityEvent(
@@ -210,7 +219,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         if open != (try memory.ids(Self.openSecondKey)) { memory.set(Self.openSecondKey, ids: open) }
         if !unreadable.isEmpty {
             logger.warning(
-                "parts of \(tracker.trackerName) are not available; the rest is watched",
+                "parts of \(settings.trackerName) are not available; the rest is watched",
                 metadata: ["parts": "\(unreadable.sorted().joined(separator: ", "))"])
         }
         return Observed(

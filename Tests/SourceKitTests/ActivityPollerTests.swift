@@ -150,7 +150,10 @@ final class ActivityPollerTests: XCTestCase {
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(0))]
         tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Title")]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let baseline = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(
+            baseline.baselineNote,
+            "Baseline: watching 1 scripted items; changes by others are reported from the next check on.")
         now += 30
         XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0, "the baseline is silent")
         XCTAssertEqual(tracker.storedMarks.count, 0, "no log read: the baseline read none")
@@ -356,9 +359,7 @@ final class ScriptedTracker: ActivityTracker {
     private(set) var identified = 0
     private(set) var storedMarks: [String?] = []
 
-    var trackerName: String { "Scripted" }
-    func closeIdleConnections() {}
-    func baselineNote(assigned: Int) -> String { "baseline" }
+    let watching = "scripted items"
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         identified += 1
