@@ -2,6 +2,7 @@ import Foundation
 import SourceKit
 import StateStore
 import TrackwatchApp
+import TrackerHTTP
 import TrackwatchCore
 import XCTest
 
@@ -157,6 +158,25 @@ final class ActivityPollerTests: XCTestCase {
         now += 30
         XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0, "the baseline is silent")
         XCTAssertEqual(tracker.storedMarks.count, 0, "no log read: the baseline read none")
+    }
+
+    func test_betweenPolls_theConnectionTheFactoryGave_isClosed() throws {
+        final class Connection: HTTPTransport, @unchecked Sendable {
+            var closed = 0
+            func send(_ request: HTTPRequest) throws -> HTTPResponse { HTTPResponse(status: 500, headers: []) }
+            func closeIdleConnections() { closed += 1 }
+        }
+        let connection = Connection()
+        let context = SourceContext(
+            state: try StateStore(directory: directory), poll: PollConfig(overlap: 60), environment: [:],
+            logger: .init(label: "test"), secret: { _ in Secret("") }, wallClock: { [unowned self] in now })
+        let poller = ActivityPoller(
+            tracker: ScriptedTracker(), settings: TestSettings(), watch: "items", context: context,
+            logger: .init(label: "test"), connection: connection)
+        _ = try poller.pollBlocking(dryRun: false)
+        XCTAssertEqual(connection.closed, 0, "a poll leaves its connection to the daemon")
+        poller.closeIdleConnections()
+        XCTAssertEqual(connection.closed, 1)
     }
 
     // MARK: Looking up what a read missed
