@@ -54,7 +54,7 @@ final class AzureDevOpsAPI {
     /// The API version this server takes.
     private(set) var version = "7.1"
     /// The longest wait a successful answer asked for (`Retry-After`, `X-RateLimit-Delay` on a 200), until taken.
-    private(set) var askedToWait: Double?
+    let askedToWait = AskedWait()
 
     /// Items an answer held that could not be read: left out, told once.
     let skipped: SkippedItems?
@@ -92,11 +92,6 @@ final class AzureDevOpsAPI {
         try decode(type, try send(.post, endpoint, query, body: APIRequests.json(body)), endpoint)
     }
 
-    func takeAskedWait() -> Double? {
-        defer { askedToWait = nil }
-        return askedToWait
-    }
-
     private func send(
         _ method: HTTPMethod, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)], body: [UInt8]? = nil
     ) throws -> HTTPResponse {
@@ -123,7 +118,7 @@ final class AzureDevOpsAPI {
     /// Throttling headers on a good answer: the wait is kept for the schedule, the data is used.
     private func noteWait(_ response: HTTPResponse) {
         let delay = RetryAfter.seconds(in: response) ?? Self.rateLimitDelay(response)
-        if let delay, delay > 0 { askedToWait = max(askedToWait ?? 0, delay) }
+        if let delay, delay > 0 { askedToWait.ask(delay) }
     }
 
     /// `X-RateLimit-Delay`: seconds, with a fraction; bounded like `Retry-After`.

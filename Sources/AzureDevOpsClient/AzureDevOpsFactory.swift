@@ -67,11 +67,11 @@ extension AzureDevOpsTracker {
         try api.get(
             ValueList<PullRequest>.self, .pullRequests(project: project),
             [(criterion, me), ("searchCriteria.status", "active"), ("$top", "1000")]
-        ).value?.count ?? 0
+        ).entries.elements.count
     }
 
     private func allProjects() throws -> [String] {
-        (try api.get(ValueList<AzureDevOpsProjectInfo>.self, .projects, [("$top", "500")]).value ?? [])
+        try api.get(ValueList<AzureDevOpsProjectInfo>.self, .projects, [("$top", "500")]).entries.elements
             .compactMap(\.name).filter(AzureDevOpsProject.isValid).sorted()
     }
 

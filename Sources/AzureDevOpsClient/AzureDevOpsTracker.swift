@@ -5,7 +5,7 @@ import TrackwatchCore
 /// An Azure DevOps item as read: a work item, or a pull request with its threads where they were read.
 enum AzureDevOpsItem {
     case workItem(WorkItem)
-    case pullRequest(PullRequest, threads: [PullRequestThread]?)
+    case pullRequest(PullRequest, threads: LossyList<PullRequestThread>?)
 }
 
 /// Azure DevOps on the shared `ActivityPoller`: work items assigned to me, created by me or followed, and pull
@@ -42,10 +42,8 @@ final class AzureDevOpsTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "Azure DevOps" }
     var mostLookups: Int { Self.batchSize }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
-    func takeServerInterval() -> Double? { api.takeAskedWait() }
+    func takeServerInterval() -> Double? { api.askedToWait.take() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let user = try api.get(AzureDevOpsConnection.self, .connectionData).authenticatedUser
@@ -63,12 +61,10 @@ final class AzureDevOpsTracker: SurveyedTracker {
             me: me.id, comparedFields: AzureDevOpsFields.compared, assignmentFields: AzureDevOpsFields.assignment)
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Azure DevOps work items and pull requests assigned to you or awaiting your "
-            + "review, and those you created or follow; changes by others are reported from the next check on."
-    }
+    let watching = "Azure DevOps work items and pull requests assigned to you or awaiting your review, and those you "
+        + "created or follow"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         AzureDevOpsError.projectsUnavailable(parts, refused: refused)
     }
 
@@ -117,7 +113,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
             var query = [("$top", "500")]
             if let token { query.append(("continuationToken", token)) }
             let page = try api.read(ValueList<AzureDevOpsProjectInfo>.self, .projects, query)
-            names += (page.value.value ?? []).compactMap(\.name).filter(AzureDevOpsProject.isValid)
+            names += page.value.entries.elements.compactMap(\.name).filter(AzureDevOpsProject.isValid)
             token = page.response.header("x-ms-continuationtoken").flatMap { $0.utf8.count <= 1_000 ? $0 : nil }
             if token?.isEmpty ?? true { break }
         }
@@ -156,7 +152,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
                         (criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
                         ("$skip", String(page * Self.pullRequestPage)),
                     ]
-                ).value ?? []
+                ).entries.elements
             pulls += found
             if found.count < Self.pullRequestPage { return pulls }
         }
@@ -164,14 +160,14 @@ final class AzureDevOpsTracker: SurveyedTracker {
             endpoint: "pull requests", detail: "more than \(Self.mostPullRequestPages * Self.pullRequestPage) items")
     }
 
-    func threads(of pull: PullRequest) throws -> [PullRequestThread] {
+    func threads(of pull: PullRequest) throws -> LossyList<PullRequestThread> {
         guard let project = pull.repository?.project?.name,
             let repository = pull.repository?.id ?? pull.repository?.name
-        else { return [] }
+        else { return LossyList() }
         return try api.get(
             ValueList<PullRequestThread>.self,
             .threads(project: project, repository: repository, pullRequest: pull.pullRequestId)
-        ).value ?? []
+        ).entries
     }
 
     // MARK: Work items
@@ -250,9 +246,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         for chunk in ids.chunked(Self.batchSize) {
             let answer = try api.post(
                 WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
-            let read = (answer.value?.elements ?? []).compactMap { $0 }.filter { chunk.contains($0.id) }
+            let read = answer.entries.elements.compactMap { $0 }.filter { chunk.contains($0.id) }
             items += read
-            if (answer.value?.skipped ?? 0) > 0 { unsure.formUnion(Set(chunk).subtracting(read.map(\.id))) }
+            if answer.entries.skipped > 0 { unsure.formUnion(Set(chunk).subtracting(read.map(\.id))) }
         }
         return (items, unsure)
     }
@@ -314,7 +310,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         case .pullRequest(let pull, let threads):
             return mapping(poll).pullRequest(
                 pull, isMine: isMine, reviewRequested: reviewRequested,
-                lastActivity: threads.flatMap { AzureDevOpsMapping.lastActivity($0, created: pull.creationDate) })
+                lastActivity: threads.flatMap {
+                    AzureDevOpsMapping.lastActivity($0.elements, created: pull.creationDate)
+                })
         }
     }
 
@@ -331,9 +329,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
                 logs[item.id] = try updates(of: workItem, item: item.id, mapping)
             case .pullRequest(let pull, let read):
                 let threads = try read ?? self.threads(of: pull)
-                var events = threads.flatMap { mapping.events($0, item: item.id) }
+                var events = threads.elements.flatMap { mapping.events($0, item: item.id) }
                 if item.isAssignedToMe, poll.stored[item.id] == nil,
-                    !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads),
+                    !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads.elements),
                     let created = mapping.requestedAtCreation(
                         pull, item: item.id, myName: poll.me.name.isEmpty ? "you" : poll.me.name)
                 {
@@ -344,7 +342,8 @@ final class AzureDevOpsTracker: SurveyedTracker {
                 {
                     events.append(closed)
                 }
-                logs[item.id] = ItemLog(events: events)
+                // A thread left out (`LossyList`) may be a colleague's change: what no read one names is told.
+                logs[item.id] = ItemLog(events: events, skipped: threads.skipped)
             }
         }
         return logs
@@ -357,13 +356,13 @@ final class AzureDevOpsTracker: SurveyedTracker {
         let start = revisions > Self.updatesPage * Self.mostUpdatePages ? revisions - Self.updatesPage : 0
         var events: [ActivityEvent] = [], skipped = 0
         for page in 0...Self.mostUpdatePages {
-            let list = try api.get(
+            let updates = try api.get(
                 ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
-                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))])
-            let updates = list.value ?? []
-            events += updates.compactMap { mapping.event($0, item: item) }
-            skipped += list.skipped
-            if updates.count + list.skipped < Self.updatesPage {
+                [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
+            ).entries
+            events += updates.elements.compactMap { mapping.event($0, item: item) }
+            skipped += updates.skipped
+            if updates.sent < Self.updatesPage {
                 return ItemLog(events: events, complete: start == 0, skipped: skipped)
             }
         }

@@ -149,11 +149,9 @@ struct WorkItem: Decodable {
     var fields: Fields?
 }
 
-/// `workitemsbatch` with `errorPolicy: Omit`: `null` for an item I cannot see.
-struct WorkItemBatch: Decodable {
-    /// A work item that cannot be read is left out and counted in `skipped` (then no missing one is taken for gone).
-    var value: LossyList<WorkItem?>?
-}
+/// `workitemsbatch` with `errorPolicy: Omit`: `null` for an item I cannot see. A work item that cannot be read is
+/// left out and counted (then no missing one is taken for gone).
+typealias WorkItemBatch = ValueList<WorkItem?>
 
 /// One revision of a work item (`WorkItemUpdate`): who, when, each field old → new.
 struct WorkItemUpdate: Decodable {
@@ -167,20 +165,12 @@ struct WorkItemUpdate: Decodable {
     var fields: [String: Change]?
 }
 
-/// `{count, value}`, Azure DevOps's list; an element that cannot be read is left out (`LossyList`).
+/// `{count, value}`, Azure DevOps's list; an element that cannot be read is left out and counted (`LossyList`).
 struct ValueList<Element: Decodable>: Decodable {
-    var value: [Element]?
-    /// Elements sent that could not be read (`LossyList`).
-    var skipped = 0
+    var value: LossyList<Element>?
 
-    enum CodingKeys: String, CodingKey { case value }
-
-    init(from decoder: any Decoder) throws {
-        let list = try decoder.container(keyedBy: CodingKeys.self)
-            .decodeIfPresent(LossyList<Element>.self, forKey: .value)
-        value = list?.elements
-        skipped = list?.skipped ?? 0
-    }
+    /// What `value` holds; nothing where it is absent.
+    var entries: LossyList<Element> { value ?? LossyList() }
 }
 
 struct AzureDevOpsProjectInfo: Decodable {

@@ -53,8 +53,8 @@ extension AzureDevOpsState {
                 return workItemDone(slot)
             }
             let slot = try pullRequestForAct(request)
-            addThread(slot, at: time, text: try need(request.text, "text"), by: actor)
-            return ["ok": true, "pullRequest": .int(pullRequests[slot].id)]
+            let thread = addThread(slot, at: time, text: try need(request.text, "text"), by: actor)
+            return ["ok": true, "pullRequest": .int(pullRequests[slot].id), "thread": .int(thread.id)]
         }
         if Self.workItemVerbs.contains(request.verb) { return try actOnWorkItem(request, actor: actor, at: time) }
         if Self.pullRequestVerbs.contains(request.verb) { return try actOnPullRequest(request, actor: actor, at: time) }
@@ -171,6 +171,8 @@ extension AzureDevOpsState {
         case "complete": close(slot, completed: true, by: actor, at: time)
         default: close(slot, completed: false, by: actor, at: time)
         }
-        return ["ok": true, "pullRequest": .int(pullRequests[slot].id)]
+        // The thread the action recorded: what a fault on `GET threads` names.
+        let thread = pullRequests[slot].threads.last?.id ?? 0
+        return ["ok": true, "pullRequest": .int(pullRequests[slot].id), "thread": .int(thread)]
     }
 }

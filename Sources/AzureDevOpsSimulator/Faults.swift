@@ -17,7 +17,8 @@ public struct AzureDevOpsFault: Codable, Sendable {
         /// The throttle: 429 `TF400733`, `Retry-After` `retryAfter` (default 30) seconds and `X-RateLimit-*`.
         case throttle
         /// The work item whose id is `item`, wherever the answer holds it (a batch's `value`, the item alone; not its
-        /// updates), with `field` set to `value`, raw JSON text: `1e30`, `"7"` — a hostile server's.
+        /// updates), with `field` set to `value`, raw JSON text: `1e30`, `"7"` — a hostile server's. Armed for
+        /// `GET threads`, the pull request thread whose id is `item` instead.
         case item
     }
 
@@ -68,9 +69,11 @@ extension AzureDevOpsState {
             guard route != "GET updates", let id = fault.item, let field = fault.field, let raw = fault.value,
                 let value = try? JSONValue.parse(Array(raw.utf8)), let body = try? JSONValue.parse(response.body)
             else { return }
-            // A work item is the object with `fields`; a list holds them under `value`.
-            let list = body["value"].map { body.with("value", $0.settingMember(field, to: value, ofItem: id, marker: "fields")) }
-            response.body = (list ?? body.settingMember(field, to: value, ofItem: id, marker: "fields")).bytes
+            // A work item is the object with `fields`, a thread the one with `comments`; a list holds them under
+            // `value`.
+            let marker = fault.route == "GET threads" ? "comments" : "fields"
+            func set(_ json: JSONValue) -> JSONValue { json.settingMember(field, to: value, ofItem: id, marker: marker) }
+            response.body = (body["value"].map { body.with("value", set($0)) } ?? set(body)).bytes
         }
     }
 }

@@ -57,38 +57,28 @@ final class ForgejoAPI {
 
     /// Every page of a list: `limit` as large as the server gives, `Link` followed until the count reaches
     /// `X-Total-Count` (a cut page is never taken for the last, an extra empty one ends it); short of it, the read
-    /// fails.
+    /// fails. Items left out as unusable (`LossyList`) count as read: they were sent.
     func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) throws
-        -> [Value]
-    {
-        try counted(type, path, query, name: name).values
-    }
-
-    /// `all`, with how many items were sent that could not be read.
-    func counted<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String)
-        throws -> (values: [Value], skipped: Int)
+        -> LossyList<Value>
     {
         let first = try get(path, query + [("limit", String(Self.pageSize))], name: name)
-        // Items left out as unusable (`LossyList`) count as read: they were sent.
-        var values: [Value] = [], sent = 0, skipped = 0, total: Int?
+        var list = LossyList<Value>(), total: Int?
         let whole = try LinkPages.follow(
             ForgejoError.self, name, from: first, most: Self.mostPages, get: { try get(path, url: $0, name: name) }
         ) { response in
             let page = try decode(LossyList<Value>.self, response, name: name)
-            values += page.elements
-            sent += page.elements.count + page.skipped
-            skipped += page.skipped
+            list += page
             total = response.header("X-Total-Count").flatMap { Int($0.prefix(9)) }
-            if let total, sent >= total { return false }
-            return page.elements.count + page.skipped > 0
+            if let total, list.sent >= total { return false }
+            return page.sent > 0
         }
         guard whole else {
             throw ForgejoError.invalidResponse(endpoint: name, detail: "more than \(Self.mostPages) pages")
         }
-        if let total, sent < total {
-            throw ForgejoError.invalidResponse(endpoint: name, detail: "\(sent) of \(total) items")
+        if let total, list.sent < total {
+            throw ForgejoError.invalidResponse(endpoint: name, detail: "\(list.sent) of \(total) items")
         }
-        return (values, skipped)
+        return list
     }
 
     /// The error for an answer that is not 2xx. 429, and a 503 a proxy sent (an HTML page, or a `Retry-After`), are

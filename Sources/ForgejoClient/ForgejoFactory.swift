@@ -58,7 +58,7 @@ extension ForgejoTracker {
         let response = try api.get(path, query + [("limit", "1")], name: "search")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return max(0, total) }
         let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
-        return page.elements.count + page.skipped
+        return page.sent
     }
 
     func fix(for error: any Error) -> String {

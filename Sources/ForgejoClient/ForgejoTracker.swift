@@ -26,9 +26,6 @@ final class ForgejoTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "Forgejo" }
-    func closeIdleConnections() { api.transport.closeIdleConnections() }
-
     /// Who I am, and whether the server honours `review_requested`: one that does finds no issue awaiting a review.
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
@@ -44,15 +41,12 @@ final class ForgejoTracker: SurveyedTracker {
         let response = try api.get(search, query, name: "search (review_requested)")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return total <= 0 }
         let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
-        return page.elements.isEmpty && page.skipped == 0
+        return page.sent == 0
     }
 
     func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: settings.ignoreBots) }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Forgejo issues and pull requests assigned to you or awaiting your review, and "
-            + "those you opened; changes by others are reported from the next check on."
-    }
+    let watching = "Forgejo issues and pull requests assigned to you or awaiting your review, and those you opened"
 
     func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<ForgejoIssue> {
         reviewedByMe = []
@@ -61,7 +55,7 @@ final class ForgejoTracker: SurveyedTracker {
         if !full { query.append(("since", ServerTime.iso(poll.window.since))) }
         func search(_ filter: String, _ extra: [(String, String)] = []) throws -> [ForgejoIssue] {
             try api.all(ForgejoIssue.self, Self.search, [(filter, "true")] + extra + query, name: "search (\(filter))")
-                .filter(watched)
+                .elements.filter(watched)
         }
         let assigned = try search("assigned"), created = try search("created")
         // A server that ignores the filter would answer others' pull requests: no review requests from it.
@@ -110,7 +104,7 @@ final class ForgejoTracker: SurveyedTracker {
     /// Whether `me` submitted a review of the pull request since `since`: that removes the request without a word.
     private func reviewed(_ reference: ForgejoReference, by me: Int64?, since: Timestamp?) throws -> Bool {
         let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
-        return reviews.contains { review in
+        return reviews.elements.contains { review in
             guard review.user?.id == me, review.verdict != nil, let at = ServerTime.parse(review.submitted_at) else {
                 return false
             }
@@ -143,9 +137,9 @@ final class ForgejoTracker: SurveyedTracker {
             let query = [("since", ServerTime.iso(since))]
             do {
                 if !noTimeline {
-                    let timeline = try api.counted(
+                    let timeline = try api.all(
                         ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
-                    events += timeline.values.compactMap { mapping.event($0, item: item.id) }
+                    events += timeline.elements.compactMap { mapping.event($0, item: item.id) }
                     skipped += timeline.skipped
                 }
             } catch ForgejoError.server(404, let message, _) where message.isEmpty {
@@ -154,16 +148,16 @@ final class ForgejoTracker: SurveyedTracker {
                 continue  // gone since the search: the next full read asks for it
             }
             if noTimeline {
-                let comments = try api.counted(
+                let comments = try api.all(
                     ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
-                events += comments.values.compactMap { mapping.event($0, item: item.id, type: "comment") }
+                events += comments.elements.compactMap { mapping.event($0, item: item.id, type: "comment") }
                 skipped += comments.skipped
                 events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
             }
             if issue.isPullRequest {
-                let reviews = try api.counted(
+                let reviews = try api.all(
                     ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
-                events += reviews.values.compactMap { mapping.review($0, item: item.id) }
+                events += reviews.elements.compactMap { mapping.review($0, item: item.id) }
                 skipped += reviews.skipped
             }
             logs[item.id] = ItemLog(events: events, skipped: skipped)

@@ -40,7 +40,7 @@ final class GitHubAPI {
     let skipped: SkippedItems
     private var version = GitHubAPI.versions[0]
     /// The longest `X-Poll-Interval` seen since it was last taken: it holds for the next poll only.
-    var pollInterval: Double?
+    let pollInterval = AskedWait()
 
     init(_ access: APIAccess) {
         requests = APIRequests(
@@ -69,7 +69,7 @@ final class GitHubAPI {
         let answer = try requests.send(
             .get, target, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
         if let interval = answer.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
-            pollInterval = max(pollInterval ?? 0, Double(min(interval, 3_600)))
+            pollInterval.ask(Double(min(interval, 3_600)))
         }
         if answer.status == 400, version == Self.versions[0],
             (APIErrorBody.text(answer) ?? "").lowercased().contains("version")
@@ -143,8 +143,6 @@ final class GitHubAPI {
         scopes.split(separator: ",").contains { $0.filter { $0 != " " } == "repo" }
     }
 
-    /// The `rel="next"` URL of the `Link` header.
-    static func nextPage(_ response: HTTPResponse) -> String? { LinkHeader.target("next", in: response) }
 }
 
 /// Reads lists, searches, issues and timelines whole or not at all. A server that links pages without end makes the
@@ -178,7 +176,7 @@ struct GitHubReader {
             let page = try api.decode(LossyList<GitHubIssue>.self, answer, endpoint).elements
             read.issues += page
             guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
-                GitHubAPI.nextPage(answer) != nil
+                LinkHeader.target("next", in: answer) != nil
             else { return true }
             read.coveredSince = oldest
             return false
@@ -199,7 +197,7 @@ struct GitHubReader {
         let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
             let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
             items += page.items.elements
-            let last = GitHubAPI.nextPage($0) == nil
+            let last = LinkHeader.target("next", in: $0) == nil
             if page.incomplete_results == true || (last && (page.total_count ?? 0) > items.count) { complete = false }
             return true
         }
@@ -244,33 +242,29 @@ struct GitHubReader {
 
     /// The timeline of an issue or pull request, oldest first: whole, or — for an item too busy to read whole — its
     /// newest `mostTimelinePages` pages, read back from the last (`complete` false).
-    func timeline(_ reference: GitHubReference) throws -> (items: [GitHubTimelineItem], complete: Bool, skipped: Int) {
+    func timeline(_ reference: GitHubReference) throws -> (entries: LossyList<GitHubTimelineItem>, complete: Bool) {
         let endpoint = GitHubEndpoint.timeline(reference)
         var answer = try api.get(endpoint, [("per_page", "100")])
         if let last = LinkHeader.target("last", in: answer), let pages = Self.page(of: last),
             pages > Self.mostTimelinePages
         {
-            var pages: [[GitHubTimelineItem]] = [], seen = Set<String>(), skipped = 0
+            var pages: [LossyList<GitHubTimelineItem>] = [], seen = Set<String>()
             answer = try api.get(endpoint, url: last)
             while true {
-                let page = try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint)
-                pages.append(page.elements)
-                skipped += page.skipped
+                pages.append(try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint))
                 guard pages.count < Self.mostTimelinePages,
                     let previous = LinkHeader.target("prev", in: answer), seen.insert(previous).inserted
                 else { break }
                 answer = try api.get(endpoint, url: previous)
             }
-            return (pages.reversed().flatMap { $0 }, false, skipped)
+            return (LossyList(merging: pages.reversed()), false)
         }
-        var items: [GitHubTimelineItem] = [], skipped = 0
+        var entries = LossyList<GitHubTimelineItem>()
         let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
-            let page = try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint)
-            items += page.elements
-            skipped += page.skipped
+            entries += try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint)
             return true
         }
-        return (items, whole, skipped)
+        return (entries, whole)
     }
 
     /// Pages from `first` on by `rel="next"` (`LinkPages`), each given to `read`: `false` where more were left.

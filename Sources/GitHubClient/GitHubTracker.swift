@@ -34,13 +34,7 @@ final class GitHubTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "GitHub" }
-    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
-
-    func takeServerInterval() -> Double? {
-        defer { api.pollInterval = nil }
-        return api.pollInterval
-    }
+    func takeServerInterval() -> Double? { api.pollInterval.take() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let found = try api.decode(GitHubUser.self, try api.get(.user), .user)
@@ -50,12 +44,9 @@ final class GitHubTracker: SurveyedTracker {
 
     func rules(me: ActivityIdentity) -> ActivityRules { .forge(me: me, ignoreBots: github.ignoreBots) }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) GitHub issues and pull requests assigned to you or awaiting your review, and "
-            + "those you opened; changes by others are reported from the next check on."
-    }
+    let watching = "GitHub issues and pull requests assigned to you or awaiting your review, and those you opened"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         GitHubError.refused(.repositoriesUnavailable(names: parts))
     }
 
@@ -135,11 +126,11 @@ final class GitHubTracker: SurveyedTracker {
             // what was stored, and the same in every poll that reads them.
             let now = item.record[ActivityFields.updated].map(Timestamp.init)
                 ?? Timestamp(secondsSinceEpoch: Int(poll.window.started))
-            let timeline = try reader.timeline(reference)
+            let timeline = try reader.timeline(reference), entries = timeline.entries.elements
             var log = ItemLog(
-                events: timeline.items.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
-                skipped: timeline.skipped)
-            let commits = timeline.items.filter { $0.event == "committed" }
+                events: entries.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
+                skipped: timeline.entries.skipped)
+            let commits = entries.filter { $0.event == "committed" }
             if let last = commits.last?.sha {
                 log.marks[GitHubFields.head] = last
                 if let oldHead = poll.stored[item.id]?[GitHubFields.head], let seen = commits.firstIndex(where: { $0.sha == oldHead }) {

@@ -56,28 +56,27 @@ final class GitLabAPI {
     func pages<Item: Decodable>(
         _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64,
         most: Int? = nil, until stop: ([Item]) -> Bool = { _ in false }
-    ) throws -> (items: [Item], complete: Bool, skipped: Int) {
-        var items: [Item] = [], page = 1, previous: [Int64] = [], skipped = 0
+    ) throws -> (entries: LossyList<Item>, complete: Bool) {
+        var entries = LossyList<Item>(), page = 1, previous: [Int64] = []
         for _ in 0..<(most ?? Self.mostPages) {
             let response = try send(endpoint, query + [("page", String(page))])
-            let read = try decode(LossyList<Item>.self, response, endpoint), batch = read.elements
-            let ids = batch.map(id)
-            skipped += read.skipped
-            if batch.isEmpty && read.skipped == 0 { return (items, true, skipped) }
+            let batch = try decode(LossyList<Item>.self, response, endpoint), ids = batch.elements.map(id)
+            if batch.sent == 0 { return (entries, true) }
             if !ids.isEmpty && ids == previous {
                 throw GitLabError.invalidResponse(
                     endpoint: endpoint.name, detail: "page \(page) repeats page \(page - 1) (GitLab's paging bug)")
             }
             previous = ids
-            items += batch
-            guard !stop(batch), let next = response.header("X-Next-Page").flatMap({ Int($0.prefix(9)) }), next > page
-            else { return (items, true, skipped) }
+            entries += batch
+            guard !stop(batch.elements), let next = response.header("X-Next-Page").flatMap({ Int($0.prefix(9)) }),
+                next > page
+            else { return (entries, true) }
             page = next
         }
         guard most != nil else {
             throw GitLabError.invalidResponse(endpoint: endpoint.name, detail: "more than \(Self.mostPages) pages")
         }
-        return (items, false, skipped)
+        return (entries, false)
     }
 
     private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {

@@ -44,9 +44,6 @@ final class GitLabTracker: SurveyedTracker {
         self.api = api
     }
 
-    var trackerName: String { "GitLab" }
-    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
-
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let found = try api.get(GitLabUser.self, .user)
         guard let id = found.id else { throw GitLabError.invalidResponse(endpoint: "user", detail: "no id") }
@@ -59,12 +56,9 @@ final class GitLabTracker: SurveyedTracker {
             shownValues: [ForgeFields.state: ["opened": "open"]])
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) GitLab issues and merge requests assigned to you or awaiting your review, and "
-            + "those you authored; changes by others are reported from the next check on."
-    }
+    let watching = "GitLab issues and merge requests assigned to you or awaiting your review, and those you authored"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         GitLabError.projectsUnavailable(parts, refused: refused)
     }
 
@@ -128,15 +122,15 @@ final class GitLabTracker: SurveyedTracker {
         }
         if !read.complete { return try list(endpoint, filters, full: full, since: since, pageSize: 100) }
         // Stopped at a full page: older items of the list were not read (a short page was its end).
-        let covered = reachedOlder && read.items.count % size == 0
-        return (read.items, covered ? ServerTime.parse(read.items.last?.updated_at) : nil)
+        let items = read.entries.elements, covered = reachedOlder && items.count % size == 0
+        return (items, covered ? ServerTime.parse(items.last?.updated_at) : nil)
     }
 
     /// What I authored, updated since `since` (every open one on a full read).
     private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) throws -> [GitLabItem] {
         var query = [("scope", "created_by_me"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100")]
         if let since { query += [("state", "all"), ("updated_after", ServerTime.iso(since))] } else { query.append(("state", "opened")) }
-        return try api.pages(GitLabItem.self, endpoint, query, id: \.id).items
+        return try api.pages(GitLabItem.self, endpoint, query, id: \.id).entries.elements
     }
 
     /// Stored items asked for one by one: those GitLab still shows (mine while assigned, authored or awaiting my
@@ -197,7 +191,7 @@ final class GitLabTracker: SurveyedTracker {
             let notes = try api.pages(
                 GitLabNote.self, .notes(project: project, iid: source.iid, mergeRequest: mr),
                 [("sort", "desc"), ("order_by", "created_at"), ("per_page", "100")], id: \.id, most: Self.mostNotePages)
-            var log = ItemLog(events: [], complete: notes.complete, skipped: notes.skipped)
+            var log = ItemLog(events: [], complete: notes.complete, skipped: notes.entries.skipped)
             var stateInNotes = false
             for kind in ["label", "state", "milestone"] where !stateInNotes {
                 do {
@@ -205,9 +199,9 @@ final class GitLabTracker: SurveyedTracker {
                         GitLabResourceEvent.self,
                         .resourceEvents(project: project, iid: source.iid, mergeRequest: mr, kind: kind),
                         [("per_page", "100")], id: \.id, most: Self.mostNotePages)
-                    log.events += found.items.compactMap { mapping.event($0, kind: kind, item: item.id) }
+                    log.events += found.entries.elements.compactMap { mapping.event($0, kind: kind, item: item.id) }
                     log.complete = log.complete && found.complete
-                    log.skipped += found.skipped
+                    log.skipped += found.entries.skipped
                 } catch GitLabError.server(404, _, _) {
                     // An old GitLab without resource events (or the item went meanwhile): its notes tell state,
                     // label and milestone changes, for this item and this poll.
@@ -215,7 +209,9 @@ final class GitLabTracker: SurveyedTracker {
                     log.events = []
                 }
             }
-            log.events += notes.items.reversed().compactMap { mapping.event($0, item: item.id, stateInNotes: stateInNotes) }
+            log.events += notes.entries.elements.reversed().compactMap {
+                mapping.event($0, item: item.id, stateInNotes: stateInNotes)
+            }
             logs[item.id] = log
         }
         return logs

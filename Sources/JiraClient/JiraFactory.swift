@@ -43,7 +43,7 @@ extension JiraTracker {
             for project in jira.projects ?? [] { check(project: project, into: &findings) }
             let assigned = try JiraReader(api: api).search(
                 "assignee = currentUser()\(jira.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
-                fields: ["updated"]).issues
+                fields: ["updated"]).elements
             findings.add(.pass, "\(assigned.count) issues assigned to you")
             findings.add(
                 .pass,

@@ -1,3 +1,4 @@
+import SourceKit
 import TrackerHTTP
 import TrackwatchCore
 
@@ -24,19 +25,16 @@ struct JiraReader {
         var issueIdsOrKeys: [String], maxResults: Int, nextPageToken: String?
     }
 
-    /// Issues read, and how many the answers held that could not be read.
-    typealias Found = (issues: [JiraIssue], skipped: Int)
-
     /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`), and the number left out as
     /// unreadable (`LossyList`): where there are any, an issue the search did not return may be one of them.
-    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> Found {
+    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> LossyList<JiraIssue> {
         try api.knownFlavour() == .cloud
             ? cloudSearch(jql, fields: fields, changelog: changelog)
             : offsetSearch(jql, fields: fields, changelog: changelog)
     }
 
-    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> Found {
-        var issues: [JiraIssue] = [], skipped = 0, size = pageSize, refused: String?, token: String?
+    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> LossyList<JiraIssue> {
+        var found = LossyList<JiraIssue>(), size = pageSize, refused: String?, token: String?
         var tokens = Set<String>()
         for _ in 0..<Self.mostPages {
             let expand = changelog ? "changelog" : nil
@@ -45,10 +43,9 @@ struct JiraReader {
                     CloudSearch(jql: jql, fields: fields, maxResults: $0, nextPageToken: token, expand: expand)
                 })
             else { continue }
-            issues += page.issues.elements
-            skipped += page.issues.skipped
-            guard issues.count + skipped <= Self.largestRead else { throw tooMany(.searchJQL) }
-            guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return (issues, skipped) }
+            found += page.issues
+            guard found.sent <= Self.largestRead else { throw tooMany(.searchJQL) }
+            guard let next = page.nextPageToken, !next.isEmpty, page.isLast != true else { return found }
             guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
                 throw JiraError.invalidResponse(
                     endpoint: "search/jql", detail: "a nextPageToken that repeats an earlier one (paging never ends)")
@@ -60,27 +57,26 @@ struct JiraReader {
 
     /// Data Center's paging by offset. Past its result window (`largestOffset`, well under `largestRead`) the read
     /// fails.
-    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> Found {
-        var issues: [JiraIssue] = [], skipped = 0, firstIDs = Set<String>(), size = pageSize, refused: String?
+    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> LossyList<JiraIssue> {
+        var found = LossyList<JiraIssue>(), firstIDs = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
             // Issues left out as unreadable were sent: the next page starts after them.
-            let read = issues.count + skipped
+            let read = found.sent
             let expand = changelog ? ["changelog"] : nil
             guard
                 let page = try page(.search, &size, &refused, {
                     OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: read, expand: expand)
                 })
             else { continue }
-            guard page.issues.elements.count + page.issues.skipped > 0 else { return (issues, skipped) }
+            guard page.issues.sent > 0 else { return found }
             if let first = page.issues.elements.first, !firstIDs.insert(first.id.value).inserted {
                 throw JiraError.invalidResponse(
                     endpoint: "search", detail: "the page at \(read) repeats an earlier one (startAt ignored)")
             }
-            issues += page.issues.elements
-            skipped += page.issues.skipped
+            found += page.issues
             let total = min(max(page.total ?? 0, 0), Self.largestRead + 1)
-            if issues.count + skipped >= total { return (issues, skipped) }
-            guard issues.count + skipped < Self.largestOffset else {
+            if found.sent >= total { return found }
+            guard found.sent < Self.largestOffset else {
                 throw JiraError.invalidResponse(
                     endpoint: "search",
                     detail: "more than \(Self.largestOffset) issues, beyond what Jira's search pages through; narrow "
@@ -114,10 +110,7 @@ struct JiraReader {
     }
 
     /// An issue's changelog as read: its histories, and how many it sent that could not be read.
-    struct Changelog {
-        var histories: [JiraHistory] = []
-        var skipped = 0
-    }
+    typealias Changelog = LossyList<JiraHistory>
 
     /// The changelog histories of `issues` (by id), oldest first within each: Cloud's bulk changelog; Data
     /// Center's search with the changelog expanded (each issue's whole changelog read where the answer cut it).
@@ -129,11 +122,10 @@ struct JiraReader {
             return logs
         }
         for chunk in issues.chunked(100) {
-            for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).issues {
-                let page = issue.changelog, entries = page?.entries ?? []
-                let cut = (page?.total ?? 0) > (page?.sent ?? 0)
-                logs[issue.id.value] =
-                    cut ? try wholeChangelog(issue.id.value) : Changelog(histories: entries, skipped: page?.skipped ?? 0)
+            for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).elements {
+                let embedded = issue.changelog?.entries ?? Changelog()
+                let cut = (issue.changelog?.total ?? 0) > embedded.sent
+                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : embedded
             }
         }
         return logs
@@ -145,8 +137,7 @@ struct JiraReader {
             let page: JiraBulkChangelog = try api.post(
                 .bulkChangelog, BulkRequest(issueIdsOrKeys: ids, maxResults: 1_000, nextPageToken: token))
             for log in page.issueChangeLogs?.elements ?? [] {
-                logs[log.issueId.value, default: Changelog()].histories += log.changeHistories?.elements ?? []
-                logs[log.issueId.value, default: Changelog()].skipped += log.changeHistories?.skipped ?? 0
+                logs[log.issueId.value, default: Changelog()] += log.changeHistories ?? Changelog()
             }
             guard let next = page.nextPageToken, !next.isEmpty else { return }
             guard next.utf8.count <= 4_096, tokens.insert(next).inserted else {
@@ -162,20 +153,17 @@ struct JiraReader {
     /// the changelog's own pages.
     private func wholeChangelog(_ id: String) throws -> Changelog {
         let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
-        var log = Changelog(histories: issue.changelog?.entries ?? [], skipped: issue.changelog?.skipped ?? 0)
-        guard let total = issue.changelog?.total, total > issue.changelog?.sent ?? 0 else { return log }
+        let embedded = issue.changelog?.entries ?? Changelog()
+        guard let total = issue.changelog?.total, total > embedded.sent else { return embedded }
         // Data Center has no changelog route: what the issue carries is all there is.
-        guard try api.knownFlavour() == .cloud else { return log }
-        log = Changelog()
-        var sent = 0
+        guard try api.knownFlavour() == .cloud else { return embedded }
+        var log = Changelog()
         for _ in 0..<Self.mostPages {
             let page: JiraChangelogPage = try api.get(
-                .issueChangelog(id: id), [("startAt", String(sent)), ("maxResults", "100")])
-            guard page.sent > 0 else { return log }
-            log.histories += page.entries
-            log.skipped += page.skipped
-            sent += page.sent
-            if page.isLast == true || sent >= min(page.total ?? 0, Self.largestRead) { return log }
+                .issueChangelog(id: id), [("startAt", String(log.sent)), ("maxResults", "100")])
+            guard page.entries.sent > 0 else { return log }
+            log += page.entries
+            if page.isLast == true || log.sent >= min(page.total ?? 0, Self.largestRead) { return log }
         }
         throw tooMany(.issueChangelog(id: id))
     }
@@ -186,25 +174,26 @@ struct JiraReader {
 
     /// The comments of an issue whose embedded comments were cut, oldest first as embedded comments come: every
     /// page, newest first, up to `total` or `mostCommentPages` pages (one page once dropped all but the newest).
-    func newestComments(_ id: String) throws -> (comments: [JiraComment], skipped: Int) {
-        var comments: [JiraComment] = [], ids = Set<String>(), firstIDs = Set<String>(), offset = 0, skipped = 0
+    func newestComments(_ id: String) throws -> LossyList<JiraComment> {
+        var read = LossyList<JiraComment>(), ids = Set<String>(), firstIDs = Set<String>(), offset = 0
         for _ in 0..<Self.mostCommentPages {
             let page: JiraCommentPage = try api.get(
                 .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", String(offset))])
-            let entries = page.comments?.elements ?? []
-            guard page.sent > 0 else { break }
-            if let first = entries.first, !firstIDs.insert(first.id.value).inserted {
+            let entries = page.comments ?? LossyList()
+            guard entries.sent > 0 else { break }
+            if let first = entries.elements.first, !firstIDs.insert(first.id.value).inserted {
                 throw JiraError.invalidResponse(
                     endpoint: JiraEndpoint.issueComments(id: id).name,
                     detail: "the page of comments at \(offset) repeats an earlier one (startAt ignored)")
             }
-            offset += page.sent
-            skipped += page.comments?.skipped ?? 0
+            offset += entries.sent
+            read.skipped += entries.skipped
             // A comment added while the pages are read shifts them by one: the one at the boundary comes twice.
-            for comment in entries where ids.insert(comment.id.value).inserted { comments.append(comment) }
+            read.elements += entries.elements.filter { ids.insert($0.id.value).inserted }
             if offset >= min(max(page.total ?? 0, 0), Self.largestRead) { break }
         }
-        return (comments.reversed(), skipped)
+        read.elements.reverse()
+        return read
     }
 }
 

@@ -23,11 +23,8 @@ final class JiraTracker: ActivityTracker {
         self.api = api
     }
 
-    var trackerName: String { "Jira" }
     /// Asked by id in batches of 100: a full read confirms every stored issue it did not return.
     var mostLookups: Int { 5_000 }
-
-    func closeIdleConnections() { api.requests.transport.closeIdleConnections() }
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         let flavour = try api.knownFlavour()
@@ -45,12 +42,9 @@ final class JiraTracker: ActivityTracker {
             assignmentFields: [JiraFields.assignee])
     }
 
-    func baselineNote(assigned: Int) -> String {
-        "Baseline: watching \(assigned) Jira issues assigned to you, and those you reported or watch; changes by "
-            + "others are reported from the next check on."
-    }
+    let watching = "Jira issues assigned to you, and those you reported or watch"
 
-    func unavailable(_ parts: [String]) -> any SourceFailure {
+    func unavailable(_ parts: [String]) -> (any SourceFailure)? {
         JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", ")))
     }
 
@@ -64,7 +58,7 @@ final class JiraTracker: ActivityTracker {
         while true {
             do {
                 let jql = poll.window.full ? query.full : query.changed(inLast: poll.window.minutes)
-                let issues = try JiraReader(api: api).search(jql, fields: JiraFields.requested).issues
+                let issues = try JiraReader(api: api).search(jql, fields: JiraFields.requested).elements
                 lists.mine.merge(issues.map { ($0.id.value, $0) }) { $1 }
                 return lists
             } catch JiraError.server(400, let message, _) {
@@ -93,12 +87,12 @@ final class JiraTracker: ActivityTracker {
     }
 
     private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) throws {
-        let found: JiraReader.Found
+        let found: LossyList<JiraIssue>
         do {
             if batch.count == 1 {
                 let one: LossyItem<JiraIssue> = try api.get(
                     .issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])
-                found = (one.value.map { [$0] } ?? [], one.value == nil ? 1 : 0)
+                found = LossyList(elements: one.value.map { [$0] } ?? [], skipped: one.value == nil ? 1 : 0)
             } else {
                 found = try JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
             }
@@ -111,7 +105,7 @@ final class JiraTracker: ActivityTracker {
             try confirm(Array(batch[half...]), into: &answers, poll)
             return
         }
-        let returned = Dictionary(found.issues.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let returned = Dictionary(found.elements.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
         for id in batch {
             guard let issue = returned[id] else {
                 // An issue the answer held but that could not be read may be any of those it did not return: none
@@ -146,18 +140,17 @@ final class JiraTracker: ActivityTracker {
         for (item, issue) in changed {
             let id = issue.id.value
             let changelog = histories[id] ?? JiraReader.Changelog()
-            var events = changelog.histories.compactMap { mapping.event($0, issue: id) }
-            var comments = issue.fields?.comment?.comments?.elements ?? []
-            var unreadComments = issue.fields?.comment?.comments?.skipped ?? 0
-            if let page = issue.fields?.comment, let total = page.total, total > page.sent {
-                (comments, unreadComments) = try reader.newestComments(id)
+            var events = changelog.elements.compactMap { mapping.event($0, issue: id) }
+            var comments = issue.fields?.comment?.comments ?? LossyList()
+            if let total = issue.fields?.comment?.total, total > comments.sent {
+                comments = try reader.newestComments(id)
             }
-            events += comments.compactMap { mapping.event($0, issue: id) }
+            events += comments.elements.compactMap { mapping.event($0, issue: id) }
             if let creation = mapping.creation(issue) { events.append(creation) }
             // Histories, their changed fields and comments that could not be read: the rest is told, and what none
             // names too (`ItemLog.skipped`).
-            let unread = changelog.skipped + changelog.histories.reduce(0) { $0 + ($1.items?.skipped ?? 0) }
-            logs[item.id] = ItemLog(events: events, skipped: unread + unreadComments)
+            let unread = changelog.skipped + changelog.elements.reduce(0) { $0 + ($1.items?.skipped ?? 0) }
+            logs[item.id] = ItemLog(events: events, skipped: unread + comments.skipped)
         }
         return logs
     }

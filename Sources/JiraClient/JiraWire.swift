@@ -66,10 +66,8 @@ struct JiraChangelogPage: Decodable {
     var values: LossyList<JiraHistory>?
     var isLast: Bool?
 
-    var entries: [JiraHistory] { (histories ?? values)?.elements ?? [] }
-    /// Histories sent, read or left out: what `total` counts, and where the next page starts.
-    var sent: Int { entries.count + skipped }
-    var skipped: Int { (histories ?? values)?.skipped ?? 0 }
+    /// The histories under either name.
+    var entries: LossyList<JiraHistory> { histories ?? values ?? LossyList() }
 }
 
 struct JiraHistory: Decodable {
@@ -94,9 +92,6 @@ struct JiraBulkChangelog: Decodable {
 struct JiraCommentPage: Decodable {
     var comments: LossyList<JiraComment>?
     var total: Int?
-
-    /// Comments sent, read or left out.
-    var sent: Int { comments.map { $0.elements.count + $0.skipped } ?? 0 }
 }
 
 struct JiraComment: Decodable {

@@ -27,6 +27,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     private let budget: ReadBudget?
     /// The server's clock as this poll's answers give it: whether an item's second is over.
     private let serverClock: ServerClock?
+    /// The connection the tracker's requests go over, closed between polls.
+    private let connection: (any HTTPTransport)?
     /// How long seen log entries are kept (by their time, and by when they were stored): older ones are older than
     /// anything a read still returns as news.
     static var keepSeenFor: Double { 30 * 86_400 }
@@ -42,11 +44,12 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
 
     public init(
         tracker: Tracker, settings: any SourceSettings, watch: String, context: SourceContext, logger: Logger,
-        budget: ReadBudget? = nil, serverClock: ServerClock? = nil
+        budget: ReadBudget? = nil, serverClock: ServerClock? = nil, connection: (any HTTPTransport)? = nil
     ) {
         self.tracker = tracker
         self.budget = budget
         self.serverClock = serverClock
+        self.connection = connection
         self.settings = settings
         self.watch = watch
         state = context.state
@@ -56,7 +59,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         watchPoller = WatchPoller(source: settings.sourceName, state: context.state, logger: logger, wallClock: context.wallClock)
     }
 
-    public func closeIdleConnections() { tracker.closeIdleConnections() }
+    public func closeIdleConnections() { connection?.closeIdleConnections() }
     public func close() {}
 
     public func pollBlocking(dryRun: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun, fullRead: false) }
@@ -100,8 +103,14 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         var report = PollReport(
             changes: result.changes, isBaseline: result.isBaseline, recordCount: assigned,
             recordCountLabel: "assigned", durationMilliseconds: WatchPoller.milliseconds(clock.now - start),
-            silentUpdates: result.silentUpdates, baselineNote: tracker.baselineNote(assigned: assigned))
-        if !unreadable.isEmpty { report.failure = tracker.unavailable(unreadable.sorted()) }
+            silentUpdates: result.silentUpdates,
+            baselineNote: "Baseline: watching \(assigned) \(tracker.watching); changes by others are reported from the "
+                + "next check on.")
+        if !unreadable.isEmpty {
+            let parts = unreadable.sorted()
+            report.failure = tracker.unavailable(parts) ?? ConfigurationProblem(
+                "\(settings.trackerName): not available: \(parts.joined(separator: ", ")); the rest is watched")
+        }
         report.serverInterval = tracker.takeServerInterval()
         return report
     }
@@ -142,7 +151,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         let asked = Array(missing.prefix(tracker.mostLookups))
         if missing.count > asked.count {
             logger.notice(
-                "more \(tracker.trackerName) items to look up than one poll asks for; the rest next poll",
+                "more \(settings.trackerName) items to look up than one poll asks for; the rest next poll",
                 metadata: ["items": "\(missing.count)", "asked": "\(asked.count)"])
         }
         var candidates: [String: (item: Tracker.Item, isMine: Bool)] = [:]
@@ -155,7 +164,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             case .gone(let status):
                 gone.insert(id)
                 logger.notice(
-                    "a \(tracker.trackerName) item is no longer visible; no longer watched",
+                    "a \(settings.trackerName) item is no longer visible; no longer watched",
                     metadata: ["item": "\(stored[id]?.id.rawValue ?? id)", "status": "\(status)"])
             case .unreadable(let part): unreadable.insert(part)
             case nil: continue  // not answered: kept, and asked again
@@ -195,7 +204,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             for (field, value) in log.marks { items[index].record.fields[field] = value }
             if !log.complete, busy.insert(id).inserted {
                 logger.notice(
-                    "a \(tracker.trackerName) item is too busy to follow in full: only its newest activity is read",
+                    "a \(settings.trackerName) item is too busy to follow in full: only its newest activity is read",
                     metadata: ["item": "\(items[index].record.id)"])
                 events.append(
                     ActivityEvent(
@@ -227,7 +236,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         if told != toldBefore { memory.set(Self.toldUnnamedKey, ids: told) }
         if !unreadable.isEmpty {
             logger.warning(
-                "parts of \(tracker.trackerName) are not available; the rest is watched",
+                "parts of \(settings.trackerName) are not available; the rest is watched",
                 metadata: ["parts": "\(unreadable.sorted().joined(separator: ", "))"])
         }
         return Observed(

@@ -9,8 +9,6 @@ public protocol ActivityTracker: AnyObject {
     /// An item as the tracker's API returns it (an issue, a pull request).
     associatedtype Item
 
-    /// What people call the tracker: `GitHub`.
-    var trackerName: String { get }
     /// The most stored items asked for by id in one poll; the rest are asked at the next.
     var mostLookups: Int { get }
 
@@ -29,21 +27,20 @@ public protocol ActivityTracker: AnyObject {
     /// The logs of the items that changed since they were stored (or are new), by stable id (one request for all
     /// where the tracker can).
     func logs(of changed: [(item: ActivityItem, source: Item)], _ poll: ActivityPoll) throws -> [String: ItemLog]
-    /// The failure that names the parts that could not be read (`PollReport.failure`; the rest was polled).
-    func unavailable(_ parts: [String]) -> any SourceFailure
-    /// Said once by `check` when the baseline was taken.
-    func baselineNote(assigned: Int) -> String
+    /// The failure that names the parts that could not be read (`PollReport.failure`; the rest was polled); `nil`:
+    /// the poller's own words.
+    func unavailable(_ parts: [String]) -> (any SourceFailure)?
+    /// What a baseline watches, after its count in the note `check` says once: `Jira issues assigned to you, and
+    /// those you reported or watch`.
+    var watching: String { get }
     /// Seconds the server asked to be left alone after this poll (GitHub's `X-Poll-Interval`), once.
     func takeServerInterval() -> Double?
-    func closeIdleConnections()
 }
 
 extension ActivityTracker {
     public var mostLookups: Int { 50 }
     public func takeServerInterval() -> Double? { nil }
-    public func unavailable(_ parts: [String]) -> any SourceFailure {
-        ConfigurationProblem("\(trackerName): not available: \(parts.joined(separator: ", ")); the rest is watched")
-    }
+    public func unavailable(_ parts: [String]) -> (any SourceFailure)? { nil }
 }
 
 /// Who I am in a tracker: my own events are silent.

@@ -11,6 +11,27 @@ public struct LossyList<Element: Decodable>: Decodable {
     /// Elements left out: a page of them is not an empty page (the end of a list).
     public var skipped = 0
 
+    /// Elements the tracker sent, read or left out: what its totals count, and where its next page starts.
+    public var sent: Int { elements.count + skipped }
+
+    /// A list read in parts: the pages of one are added to it (`+=`).
+    public init(elements: [Element] = [], skipped: Int = 0) {
+        self.elements = elements
+        self.skipped = skipped
+    }
+
+    /// The pages of one list, in the order given, as one list.
+    public init(merging pages: some Sequence<LossyList>) {
+        self.init()
+        for page in pages { self += page }
+    }
+
+    /// `page` read after what `list` holds.
+    public static func += (list: inout LossyList, page: LossyList) {
+        list.elements += page.elements
+        list.skipped += page.skipped
+    }
+
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var elements: [Element] = [], skipped = 0

@@ -86,22 +86,24 @@ public struct ActivityTrackerFactory<Kind: ActivityTrackerKind>: SourceFactory {
         settings.connection.warnings(logger: logger)
         let budget = ReadBudget(bytes: ReadBudget.activityPoll), clock = ServerClock()
         let secret = try Kind.secret(settings, context.secret)
-        let session = try connect(settings, secret: secret, environment: context.environment, logger: logger) {
+        let connected = try connect(settings, secret: secret, environment: context.environment, logger: logger) {
             context.wrap(
                 RequestLog(
                     base: ServerClockTransport(BudgetTransport($0, budget: budget), clock: clock), logger: logger,
                     route: Kind.route))
-        }.session
-        return poller(session.tracker, settings, context: context, logger: logger, budget: budget, clock: clock)
+        }
+        return poller(
+            connected.session.tracker, settings, context: context, logger: logger, budget: budget, clock: clock,
+            connected.http)
     }
 
     private func poller<Tracker: ActivityTracker>(
         _ tracker: Tracker, _ settings: Settings, context: SourceContext, logger: Logger, budget: ReadBudget,
-        clock: ServerClock
+        clock: ServerClock, _ connection: any HTTPTransport
     ) -> any Source {
         ActivityPoller(
             tracker: tracker, settings: settings, watch: Kind.watch, context: context, logger: logger, budget: budget,
-            serverClock: clock)
+            serverClock: clock, connection: connection)
     }
 
     public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {

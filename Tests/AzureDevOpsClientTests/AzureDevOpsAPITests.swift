@@ -64,8 +64,8 @@ final class AzureDevOpsAPITests: XCTestCase {
         let api = AzureDevOpsAPI(access("https://dev.azure.com/acme", script))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
         _ = try api.get(ValueList<PullRequest>.self, .pullRequests(project: "Web"))
-        XCTAssertEqual(api.takeAskedWait(), 7)
-        XCTAssertNil(api.takeAskedWait())
+        XCTAssertEqual(api.askedToWait.take(), 7)
+        XCTAssertNil(api.askedToWait.take())
     }
 
     /// A work item that cannot be read (an id past Int) is left out of a batch; the ids that batch left out are then

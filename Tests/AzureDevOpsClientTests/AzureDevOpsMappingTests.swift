@@ -133,7 +133,7 @@ final class AzureDevOpsMappingTests: XCTestCase {
                "fields": {"System.ChangedDate": {"newValue": "2026-11-29T09:03:00Z"}, "System.Watermark": {"newValue": 9}}, "relations": {}}
             ]}
             """)
-        let events = (updates.value ?? []).map { mapping.event($0, item: "w42") }
+        let events = updates.entries.elements.map { mapping.event($0, item: "w42") }
         XCTAssertEqual(events.count, 4)
         let assigned = try XCTUnwrap(events[0])
         XCTAssertEqual(assigned.id, "u1")
@@ -224,7 +224,7 @@ final class AzureDevOpsMappingTests: XCTestCase {
                   {"id": 8, "isDeleted": true, "comments": [{"id": 1, "content": "x", "publishedDate": "2026-11-29T09:08:00Z"}]}
                 ]}
                 """
-            ).value ?? []
+            ).entries.elements
         let events = threads.flatMap { mapping.events($0, item: "p7") }
         XCTAssertEqual(events.map(\.id), ["t1", "t2", "t3", "t4", "t6", "c7.1"])
         XCTAssertEqual(

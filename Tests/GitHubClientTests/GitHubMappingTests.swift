@@ -112,7 +112,7 @@ final class GitHubMappingTests: XCTestCase {
             endpoint: .issues(filter: "assigned"))
         XCTAssertEqual(scope.failureKind, .credentials)
         XCTAssertTrue(scope.description.contains("read:user"), scope.description)
-        XCTAssertEqual(GitHubAPI.nextPage(HTTPResponse(status: 200, headers: [
+        XCTAssertEqual(LinkHeader.target("next", in: HTTPResponse(status: 200, headers: [
             ("Link", #"<https://api.github.com/issues?page=2>; rel="next", <https://api.github.com/issues?page=5>; rel="last""#),
         ])), "https://api.github.com/issues?page=2")
     }

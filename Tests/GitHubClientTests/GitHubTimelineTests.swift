@@ -44,7 +44,7 @@ final class GitHubTimelineTests: XCTestCase {
                 url: "https://api.github.com", secret: Secret("t"), transport: transport, timeout: 30,
                 logger: Logger(label: "test")))
         let timeline = try GitHubReader(api: api).timeline(try XCTUnwrap(GitHubReference("acme/web#7")))
-        return (timeline.items, timeline.complete, transport.asked)
+        return (timeline.entries.elements, timeline.complete, transport.asked)
     }
 
     func test_aBusyItem_isReadFromItsNewestPages_andSaysItIsNotWhole() throws {

@@ -39,4 +39,26 @@ final class AzureDevOpsHostileAnswerTests: XCTestCase {
         XCTAssertEqual(changeSummaries(try workspace.checkChanges()), ["Web#1 modified"])
         XCTAssertEqual(try workspace.checkChanges().count, 0)
     }
+
+    func test_aColleaguesVoteWhoseThreadIsUnreadable_besideMyOwnReadableComment_isStillToldWithoutAName() throws {
+        // Web!1 is engineer's, reviewed by alice and lead: its threads are read every poll.
+        let sim = try AzureDevOpsSim()
+        let workspace = try Workspace(serverURL: sim.url)
+        try workspace.useAzureDevOps(sim)
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "baseline")
+        try sim.later()
+        try sim.act("engineer", "comment", pullRequest: 1, ["text": "My own note, readable"])
+        let vote = try sim.act("lead", "vote", pullRequest: 1, ["vote": -5])
+        let thread = try XCTUnwrap(vote["thread"] as? Int, "\(vote)")
+        try sim.fault("item", on: "GET threads", count: 10_000, item: thread, field: "id", value: "1e30")
+        try sim.later()
+        let result = try workspace.trackwatch(["check", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(changeSummaries(result.objects), ["Web/Web!1 modified"], "not my own doing: \(result.stderr)")
+        let fields = (result.objects.first?["changes"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+        XCTAssertEqual(fields, ["Votes"], "\(result.objects)")
+        XCTAssertNil(result.objects.first?["by"] as? String, "no readable thread says who")
+        XCTAssertEqual(Self.skipLines(result.stderr).count, 1, "named once: \(result.stderr)")
+        XCTAssertEqual(try workspace.checkChanges().count, 0, "nothing told twice")
+    }
 }

@@ -38,7 +38,8 @@ final class AzureDevOpsSim {
     func switches(_ values: [String: Any]) throws { try control(.post, "switches", values) }
 
     /// The next `count` answers to `route` (`POST wiql`, `GET threads`; "" for any) go wrong as `kind` says.
-    /// `item`: the work item whose `field` is set to `value`, raw JSON (the `item` fault).
+    /// `item`: the work item (on `GET threads`, the thread) whose `field` is set to `value`, raw JSON (the `item`
+    /// fault).
     func fault(
         _ kind: String, on route: String, count: Int = 1, status: Int? = nil, retryAfter: Int? = nil,
         item: Int? = nil, field: String? = nil, value: String? = nil

@@ -49,7 +49,7 @@ final class JiraDensePageTests: XCTestCase {
                 logger: Logger(label: "test")),
             signIn: .personalToken)
         api.flavour = .cloud
-        return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).issues
+        return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).elements
     }
 
     func test_aPageTooDenseToDecode_isAskedAgainInHalves_andEveryIssueIsRead() throws {

@@ -99,12 +99,12 @@ final class JiraWireTests: XCTestCase {
         XCTAssertEqual(histories.skipped, 1)
         XCTAssertEqual(histories.elements.first?.items?.elements.map(\.field), ["priority"])
         let page = try decode(JiraChangelogPage.self, #"{"total": 3, "values": [{"id": "1"}, {"id": []}, {"id": "3"}]}"#)
-        XCTAssertEqual(page.entries.map(\.id.value), ["1", "3"])
-        XCTAssertEqual(page.sent, 3, "where the next page starts")
+        XCTAssertEqual(page.entries.elements.map(\.id.value), ["1", "3"])
+        XCTAssertEqual(page.entries.sent, 3, "where the next page starts")
         let comments = try decode(
             JiraCommentPage.self, #"{"total": 2, "comments": [{"id": "5", "author": 7}, {"id": "6", "body": "ok"}]}"#)
         XCTAssertEqual(comments.comments?.elements.map(\.id.value), ["6"])
-        XCTAssertEqual(comments.sent, 2)
+        XCTAssertEqual(comments.comments?.sent, 2)
     }
 }
 

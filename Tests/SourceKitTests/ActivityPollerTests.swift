@@ -2,6 +2,7 @@ import Foundation
 import SourceKit
 import StateStore
 import TrackwatchApp
+import TrackerHTTP
 import TrackwatchCore
 import XCTest
 
@@ -150,10 +151,32 @@ final class ActivityPollerTests: XCTestCase {
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(0))]
         tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Title")]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let baseline = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        XCTAssertEqual(
+            baseline.baselineNote,
+            "Baseline: watching 1 scripted items; changes by others are reported from the next check on.")
         now += 30
         XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0, "the baseline is silent")
         XCTAssertEqual(tracker.storedMarks.count, 0, "no log read: the baseline read none")
+    }
+
+    func test_betweenPolls_theConnectionTheFactoryGave_isClosed() throws {
+        final class Connection: HTTPTransport, @unchecked Sendable {
+            var closed = 0
+            func send(_ request: HTTPRequest) throws -> HTTPResponse { HTTPResponse(status: 500, headers: []) }
+            func closeIdleConnections() { closed += 1 }
+        }
+        let connection = Connection()
+        let context = SourceContext(
+            state: try StateStore(directory: directory), poll: PollConfig(overlap: 60), environment: [:],
+            logger: .init(label: "test"), secret: { _ in Secret("") }, wallClock: { [unowned self] in now })
+        let poller = ActivityPoller(
+            tracker: ScriptedTracker(), settings: TestSettings(), watch: "items", context: context,
+            logger: .init(label: "test"), connection: connection)
+        _ = try poller.pollBlocking(dryRun: false)
+        XCTAssertEqual(connection.closed, 0, "a poll leaves its connection to the daemon")
+        poller.closeIdleConnections()
+        XCTAssertEqual(connection.closed, 1)
     }
 
     // MARK: Looking up what a read missed
@@ -405,9 +428,7 @@ final class ScriptedTracker: ActivityTracker {
     private(set) var identified = 0
     private(set) var storedMarks: [String?] = []
 
-    var trackerName: String { "Scripted" }
-    func closeIdleConnections() {}
-    func baselineNote(assigned: Int) -> String { "baseline" }
+    let watching = "scripted items"
 
     func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
         identified += 1

@@ -72,6 +72,22 @@ final class LossyListTests: XCTestCase {
         XCTAssertEqual(log.lines.withLock { $0.count }, 5, "told once while the process runs")
     }
 
+    func test_pagesAddUp_whatWasSentCountsTheElementsLeftOut_inTheOrderOfThePages() throws {
+        let (skipped, _) = skipped()
+        let first = try decode(Page.self, #"{"items": [{"id": 1, "number": 1}, {"id": 2, "number": 1e30}]}"#, skipped)
+        let second = try decode(Page.self, #"{"items": [{"id": 3}, {"id": 4, "number": 4}]}"#, skipped)
+        XCTAssertEqual([first.items.sent, second.items.sent], [2, 2], "a page of skipped elements is no empty page")
+        var read = LossyList<Issue>()
+        XCTAssertEqual(read.sent, 0)
+        read += first.items
+        read += second.items
+        XCTAssertEqual(read.elements.map(\.id), [1, 4])
+        XCTAssertEqual([read.skipped, read.sent], [2, 4], "where the next page starts")
+        let backwards = LossyList(merging: [second.items, first.items])
+        XCTAssertEqual(backwards.elements.map(\.id), [4, 1])
+        XCTAssertEqual(backwards.skipped, 2)
+    }
+
     func test_anAnswerThatIsNoList_stillFailsWhole() {
         let (skipped, _) = skipped()
         for json in [#"{"items": {"id": 1, "number": 1}}"#, #"{"items": [{"id": 1, "number": 1}"#, "<html></html>", ""] {
