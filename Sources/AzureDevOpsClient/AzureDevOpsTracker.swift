@@ -152,9 +152,10 @@ final class AzureDevOpsTracker: SurveyedTracker {
                         (criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
                         ("$skip", String(page * Self.pullRequestPage)),
                     ]
-                ).entries.elements
-            pulls += found
-            if found.count < Self.pullRequestPage { return pulls }
+                ).entries
+            pulls += found.elements
+            // A full page holding one that could not be read is not the last (`sent`, not what was read).
+            if found.sent < Self.pullRequestPage { return pulls }
         }
         throw AzureDevOpsError.invalidResponse(
             endpoint: "pull requests", detail: "more than \(Self.mostPullRequestPages * Self.pullRequestPage) items")
