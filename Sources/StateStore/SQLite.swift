@@ -64,14 +64,6 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
-    /// Frees what the connection's page cache holds (`sqlite3_db_release_memory`) and its prepared statements; the
-    /// next poll fills the cache again and prepares the few statements it runs anew (microseconds each), which is
-    /// cheaper than every idle source keeping them.
-    func releaseMemory() {
-        cache.removeAll()
-        _ = sqlite3_db_release_memory(handle)
-    }
-
     /// Bytes the connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
     var cacheBytes: Int {
         var current: Int32 = 0, highest: Int32 = 0

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import TrackwatchCore
 
@@ -12,6 +15,9 @@ import TrackwatchCore
 /// from different threads are serialised rather than racing on the connection or its statement cache. The
 /// daemon calls it from one serial queue anyway, so the lock is never contended there; it exists so that
 /// the compiler, not a comment, guarantees the store is never used from two threads at once.
+///
+/// The idle daemon closes the connection (`releaseMemory`) and the next call opens it again: every transaction
+/// is one call, so none spans a close.
 public final class StateStore: Sendable {
     /// The database file name inside a state directory.
     public static let fileName = "state.sqlite"
@@ -24,7 +30,8 @@ public final class StateStore: Sendable {
     /// Random, made when the file is created: tells this database's change ids from those of a database
     /// that was moved aside and replaced.
     public let identity: String
-    private let database: Mutex<Database>
+    /// `nil` while the idle daemon has it closed (`releaseMemory`).
+    private let database: Mutex<Database?>
 
     /// Opens (creating if needed) `<directory>/state.sqlite`. A missing directory is created with mode 0700,
     /// the file with mode 0600; an existing directory must be yours, no symbolic link, and is made private
@@ -61,11 +68,19 @@ public final class StateStore: Sendable {
     public func globalID(of change: StoredChange) -> String { "\(identity)-\(change.id)" }
 
     private static func open(_ path: String) throws -> Database {
+        let database: Database
+        do { database = try Database(path: path) } catch let error as SQLiteError {
+            throw StoreError(error, operation: "open the state database", path: path)
+        }
+        try prepare(database, path: path)
+        return database
+    }
+
+    /// Configures a connection just opened and brings its schema up to date.
+    private static func prepare(_ database: Database, path: String) throws {
         do {
-            let database = try Database(path: path)
             try configure(database)
             try Schema.migrate(database)
-            return database
         } catch let error as SQLiteError {
             throw StoreError(error, operation: "open the state database", path: path)
         } catch let error as Schema.NewerSchema {
@@ -89,26 +104,55 @@ public final class StateStore: Sendable {
         try database.exec("PRAGMA foreign_keys = ON")
     }
 
-    /// Hands back the memory of the connection's page cache (up to 2 MB of the heap after a poll of many records)
-    /// and of its prepared statements (~0.1 MB a source), for the idle daemon; the next poll reads the pages again,
-    /// from the operating system's cache, and prepares its statements again.
+    /// Closes the connection, for the idle daemon: its page cache (up to 2 MB of the heap after a poll of many
+    /// records), prepared statements, schema and lookaside slots (~0.15 MB a source, which
+    /// `sqlite3_db_release_memory` keeps) are handed back. The next call opens it again (`reopened`): the schema is
+    /// read again and the pages come from the operating system's cache. Closing the last connection checkpoints the
+    /// WAL into the database file, which a commit already made durable.
     public func releaseMemory() {
-        database.withLock { $0.releaseMemory() }
+        database.withLock { $0 = nil }
     }
 
-    /// Bytes the connection's page cache holds now.
-    var cacheBytes: Int { database.withLock { $0.cacheBytes } }
+    /// Whether the connection is open now.
+    var isOpen: Bool { database.withLock { $0 != nil } }
 
-    /// Bytes the connection's prepared statements hold now.
-    var statementBytes: Int { database.withLock { $0.statementBytes } }
+    /// Bytes the connection's page cache holds now (0 while closed).
+    var cacheBytes: Int { database.withLock { $0?.cacheBytes ?? 0 } }
+
+    /// Bytes the connection's prepared statements hold now (0 while closed).
+    var statementBytes: Int { database.withLock { $0?.statementBytes ?? 0 } }
+
+    /// The file opened again after `releaseMemory`: not created (a state database deleted while the daemon ran is
+    /// an error, not a silent new baseline), and the one this store opened first (its `identity`), not a file put
+    /// in its place.
+    private func reopened() throws -> Database {
+        let database: Database
+        do {
+            database = try Database(path: path, options: [.readWrite, .noMutex, .noFollow])
+        } catch is SQLiteError where access(path, F_OK) != 0 {
+            throw StoreError(reason: .replaced, operation: "open the state database again", path: path, detail: "it is gone")
+        } catch let error as SQLiteError {
+            throw StoreError(error, operation: "open the state database again", path: path)
+        }
+        try Self.prepare(database, path: path)
+        let found = try Self.identity(of: database, path: path)
+        guard found == identity else {
+            throw StoreError(
+                reason: .replaced, operation: "open the state database again", path: path,
+                detail: "its identity is \(found), not \(identity)")
+        }
+        return database
+    }
 
     /// Runs `body` on the connection under the lock, turning SQLite failures into `StoreError`s that name
     /// `operation`.
     func withDatabase<T: Sendable>(
         _ operation: @autoclosure () -> String, _ body: (Database) throws -> T
     ) throws -> T {
-        try database.withLock { database in
+        try database.withLock { open in
             do {
+                let database = try open ?? reopened()
+                open = database
                 return try body(database)
             } catch let error as SQLiteError {
                 throw StoreError(error, operation: operation(), path: path)

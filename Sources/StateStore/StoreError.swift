@@ -29,6 +29,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case ioError
         /// The file was written by a newer trackwatch with a schema this version does not know.
         case newerSchema(found: Int, supported: Int)
+        /// The file the running daemon opened was deleted or another put in its place (it opens it again after
+        /// each idle wait).
+        case replaced
         /// Anything else: most likely a bug in trackwatch.
         case other
     }
@@ -95,6 +98,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .newerSchema(let found, let supported):
             "The file has schema version \(found) but this trackwatch knows only up to \(supported); "
                 + "run the newer trackwatch, or move the file aside to start over."
+        case .replaced:
+            "The state file was deleted or replaced while trackwatch ran; nothing more is stored until it is "
+                + "restarted (systemctl --user restart trackwatch), which then uses the file now there."
         case .other:
             "This looks like a bug in trackwatch; please report it with this message."
         }
