@@ -85,8 +85,11 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         let result = try watchPoller.poll(watch, dryRun: dryRun) { () throws -> WatchResult in
             let observation = try observe(&poll, memory: &memory)
             unreadable.formUnion(observation.unreadable)
+            // The seen log is read only when there are events to tell apart: a steady poll has none, and a month of
+            // seen entries is thousands of keys.
+            let seen = observation.read.events.isEmpty ? [] : try state.seenHistoryKeys(watch: watch)
             let outcome = ActivityDiff.compare(
-                previous: previous, seen: try state.seenHistoryKeys(watch: watch), observation: observation.read,
+                previous: previous, seen: seen, observation: observation.read,
                 rules: tracker.rules(me: me), seenUpTo: { poll.stored.seenUpTo($0, window: window) },
                 checkpoint: Timestamp(secondsSinceEpoch: Int(started)))
             assigned = ActivityDiff.assignedCount(previous: previous, outcome: outcome)
