@@ -28,6 +28,16 @@ final class ActivityPollerTests: XCTestCase {
 
     private func time(_ offset: Double) -> String { Timestamp(secondsSinceEpoch: Int(now + offset)).rawValue }
 
+    /// A store and a tracker whose one item, A-1 (assigned to me unless `assigned` is false), the silent baseline
+    /// has stored.
+    private func baselined(assigned: Bool = true) throws -> (StateStore, ScriptedTracker) {
+        let store = try StateStore(directory: directory)
+        let tracker = ScriptedTracker()
+        tracker.items = ["1": .init(key: "A-1", assigned: assigned, updated: time(-600))]
+        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        return (store, tracker)
+    }
+
     // MARK: The window
 
     func test_window_aClockThatSteppedBack_neverPutsTheWindowInTheFuture() {
@@ -40,10 +50,7 @@ final class ActivityPollerTests: XCTestCase {
     }
 
     func test_aPollAfterTheLocalClockRanAnHourFast_stillReportsAColleaguesAssignment() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: false, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined(assigned: false)
         now += 3_600  // a poll while the clock ran an hour fast
         _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
         now -= 3_600 - 300  // the clock is put right; five minutes later a colleague assigns the item
@@ -58,10 +65,7 @@ final class ActivityPollerTests: XCTestCase {
     // MARK: Future-dated items (a server's clock stepped back)
 
     func test_aFutureDatedUpdate_doesNotHideTheNextRealChange() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed")  // a node 1 h ahead
         tracker.events["1"] = [event("1", "e1", at: time(3_600), by: "bob", field: "Title")]
@@ -76,10 +80,7 @@ final class ActivityPollerTests: XCTestCase {
     // MARK: Whole-second timestamps: a change later in the second a poll read
 
     func test_aColleaguesChangeLaterInTheSecondThePollRead_isToldOnce() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60.2
         let second = time(0)  // the second this poll begins in
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed")
@@ -101,10 +102,7 @@ final class ActivityPollerTests: XCTestCase {
     }
 
     func test_aRenameLaterInTheSecondThePollRead_isToldByWhoRenamed() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, labels: "urgent")
@@ -306,10 +304,7 @@ final class ActivityPollerTests: XCTestCase {
     }
 
     func test_anItemWhoseLogSkippedAnEntry_hasItsUnnamedDifferenceTold_besideMyOwnReadEvent() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         for skipped in [0, 1] {
             now += 60
             // My own readable label change, and a colleague's retitling whose entry could not be read.
@@ -331,10 +326,7 @@ final class ActivityPollerTests: XCTestCase {
     /// An entry that could not be read in the second the poll began in, told without a name, and readable when the
     /// next poll reads that second again: told once. What else happened in that second is still told.
     func test_anEntryUnreadableInTheSecondThePollRead_andMendedByTheNext_isNotToldTwice() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60.2
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
@@ -357,10 +349,7 @@ final class ActivityPollerTests: XCTestCase {
 
     /// The same, but a colleague changed the unnamed field again later in that second: that change is told.
     func test_aFieldToldWithoutAName_changedAgainLaterInThatSecond_isTold() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60.2
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
@@ -378,10 +367,7 @@ final class ActivityPollerTests: XCTestCase {
     }
 
     func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() throws {
-        let store = try StateStore(directory: directory)
-        let tracker = ScriptedTracker()
-        tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let (store, tracker) = try baselined()
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed")
         tracker.marks = ["1": ["_head": "abc"]]
