@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layout: a pure core (TrackwatchCore, no I/O), one small adapter per edge (CompassClient, StateStore,
-// DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd, CLibnotify),
+// DesktopNotifier, SystemdIntegration), one thin module per C library (CSQLite, CSystemd; libnotify opened by DesktopNotifier),
 // the wiring (TrackwatchApp) and thin executables (trackwatch; the local servers compass-sim, qase-sim, json-sim).
 let package = Package(
     name: "trackwatch",
@@ -107,10 +107,10 @@ let package = Package(
 
         // Desktop and systemd adapters.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(
             name: "DesktopNotifier",
-            dependencies: ["TrackwatchCore", "CLibnotify", .product(name: "Logging", package: "swift-log")]
+            // libnotify is opened when a notifier is made (`LibNotify`), not linked: other commands never load GLib.
+            dependencies: ["TrackwatchCore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "SystemdIntegration",

@@ -7,7 +7,8 @@
 # The package tree is what `scripts/install.sh install` installs with DESTDIR=<staging> PREFIX=/usr (so a file
 # added to install.sh is packaged with no further work), plus what Debian wants of every package: the man page
 # gzipped, /usr/share/doc/trackwatch/{copyright,changelog.Debian.gz,changelog.gz,README.Debian}, control and
-# md5sums. Depends: is computed by dpkg-shlibdeps from the libraries the binary links, never written by hand.
+# md5sums. Depends: is computed by dpkg-shlibdeps from the libraries the binary links, never written by hand,
+# but for libnotify4, which the binary opens at run time.
 # No maintainer scripts: systemd's dpkg trigger indexes /usr/lib/systemd/catalog on install and removal, and
 # the unit is enabled for nobody (packaging/debian/README.Debian).
 #
@@ -98,6 +99,9 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e trackwatch/usr/bin/trackwatch 2> "$
     { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed"; }
 depends=${depends#shlibs:Depends=}
 [ -n "$depends" ] || die "dpkg-shlibdeps found no dependencies"
+# libnotify is opened at run time (dlopen), so dpkg-shlibdeps cannot see it: every function trackwatch calls is in
+# libnotify.so.4 since 0.7.0 (its symbols file), and GLib comes with it.
+depends="$depends, libnotify4 (>= 0.7.0)"
 
 mkdir -m 0755 "$stage/DEBIAN"
 sed -e "s|@VERSION@|$package_version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \

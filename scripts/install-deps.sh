@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a make target needs, and nothing more (idempotent; needs root or sudo).
 #
-#   scripts/install-deps.sh build   the C libraries behind CSQLite, CSystemd, CLibnotify, CZlib (make build, release,
-#                                   install, demo: the demo needs nothing else)
+#   scripts/install-deps.sh build   the C libraries behind CSQLite, CSystemd, CZlib, and libnotify, which trackwatch
+#                                   opens at run time (make build, release, install, demo: the demo needs nothing else)
 #   scripts/install-deps.sh deb     build + what makes and checks the package (make deb)
 #   scripts/install-deps.sh test    deb + the test labs (make test): journald, a private session bus, a mock
 #                                   notification server, a Secret Service, openssl, lintian, dunst on Xvfb,
@@ -12,7 +12,7 @@
 # libsystemd0 already there when the archive still has it, so that building trackwatch never upgrades
 # systemd under a running machine.
 set -euo pipefail
-build=(pkg-config libsqlite3-dev libsystemd-dev libnotify-dev zlib1g-dev)
+build=(pkg-config libsqlite3-dev libsystemd-dev libnotify4 zlib1g-dev)
 deb=(dpkg-dev binutils)                                     # dpkg-shlibdeps, dpkg-deb; strip, objcopy
 test=(
   systemd dbus dbus-user-session libglib2.0-bin util-linux  # journald, a private session bus, gdbus, unshare

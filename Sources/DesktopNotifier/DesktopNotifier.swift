@@ -1,4 +1,6 @@
-import CLibnotify
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Logging
 import Synchronization
@@ -29,7 +31,8 @@ public struct NotificationServer: Sendable {
 public final class DesktopNotifier: @unchecked Sendable {  // all mutable state is confined to `queue`
     static let serverName = "org.freedesktop.Notifications"
 
-    private let queue = GLibThread()
+    private let lib: LibNotify
+    private let queue: GLibThread
     private let logger: Logger
     private let desktopEntry: String
     private let appName: String
@@ -46,7 +49,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private static let keptLimit = 100
     /// The unique bus name of the notification server, as the bus last said; `nil` while none runs.
     private var serverOwner: String?
-    private var nameWatch: guint = 0
+    private var nameWatch: UInt32 = 0
     private var actionHandler: (@Sendable (BubbleAction) -> Void)?
     /// What the server dropped before anyone saw it (GNOME keeps three), and since when (local time): the running
     /// summary's content, until the person dismisses or opens it.
@@ -58,7 +61,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private let whereChangesStillGo: (@Sendable () -> String)?
 
     private struct KeptBubble {
-        let bubble: UnsafeMutablePointer<NotifyNotification>
+        let bubble: LibNotify.Bubble
         /// The server process that holds it: its unique bus name.
         let owner: String
         let slot: String?
@@ -76,23 +79,24 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// - Parameter icon: what each bubble names as its icon; `BubbleIcon.current()` finds trackwatch's own.
     public init(appName: String = "trackwatch", desktopEntry: String = "trackwatch",
                 icon: String = BubbleIcon.current().appIcon, logger: Logger,
-                whereChangesStillGo: (@Sendable () -> String)? = nil) {
+                whereChangesStillGo: (@Sendable () -> String)? = nil) throws(LibNotifyUnavailable) {
+        lib = try LibNotify.open()
+        queue = GLibThread(lib)
         self.logger = logger
         self.whereChangesStillGo = whereChangesStillGo
         self.desktopEntry = desktopEntry
         self.appName = appName
         self.icon = icon
-        queue.async {
+        queue.async { [lib] in
             // libnotify also prints its own GLib warnings for every failed call; trackwatch logs one per outage.
-            g_log_set_handler("libnotify", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue),
-                              { _, _, _, _ in }, nil)
-            _ = notify_init(appName)
+            _ = lib.g_log_set_handler("libnotify", LibNotify.logLevelWarning | LibNotify.logLevelMessage, { _, _, _, _ in }, nil)
+            _ = lib.notify_init(appName)
         }
     }
 
     deinit {
-        if nameWatch != 0 { g_bus_unwatch_name(nameWatch) }
-        for bubble in kept { g_object_unref(bubble.bubble) }
+        if nameWatch != 0 { lib.g_bus_unwatch_name(nameWatch) }
+        for bubble in kept { lib.g_object_unref(bubble.bubble) }
     }
 
     /// What GLib's C callbacks (buttons, closing, the name watch) hold: the notifier, weakly, so that a callback
@@ -102,15 +106,15 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         init(_ notifier: DesktopNotifier) { self.notifier = notifier }
 
         /// A reference for C, released by `release` when GLib drops the callback.
-        static func retained(_ notifier: DesktopNotifier) -> gpointer {
+        static func retained(_ notifier: DesktopNotifier) -> LibNotify.Data {
             Unmanaged.passRetained(CallbackTarget(notifier)).toOpaque()
         }
 
-        static func notifier(_ pointer: gpointer?) -> DesktopNotifier? {
+        static func notifier(_ pointer: LibNotify.Data?) -> DesktopNotifier? {
             pointer.flatMap { Unmanaged<CallbackTarget>.fromOpaque($0).takeUnretainedValue().notifier }
         }
 
-        static let release: @convention(c) (gpointer?) -> Void = { pointer in
+        static let release: @convention(c) (LibNotify.Data?) -> Void = { pointer in
             if let pointer { Unmanaged<CallbackTarget>.fromOpaque(pointer).release() }
         }
     }
@@ -152,7 +156,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
 
     /// The summary of `sources` and of what the bubble `open` already stands for, in its place.
     private func showSummary(
-        adding sources: [SourceChanges], to open: UnsafeMutablePointer<NotifyNotification>?,
+        adding sources: [SourceChanges], to open: LibNotify.Bubble?,
         _ how: (markup: Bool, buttons: Bool, style: NotificationServerStyle)
     ) {
         var digest = kept.first { $0.bubble == open }?.digest ?? BubbleDigest()
@@ -241,22 +245,17 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// The server's capabilities, or nil (with one warning per outage) when there is no server.
     private func serverCapabilities() -> Set<String>? {
         watchServerName()
-        var list = notify_get_server_caps()
+        var list = lib.notify_get_server_caps()
         if list == nil {
             reconnect()
-            list = notify_get_server_caps()
+            list = lib.notify_get_server_caps()
         }
         guard let list else {
             reportFailure("no notification server on the session bus")
             return nil
         }
-        defer { g_list_free_full(list, g_free) }
-        var capabilities = Set<String>()
-        var node: UnsafeMutablePointer<GList>? = list
-        while let current = node {
-            if let data = current.pointee.data { capabilities.insert(String(cString: data.assumingMemoryBound(to: CChar.self))) }
-            node = current.pointee.next
-        }
+        defer { lib.g_list_free_full(list, lib.g_free) }
+        let capabilities = Set(LibNotify.strings(of: list))
         if !serverLogged {
             serverLogged = true
             logger.info("notification server found", metadata: ["capabilities": "\(capabilities.sorted().joined(separator: ","))"])
@@ -268,8 +267,8 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     private func serverInfo() -> [String]? {
         var name: UnsafeMutablePointer<CChar>?, vendor: UnsafeMutablePointer<CChar>?
         var version: UnsafeMutablePointer<CChar>?, spec: UnsafeMutablePointer<CChar>?
-        guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return nil }
-        defer { for pointer in [name, vendor, version, spec] { g_free(pointer) } }
+        guard lib.notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return nil }
+        defer { for pointer in [name, vendor, version, spec] { lib.g_free(pointer) } }
         return [name, vendor, version, spec].map { pointer in pointer.map { String(cString: $0) } ?? "" }
     }
 
@@ -286,7 +285,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// Shows `notification`, in place of the bubble `replacing` or of its slot's bubble where one is kept.
     private func show(_ notification: DesktopNotification, buttons offered: Bool, style: NotificationServerStyle? = nil,
                       digest: BubbleDigest? = nil, unseen: BubbleDigest? = nil,
-                      replacing: UnsafeMutablePointer<NotifyNotification>? = nil) {
+                      replacing: LibNotify.Bubble? = nil) {
         // Asked of the bus, not of the watch: its news of a restart may still wait in the main loop's queue.
         guard let owner = nameOwner() else {
             reportFailure("no notification server on the session bus")
@@ -295,7 +294,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         forgetBubbles { $0.owner != owner }
         let wanted = style?.buttons(notification.buttons) ?? notification.buttons
         let buttons = offered && actionHandler != nil ? wanted : []
-        let bubble: UnsafeMutablePointer<NotifyNotification>
+        let bubble: LibNotify.Bubble
         let reused = replacing.flatMap { old in kept.firstIndex { $0.bubble == old } }
             ?? notification.slot.flatMap { slot in kept.firstIndex { $0.slot == slot } }
         var watched = false
@@ -303,60 +302,60 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
             // Shown again below: the server replaces it (replaces_id).
             bubble = kept.remove(at: reused).bubble
             watched = true
-            notify_notification_update(bubble, notification.summary, notification.body, icon)
-            notify_notification_clear_actions(bubble)
+            _ = lib.notify_notification_update(bubble, notification.summary, notification.body, icon)
+            lib.notify_notification_clear_actions(bubble)
         } else {
-            bubble = notify_notification_new(notification.summary, notification.body, icon)
+            // GObject aborts the process rather than return no object; checked all the same.
+            guard let new = lib.notify_notification_new(notification.summary, notification.body, icon) else { return }
+            bubble = new
         }
-        notify_notification_set_urgency(bubble, NotifyUrgency(UInt32(notification.urgency.rawValue)))
-        notify_notification_set_category(bubble, notification.category)
-        notify_notification_set_hint(bubble, "desktop-entry", g_variant_new_string(desktopEntry))
-        let record = notification.record.flatMap { g_variant_new_string($0.rawValue) }
-        notify_notification_set_hint(bubble, "x-trackwatch-record", record)
+        lib.notify_notification_set_urgency(bubble, UInt32(notification.urgency.rawValue))
+        lib.notify_notification_set_category(bubble, notification.category)
+        lib.notify_notification_set_hint(bubble, "desktop-entry", lib.g_variant_new_string(desktopEntry))
+        let record = notification.record.flatMap { lib.g_variant_new_string($0.rawValue) }
+        lib.notify_notification_set_hint(bubble, "x-trackwatch-record", record)
         for button in buttons { addButton(bubble, button) }
-        var error: UnsafeMutablePointer<GError>?
-        let shown = notify_notification_show(bubble, &error) != 0
+        var error: UnsafeMutableRawPointer?
+        let shown = lib.notify_notification_show(bubble, &error) != 0
         if shown {
             reportSuccess()
         } else {
-            reportFailure(error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+            reportFailure(error.map(LibNotify.message) ?? "unknown error")
         }
-        if let error { g_error_free(error) }
+        if let error { lib.g_error_free(error) }
         guard shown, notification.slot != nil || !buttons.isEmpty || digest != nil || unseen != nil else {
-            g_object_unref(bubble)
+            lib.g_object_unref(bubble)
             return
         }
         if !watched { watchClosing(bubble) }
         kept.append(KeptBubble(bubble: bubble, owner: owner, slot: notification.slot,
                                buttons: Dictionary(buttons.map { ($0.key, $0.action) }) { first, _ in first },
                                digest: digest, critical: notification.urgency == .critical, unseen: unseen))
-        while kept.count > Self.keptLimit { g_object_unref(kept.removeFirst().bubble) }
+        while kept.count > Self.keptLimit { lib.g_object_unref(kept.removeFirst().bubble) }
     }
 
     // MARK: - Buttons (on the GLib thread)
 
-    private func addButton(_ bubble: UnsafeMutablePointer<NotifyNotification>, _ button: BubbleButton) {
-        let callback: NotifyActionCallback = { bubble, key, target in
+    private func addButton(_ bubble: LibNotify.Bubble, _ button: BubbleButton) {
+        let callback: LibNotify.ActionCallback = { bubble, key, target in
             guard let bubble, let key else { return }
             CallbackTarget.notifier(target)?.invoked(bubble, key: String(cString: key))
         }
-        notify_notification_add_action(bubble, button.key, button.label, callback, CallbackTarget.retained(self),
+        lib.notify_notification_add_action(bubble, button.key, button.label, callback, CallbackTarget.retained(self),
                                        CallbackTarget.release)
     }
 
-    private func watchClosing(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
-        let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { bubble, target in
+    private func watchClosing(_ bubble: LibNotify.Bubble) {
+        let closed: LibNotify.ClosedCallback = { bubble, target in
             guard let bubble else { return }
             CallbackTarget.notifier(target)?.closed(bubble)
         }
-        let release: @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { target, _ in
-            CallbackTarget.release(target)
-        }
-        g_signal_connect_data(bubble, "closed", unsafeBitCast(closed, to: GCallback.self), CallbackTarget.retained(self),
-                              release, GConnectFlags(rawValue: 0))
+        let release: LibNotify.ClosureNotify = { target, _ in CallbackTarget.release(target) }
+        _ = lib.g_signal_connect_data(bubble, "closed", closed, CallbackTarget.retained(self),
+                                      release, 0)
     }
 
-    private func invoked(_ bubble: UnsafeMutablePointer<NotifyNotification>, key: String) {
+    private func invoked(_ bubble: LibNotify.Bubble, key: String) {
         guard let index = kept.firstIndex(where: { $0.bubble == bubble }), let action = kept[index].buttons[key] else {
             return
         }
@@ -368,10 +367,10 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         logger.info("bubble action", metadata: ["action": "\(action)"])
         if kept[index].slot == NotificationPlan.missedSlot { missed = nil }
         actionHandler?(action)
-        if case .mute = action { notify_notification_close(bubble, nil) }
+        if case .mute = action { _ = lib.notify_notification_close(bubble, nil) }
     }
 
-    private func closed(_ bubble: UnsafeMutablePointer<NotifyNotification>) {
+    private func closed(_ bubble: LibNotify.Bubble) {
         // A slot's bubble stays: the next one of its slot replaces it, or shows anew if the server says it is gone;
         // but it stands for nothing any more: the person has seen it.
         guard let index = kept.firstIndex(where: { $0.bubble == bubble }) else { return }
@@ -381,7 +380,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
         forgetBubbles { $0.bubble == bubble && $0.slot == nil }
         // Reason 1, expired: on GNOME, dropped for a newer one of ours — not seen. 2 (dismissed) and 3 (closed by
         // us, replaced) are not news of a loss.
-        let expired = notify_notification_get_closed_reason(bubble) == 1
+        let expired = lib.notify_notification_get_closed_reason(bubble) == 1
         guard expired, style?.style.dropsBeyondThree == true else {
             if closed.slot == NotificationPlan.missedSlot, !expired { missed = nil }
             return
@@ -417,7 +416,7 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     }
 
     private func forgetBubbles(where gone: (KeptBubble) -> Bool) {
-        for bubble in kept where gone(bubble) { g_object_unref(bubble.bubble) }
+        for bubble in kept where gone(bubble) { lib.g_object_unref(bubble.bubble) }
         kept.removeAll(where: gone)
     }
 
@@ -427,9 +426,9 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// its bubbles are forgotten at once. Set up on first use and again after the bus was unreachable.
     private func watchServerName() {
         guard nameWatch == 0, let connection = sessionBus() else { return }
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        nameWatch = g_bus_watch_name_on_connection(
-            connection, Self.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+        defer { lib.g_object_unref(connection) }
+        nameWatch = lib.g_bus_watch_name_on_connection(
+            connection, Self.serverName, 0,
             { _, _, owner, target in
                 guard let owner else { return }
                 CallbackTarget.notifier(target)?.serverAppeared(String(cString: owner))
@@ -450,31 +449,31 @@ public final class DesktopNotifier: @unchecked Sendable {  // all mutable state 
     /// The unique bus name of the notification server now, or `nil` when none runs (or the bus is gone).
     private func nameOwner() -> String? {
         guard let connection = sessionBus() else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        var name = g_variant_new_string(Self.serverName)
-        let arguments = withUnsafeMutablePointer(to: &name) { g_variant_new_tuple($0, 1) }
-        guard let reply = g_dbus_connection_call_sync(
+        defer { lib.g_object_unref(connection) }
+        var name = lib.g_variant_new_string(Self.serverName)
+        let arguments = withUnsafeMutablePointer(to: &name) { lib.g_variant_new_tuple($0, 1) }
+        guard let reply = lib.g_dbus_connection_call_sync(
             connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-            arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, nil)
+            arguments, nil, 0, 5_000, nil, nil)
         else { return nil }
-        defer { g_variant_unref(reply) }
-        guard g_variant_n_children(reply) == 1 else { return nil }
-        let child = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(child) }
-        guard g_variant_classify(child) == G_VARIANT_CLASS_STRING else { return nil }
-        return g_variant_get_string(child, nil).map { String(cString: $0) }
+        defer { lib.g_variant_unref(reply) }
+        guard lib.g_variant_n_children(reply) == 1 else { return nil }
+        let child = lib.g_variant_get_child_value(reply, 0)
+        defer { lib.g_variant_unref(child) }
+        guard lib.g_variant_classify(child) == LibNotify.variantClassString else { return nil }
+        return lib.g_variant_get_string(child, nil).map { String(cString: $0) }
     }
 
     /// The session bus connection libnotify uses (GDBus shares one per process), with a reference to release.
     private func sessionBus() -> OpaquePointer? {
-        g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil)
+        lib.g_bus_get_sync(LibNotify.sessionBus, nil, nil)
     }
 
     /// Drops libnotify's cached D-Bus proxy, so that the next call finds the current server.
     private func reconnect() {
         forgetBubbles { _ in true }
-        notify_uninit()
-        _ = notify_init(appName)
+        lib.notify_uninit()
+        _ = lib.notify_init(appName)
     }
 
     private func reportFailure(_ reason: String) {

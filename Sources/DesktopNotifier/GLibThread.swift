@@ -1,4 +1,3 @@
-import CLibnotify
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +10,10 @@ import Glibc
 /// here with `async`, and the callbacks run here too. Idle, the thread sleeps in poll(2): no wake-ups.
 final class GLibThread: @unchecked Sendable {  // the loop pointer is set once, before anyone can use it
     private var loop: OpaquePointer?
+    private let lib: LibNotify
 
-    init() {
+    init(_ lib: LibNotify) {
+        self.lib = lib
         let started = DispatchSemaphore(value: 0)
         let context = Unmanaged.passRetained(StartContext(thread: self, started: started)).toOpaque()
         var thread = pthread_t()
@@ -35,14 +36,14 @@ final class GLibThread: @unchecked Sendable {  // the loop pointer is set once, 
     }
 
     private func runLoop(signalling started: DispatchSemaphore) {
-        let loop = g_main_loop_new(nil, 0)
+        let loop = lib.g_main_loop_new(nil, 0)
         self.loop = loop
         let semaphore = Unmanaged.passRetained(started).toOpaque()
-        g_idle_add({ data in
+        _ = lib.g_idle_add({ data in
             Unmanaged<DispatchSemaphore>.fromOpaque(data!).takeRetainedValue().signal()
-            return 0  // G_SOURCE_REMOVE
+            return LibNotify.sourceRemove
         }, semaphore)
-        g_main_loop_run(loop)
+        lib.g_main_loop_run(loop)
     }
 
     private final class Work {
@@ -53,9 +54,9 @@ final class GLibThread: @unchecked Sendable {  // the loop pointer is set once, 
     /// Runs `body` on the GLib thread, after everything sent before it.
     func async(_ body: @escaping () -> Void) {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
-        g_main_context_invoke(nil, { data in
+        lib.g_main_context_invoke(nil, { data in
             Unmanaged<Work>.fromOpaque(data!).takeRetainedValue().body()
-            return 0  // G_SOURCE_REMOVE
+            return LibNotify.sourceRemove
         }, work)
     }
 }

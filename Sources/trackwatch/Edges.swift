@@ -21,8 +21,15 @@ func makeDaemonLogger(verbose: Bool) -> Logger {
 }
 
 func makeDaemonEdges(logger: Logger) -> DaemonEdges {
-    DaemonEdges(
-        announcer: DesktopAnnouncer(notifier: DesktopNotifier(logger: logger, whereChangesStillGo: whereChangesStillGo)),
+    let announcer: any ChangeAnnouncer
+    do {
+        announcer = DesktopAnnouncer(notifier: try DesktopNotifier(logger: logger, whereChangesStillGo: whereChangesStillGo))
+    } catch {
+        logger.warning("desktop notifications unavailable; \(whereChangesStillGo())", metadata: ["reason": "\(error)"])
+        announcer = NoBubbles()
+    }
+    return DaemonEdges(
+        announcer: announcer,
         recorder: JournalRecorder(alsoLog: JournalLogHandler.stderrIsJournal(environment: environment) ? nil : logger),
         service: SystemdNotify())
 }
@@ -60,6 +67,16 @@ final class JournalRecorder: ChangeRecorder {
 }
 
 /// Desktop bubbles, unless `desktop = false`.
+/// Where bubbles go when libnotify cannot be opened: nowhere (said once at start); changes still reach the journal.
+final class NoBubbles: ChangeAnnouncer {
+    func announce(_ sources: [SourceChanges], settings: NotifyConfig) {}
+    func announceQuietHoursSummary(_ changes: [Change], tracker: String?, settings: NotifyConfig) {}
+    func announceServiceProblem(summary: String, body: [String], resolved: Bool, server: String,
+                                settings: NotifyConfig) {}
+    func flush(timeout: Double) -> Bool { true }
+    func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void) {}
+}
+
 final class DesktopAnnouncer: ChangeAnnouncer {
     private let notifier: DesktopNotifier
 

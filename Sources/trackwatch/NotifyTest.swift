@@ -34,7 +34,13 @@ struct NotifyTest: ParsableCommand {
         Console.line(journal == 0
             ? "✔ journal entry written (journalctl --user -t trackwatch MESSAGE_ID=\(ChangeJournal.testMessageID))"
             : "✘ journal entry not written: \(String(cString: strerror(-journal))); is systemd-journald running?")
-        let notifier = DesktopNotifier(logger: logger)
+        let notifier: DesktopNotifier
+        do {
+            notifier = try DesktopNotifier(logger: logger)
+        } catch {
+            Console.line("✘ no bubbles: \(error)")
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
         guard let server = notifier.serverInformation(timeout: 10) else {
             Console.line("✘ no notification server answered on the session bus (\(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "no DBUS_SESSION_BUS_ADDRESS"))")
             Console.line("  run this inside your desktop session, where a notification daemon (GNOME Shell, Plasma, dunst, mako) runs")

@@ -53,7 +53,7 @@ final class NotificationTests: XCTestCase {
     func test_notifications_throughARealNotificationServer() throws {
         let bus = try SessionBus.shared.get()
         let capture = LogCapture()
-        let notifier = DesktopNotifier(logger: capture.logger, whereChangesStillGo: { "changes are kept somewhere true" })
+        let notifier = try DesktopNotifier(logger: capture.logger, whereChangesStillGo: { "changes are kept somewhere true" })
 
         // One bubble per change; server text escaped because the mock advertises body-markup.
         try bus.startNotificationServer()
