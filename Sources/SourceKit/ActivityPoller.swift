@@ -89,7 +89,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             // seen entries is thousands of keys.
             let seen = observation.read.events.isEmpty ? [] : try state.seenHistoryKeys(watch: watch)
             let outcome = ActivityDiff.compare(
-                previous: previous, seen: seen, observation: observation.read,
+                previous: previous, storedByID: stored.byID, seen: seen, observation: observation.read,
                 rules: tracker.rules(me: me), seenUpTo: { poll.stored.seenUpTo($0, window: window) },
                 checkpoint: Timestamp(secondsSinceEpoch: Int(started)))
             assigned = ActivityDiff.assignedCount(previous: previous, outcome: outcome)

@@ -123,8 +123,7 @@ public struct StoredItems {
     let openSecond: Set<String>
 
     public init(_ snapshot: Snapshot?, lastPoll: Double?, openSecond: Set<String> = []) {
-        var byID: [String: Record] = [:]
-        for record in snapshot?.sortedRecords ?? [] { if let id = record[ActivityDiff.idField] { byID[id] = record } }
+        let byID = ActivityDiff.byID(snapshot)
         self.byID = byID
         self.lastPoll = lastPoll
         self.openSecond = openSecond.filter { byID[$0] != nil }
