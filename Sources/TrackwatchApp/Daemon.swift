@@ -46,6 +46,13 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     private var ended: [(server: SourceSession, outcome: PollOutcome)] = []
     /// Fires `deliveryWait` after the first poll of a burst ended while others were still under way.
     private var deliveryTimer: (any DispatchSourceTimer)?
+    /// Trims the heap again once the loop's worker threads have ended (`rest`); put off when a poll starts first.
+    private lazy var laterTrim: any DispatchSourceTimer = {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { IdleMemory.trimHeap() }
+        timer.activate()
+        return timer
+    }()
     /// When the polls under way since the daemon last rested began (wall clock), for "Last poll 10:05".
     private var roundStartedAt: Double?
     /// What the daemon held while it waited before this round of polls, for the status line.
@@ -186,6 +193,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
         let idle = session.sources.filter { inFlight[$0.settings.sourceName] == nil }
         guard idle.contains(where: { schedules.isDue($0.settings.sourceName, at: now) }) else { return }
         if inFlight.isEmpty, roundStartedAt == nil {
+            laterTrim.schedule(deadline: .distantFuture)
             roundStartedAt = SystemClocks.wallTime()
             // What the daemon held while it waited, for the status line; only a round that polls reports it.
             waitedWith = hasRested ? IdleMemory.usage() : nil
@@ -349,6 +357,10 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             for store in stores { store.releaseMemory() }
             IdleMemory.release()
         }
+        // The loop's libdispatch worker threads keep freed chunks in their malloc caches (tcache), which pin heap pages
+        // until each thread ends, 5 s after its last work; only a trim after that hands those pages back (~0.5 MB of
+        // the idle daemon's private memory, docs/performance.md). One more wake-up per round, seconds after it.
+        laterTrim.schedule(deadline: .now() + .seconds(IdleMemory.workerLifetime + 1), leeway: .seconds(1))
         hasRested = true
         if failpoint == "crash-after-poll" { fatalError("TRACKWATCH_FAILPOINT=crash-after-poll") }
     }

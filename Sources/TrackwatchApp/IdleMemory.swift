@@ -18,11 +18,19 @@ import Glibc
 ///   (docs/performance.md). Read-only data (`r--p`) is left alone: its relocated part (RELRO) was written at
 ///   start-up, and `MADV_DONTNEED` would give it back as the file's unrelocated bytes.
 enum IdleMemory {
+    /// How long an idle libdispatch worker thread lives on Linux before it ends (its semaphore's timeout).
+    static let workerLifetime = 5
+
     static func release() {
-        _ = malloc_trim(0)
+        trimHeap()
         for range in executableMappings() {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.upperBound - range.lowerBound), MADV_DONTNEED)
         }
+    }
+
+    /// Free heap pages back to the kernel (every arena's).
+    static func trimHeap() {
+        _ = malloc_trim(0)
     }
 
     /// What the idle daemon costs the machine, for systemd's status line: its private memory (`RssAnon`, what
