@@ -99,9 +99,10 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e trackwatch/usr/bin/trackwatch 2> "$
     { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed"; }
 depends=${depends#shlibs:Depends=}
 [ -n "$depends" ] || die "dpkg-shlibdeps found no dependencies"
-# libnotify is opened at run time (dlopen), so dpkg-shlibdeps cannot see it: every function trackwatch calls is in
-# libnotify.so.4 since 0.7.0 (its symbols file), and GLib comes with it.
-depends="$depends, libnotify4 (>= 0.7.0)"
+# libnotify is opened at run time (dlopen), so dpkg-shlibdeps cannot see it, nor the GLib functions called beside it:
+# every libnotify function trackwatch calls is in 0.7.0 (its symbols file), every GLib one in 2.28
+# (g_main_context_invoke, g_list_free_full).
+depends="$depends, libnotify4 (>= 0.7.0), libglib2.0-0 (>= 2.28)"
 
 mkdir -m 0755 "$stage/DEBIAN"
 sed -e "s|@VERSION@|$package_version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \

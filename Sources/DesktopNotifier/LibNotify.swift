@@ -87,7 +87,7 @@ struct LibNotify: @unchecked Sendable {  // function pointers into a library tha
         // Looked up in the library and its dependencies (dlsym on a handle searches both).
         func symbol<Function>(_ name: String) throws(LibNotifyUnavailable) -> Function {
             guard let address = dlsym(library, name) else {
-                throw LibNotifyUnavailable(description: "\(file) has no \(name) (\(lastError())); install libnotify4")
+                throw LibNotifyUnavailable(description: "\(file) has no \(name) (\(lastError())); install libnotify4 0.7 or later")
             }
             return unsafeBitCast(address, to: Function.self)
         }

@@ -89,7 +89,7 @@ struct Doctor: ParsableCommand {
                 notifier = try DesktopNotifier(logger: logger)
             } catch {
                 notifier = nil
-                report.fail("desktop notifications: \(error)", fix: "install libnotify4; changes still reach the journal")
+                report.fail("desktop notifications: \(error)", fix: "then restart trackwatch (systemctl --user restart trackwatch)")
             }
             if let notifier, let server = notifier.serverInformation(timeout: 10) {
                 report.pass("notification server \(server.name) \(server.version) (\(server.vendor))")

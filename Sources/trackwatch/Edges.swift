@@ -20,12 +20,15 @@ func makeDaemonLogger(verbose: Bool) -> Logger {
     return logger
 }
 
-func makeDaemonEdges(logger: Logger) -> DaemonEdges {
+/// - Parameter desktop: whether the configuration asks for bubbles (`[notify] desktop`): without libnotify, a warning
+///   if it does, a note if not.
+func makeDaemonEdges(logger: Logger, desktop: Bool) -> DaemonEdges {
     let announcer: any ChangeAnnouncer
     do {
         announcer = DesktopAnnouncer(notifier: try DesktopNotifier(logger: logger, whereChangesStillGo: whereChangesStillGo))
     } catch {
-        logger.warning("desktop notifications unavailable; \(whereChangesStillGo())", metadata: ["reason": "\(error)"])
+        logger.log(level: desktop ? .warning : .info, "desktop notifications unavailable; \(whereChangesStillGo())",
+                   metadata: ["reason": "\(error)"])
         announcer = NoBubbles()
     }
     return DaemonEdges(
@@ -66,7 +69,6 @@ final class JournalRecorder: ChangeRecorder {
     }
 }
 
-/// Desktop bubbles, unless `desktop = false`.
 /// Where bubbles go when libnotify cannot be opened: nowhere (said once at start); changes still reach the journal.
 final class NoBubbles: ChangeAnnouncer {
     func announce(_ sources: [SourceChanges], settings: NotifyConfig) {}
@@ -77,6 +79,7 @@ final class NoBubbles: ChangeAnnouncer {
     func onAction(_ handler: @escaping @Sendable (BubbleAction) -> Void) {}
 }
 
+/// Desktop bubbles, unless `desktop = false`.
 final class DesktopAnnouncer: ChangeAnnouncer {
     private let notifier: DesktopNotifier
 

@@ -24,7 +24,7 @@ struct Run: ParsableCommand {
             // The configuration before the lock: a broken file is reported without creating anything on disk.
             var firstConfig: Config? = try options.loadConfiguration()
             let lock = try InstanceLock(stateDirectory: stateDirectory)
-            let edges = makeDaemonEdges(logger: logger)
+            let edges = makeDaemonEdges(logger: logger, desktop: firstConfig?.notify.desktop ?? true)
             daemon = try Daemon(
                 makeSession: {
                     _ = lock  // held for the life of the process
