@@ -84,22 +84,20 @@ struct Doctor: ParsableCommand {
         let bus = environment["DBUS_SESSION_BUS_ADDRESS"] ?? environment["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
         if let bus, Self.busSocketExists(bus) {
             report.pass("session bus \(bus)")
-            let notifier: DesktopNotifier?
             do {
-                notifier = try DesktopNotifier(logger: logger)
-            } catch {
-                notifier = nil
-                report.fail("desktop notifications: \(error)", fix: "then restart trackwatch (systemctl --user restart trackwatch)")
-            }
-            if let notifier, let server = notifier.serverInformation(timeout: 10) {
-                report.pass("notification server \(server.name) \(server.version) (\(server.vendor))")
-                if !server.capabilities.contains("actions") {
-                    report.warn("the notification server has no action buttons: Open and Mute are not offered")
+                let notifier = try DesktopNotifier(logger: logger)
+                if let server = notifier.serverInformation(timeout: 10) {
+                    report.pass("notification server \(server.name) \(server.version) (\(server.vendor))")
+                    if !server.capabilities.contains("actions") {
+                        report.warn("the notification server has no action buttons: Open and Mute are not offered")
+                    }
+                    if !server.capabilities.contains("body-markup") { report.warn("the notification server shows plain text only") }
+                } else {
+                    report.fail("no notification server answers on the session bus",
+                                fix: "run in your desktop session, or start a notification daemon (dunst, mako); changes still reach the journal")
                 }
-                if !server.capabilities.contains("body-markup") { report.warn("the notification server shows plain text only") }
-            } else if notifier != nil {
-                report.fail("no notification server answers on the session bus",
-                            fix: "run in your desktop session, or start a notification daemon (dunst, mako); changes still reach the journal")
+            } catch {
+                report.fail("desktop notifications: \(error)", fix: "then restart trackwatch (systemctl --user restart trackwatch)")
             }
         } else {
             report.fail("no session bus (\(bus ?? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR unset"))",
