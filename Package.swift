@@ -268,41 +268,41 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
 
-        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TrackwatchCore", "CompassClient", "TrackwatchApp"]),
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassClient", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "QaseClientTests", dependencies: ["QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "GitHubClientTests", dependencies: ["GitHubClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "GitLabClientTests", dependencies: ["GitLabClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "TrackwatchCoreTests", dependencies: ["TestSupport", "TrackwatchCore", "CompassClient", "TrackwatchApp"]),
+        .testTarget(name: "CompassClientTests", dependencies: ["TestSupport", "CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "QaseClientTests", dependencies: ["TestSupport", "QaseClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "GitHubClientTests", dependencies: ["TestSupport", "GitHubClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "GitLabClientTests", dependencies: ["TestSupport", "GitLabClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
         .testTarget(
-            name: "AzureDevOpsClientTests", dependencies: ["AzureDevOpsClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "JiraClientTests", dependencies: ["JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "TrackwatchAppTests", dependencies: ["TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["StateStore"]),
+            name: "AzureDevOpsClientTests", dependencies: ["TestSupport", "AzureDevOpsClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "JiraClientTests", dependencies: ["TestSupport", "JiraClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "TrackwatchAppTests", dependencies: ["TestSupport", "TrackwatchApp", "CompassClient", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["TestSupport", "StateStore"]),
         // The shared activity poller, in process, over scripted trackers and a real state store.
         .testTarget(
             name: "SourceKitTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "SourceKit", "TrackwatchCore", "TrackerHTTP", "StateStore", "TrackwatchApp",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "JSONListClientTests", dependencies: ["JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
-        .testTarget(name: "SimulatorKitTests", dependencies: ["SimulatorKit"]),
-        .testTarget(name: "CompassSimulatorTests", dependencies: ["CompassSimulator", "SimulatorKit"]),
-        .testTarget(name: "QaseSimulatorTests", dependencies: ["QaseSimulator", "SimulatorKit"]),
-        .testTarget(name: "JiraSimulatorTests", dependencies: ["JiraSimulator", "SimulatorKit"]),
-        .testTarget(name: "GitHubSimulatorTests", dependencies: ["GitHubSimulator", "SimulatorKit"]),
-        .testTarget(name: "GitLabSimulatorTests", dependencies: ["GitLabSimulator", "SimulatorKit"]),
+        .testTarget(name: "JSONListClientTests", dependencies: ["TestSupport", "JSONListClient", "TrackwatchCore", "TrackerHTTP", "SourceKit"]),
+        .testTarget(name: "SimulatorKitTests", dependencies: ["TestSupport", "SimulatorKit"]),
+        .testTarget(name: "CompassSimulatorTests", dependencies: ["TestSupport", "CompassSimulator", "SimulatorKit"]),
+        .testTarget(name: "QaseSimulatorTests", dependencies: ["TestSupport", "QaseSimulator", "SimulatorKit"]),
+        .testTarget(name: "JiraSimulatorTests", dependencies: ["TestSupport", "JiraSimulator", "SimulatorKit"]),
+        .testTarget(name: "GitHubSimulatorTests", dependencies: ["TestSupport", "GitHubSimulator", "SimulatorKit"]),
+        .testTarget(name: "GitLabSimulatorTests", dependencies: ["TestSupport", "GitLabSimulator", "SimulatorKit"]),
         // Over real HTTP, through the client trackwatch's own trackers use.
         .testTarget(
             name: "AzureDevOpsSimulatorTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "AzureDevOpsSimulator", "SimulatorKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // Handler-level tests, and a few of the built json-sim (so the test build builds it).
-        .testTarget(name: "JSONListSimulatorTests", dependencies: ["JSONListSimulator", "SimulatorKit", "json-sim"]),
+        .testTarget(name: "JSONListSimulatorTests", dependencies: ["TestSupport", "JSONListSimulator", "SimulatorKit", "json-sim"]),
         // A private D-Bus session bus with a real notification server (python-dbusmock), for the tests below.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TrackerHTTP"], path: "Tests/TestSupport"),
         .testTarget(
             name: "DesktopIntegrationTests",
             dependencies: ["DesktopNotifier", "SystemdIntegration", "TrackwatchCore", "TestSupport", .product(name: "Logging", package: "swift-log")]

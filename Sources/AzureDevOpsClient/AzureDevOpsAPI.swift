@@ -74,30 +74,30 @@ final class AzureDevOpsAPI {
 
     func get<Value: Decodable>(
         _ type: Value.Type, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)] = []
-    ) throws -> Value {
-        try decode(type, try send(.get, endpoint, query), endpoint)
+    ) async throws -> Value {
+        try await decode(type, try send(.get, endpoint, query), endpoint)
     }
 
     /// A `GET` whose answer's headers matter too (a continuation token).
     func read<Value: Decodable>(
         _ type: Value.Type, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)]
-    ) throws -> (value: Value, response: HTTPResponse) {
-        let response = try send(.get, endpoint, query)
+    ) async throws -> (value: Value, response: HTTPResponse) {
+        let response = try await send(.get, endpoint, query)
         return (try decode(type, response, endpoint), response)
     }
 
     func post<Value: Decodable>(
         _ type: Value.Type, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)] = [], body: some Encodable
-    ) throws -> Value {
-        try decode(type, try send(.post, endpoint, query, body: APIRequests.json(body)), endpoint)
+    ) async throws -> Value {
+        try await decode(type, try send(.post, endpoint, query, body: APIRequests.json(body)), endpoint)
     }
 
     private func send(
         _ method: HTTPMethod, _ endpoint: AzureDevOpsEndpoint, _ query: [(String, String)], body: [UInt8]? = nil
-    ) throws -> HTTPResponse {
+    ) async throws -> HTTPResponse {
         for _ in 0..<2 {
             let version = endpoint.isPreview ? self.version + "-preview.1" : self.version
-            let response = try requests.send(
+            let response = try await requests.send(
                 method, requests.url(endpoint.path, query + [("api-version", version)]), body: body)
             if (200..<300).contains(response.status), response.status != 203 {
                 noteWait(response)

@@ -24,8 +24,8 @@ extension AzureDevOpsSourceKind: ActivityTrackerKind {
 /// What `doctor` and `probe` ask Azure DevOps, read-only: who the token is, Services or Server and its API version,
 /// which projects it can read, what each question finds and what a steady poll costs.
 extension AzureDevOpsTracker {
-    func survey(_ findings: inout ProbeReport) throws {
-        let connection = try api.get(AzureDevOpsConnection.self, .connectionData)
+    func survey(_ findings: inout ProbeReport) async throws {
+        let connection = try await api.get(AzureDevOpsConnection.self, .connectionData)
         let user = connection.authenticatedUser
         guard let id = user?.id?.lowercased() else {
             throw AzureDevOpsError.invalidResponse(endpoint: "connectionData", detail: "no authenticated user")
@@ -35,10 +35,11 @@ extension AzureDevOpsTracker {
         let kind = connection.deploymentType == "onPremises" ? "Azure DevOps Server" : "Azure DevOps Services"
         findings.add(.pass, "\(kind), REST API \(api.version)")
         var readable: [String] = [], opened = 0
-        for project in try settings.projects ?? allProjects() {
+        let projects = if let named = settings.projects { named } else { try await allProjects() }
+        for project in projects {
             do {
-                let reviewing = try activePullRequests(project, "searchCriteria.reviewerId", id)
-                let authored = try activePullRequests(project, "searchCriteria.creatorId", id)
+                let reviewing = try await activePullRequests(project, "searchCriteria.reviewerId", id)
+                let authored = try await activePullRequests(project, "searchCriteria.creatorId", id)
                 readable.append(project)
                 opened += authored
                 findings.add(
@@ -52,7 +53,7 @@ extension AzureDevOpsTracker {
             }
         }
         struct Body: Encodable { var query: String }
-        let mine = try api.post(
+        let mine = try await api.post(
             WIQLAnswer.self, .wiql, [("timePrecision", "true")],
             body: Body(query: WIQL.mine(projects: settings.projects.map { _ in readable })))
         findings.add(
@@ -63,15 +64,15 @@ extension AzureDevOpsTracker {
                 + "2 per project, 1 per active pull request you opened); a work item that changed adds its updates")
     }
 
-    private func activePullRequests(_ project: String, _ criterion: String, _ me: String) throws -> Int {
-        try api.get(
+    private func activePullRequests(_ project: String, _ criterion: String, _ me: String) async throws -> Int {
+        try await api.get(
             ValueList<PullRequest>.self, .pullRequests(project: project),
             [(criterion, me), ("searchCriteria.status", "active"), ("$top", "1000")]
         ).entries.elements.count
     }
 
-    private func allProjects() throws -> [String] {
-        try api.get(ValueList<AzureDevOpsProjectInfo>.self, .projects, [("$top", "500")]).entries.elements
+    private func allProjects() async throws -> [String] {
+        try await api.get(ValueList<AzureDevOpsProjectInfo>.self, .projects, [("$top", "500")]).entries.elements
             .compactMap(\.name).filter(AzureDevOpsProject.isValid).sorted()
     }
 

@@ -45,8 +45,8 @@ final class AzureDevOpsTracker: SurveyedTracker {
     var mostLookups: Int { Self.batchSize }
     func takeServerInterval() -> Double? { api.askedToWait.take() }
 
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let user = try api.get(AzureDevOpsConnection.self, .connectionData).authenticatedUser
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity {
+        let user = try await api.get(AzureDevOpsConnection.self, .connectionData).authenticatedUser
         guard let id = user?.id, !id.isEmpty, id.utf8.count <= 64 else {
             throw AzureDevOpsError.invalidResponse(endpoint: "connectionData", detail: "no authenticated user")
         }
@@ -72,14 +72,14 @@ final class AzureDevOpsTracker: SurveyedTracker {
 
     // MARK: Lists
 
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<AzureDevOpsItem> {
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<AzureDevOpsItem> {
         var lists = ActivityLists<AzureDevOpsItem>()
         refused = [:]
         readAlready = [:]
         var read = Set<String>()
-        for project in try projects(poll, memory: &memory) {
+        for project in try await projects(poll, memory: &memory) {
             do {
-                try pullRequests(in: project, poll, into: &lists)
+                try await pullRequests(in: project, poll, into: &lists)
                 read.insert(project.lowercased())
             } catch AzureDevOpsError.server(let status, _, _) where status == 404 || status == 403 {
                 refused[project] = status
@@ -97,13 +97,13 @@ final class AzureDevOpsTracker: SurveyedTracker {
         let scope = settings.projects.map {
             $0.filter { !lists.unreadable.contains($0) && !poll.unreadable.contains($0) }
         }
-        if scope?.isEmpty != true { try workItems(poll, scope: scope, memory: &memory, into: &lists) }
+        if scope?.isEmpty != true { try await workItems(poll, scope: scope, memory: &memory, into: &lists) }
         return lists
     }
 
     /// The projects whose pull requests are read: those configured (less the ones refused since the last full read),
     /// or every project the token can read, asked on a full read and remembered between.
-    private func projects(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> [String] {
+    private func projects(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> [String] {
         if let configured = settings.projects { return configured.filter { !poll.unreadable.contains($0) } }
         if !poll.window.full, let remembered = try memory.value(Self.projectsKey) {
             return remembered.split(separator: "\n").map(String.init).filter { !poll.unreadable.contains($0) }
@@ -112,7 +112,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
         for _ in 0..<Self.mostPullRequestPages {
             var query = [("$top", "500")]
             if let token { query.append(("continuationToken", token)) }
-            let page = try api.read(ValueList<AzureDevOpsProjectInfo>.self, .projects, query)
+            let page = try await api.read(ValueList<AzureDevOpsProjectInfo>.self, .projects, query)
             names += page.value.entries.elements.compactMap(\.name).filter(AzureDevOpsProject.isValid)
             token = page.response.header("x-ms-continuationtoken").flatMap { $0.utf8.count <= 1_000 ? $0 : nil }
             if token?.isEmpty ?? true { break }
@@ -125,11 +125,11 @@ final class AzureDevOpsTracker: SurveyedTracker {
     /// My two lists of a project's active pull requests, and the threads of those I opened.
     private func pullRequests(
         in project: String, _ poll: ActivityPoll, into lists: inout ActivityLists<AzureDevOpsItem>
-    ) throws {
-        let reviewing = try pullRequests(project, "searchCriteria.reviewerId", poll.me.id)
-        let authored = try pullRequests(project, "searchCriteria.creatorId", poll.me.id)
+    ) async throws {
+        let reviewing = try await pullRequests(project, "searchCriteria.reviewerId", poll.me.id)
+        let authored = try await pullRequests(project, "searchCriteria.creatorId", poll.me.id)
         for pull in authored where pull.status == "active" {
-            let threads = try self.threads(of: pull)
+            let threads = try await self.threads(of: pull)
             lists.mine[AzureDevOpsMapping.id(pullRequest: pull.pullRequestId)] = .pullRequest(pull, threads: threads)
         }
         for pull in reviewing where pull.status == "active" {
@@ -142,11 +142,11 @@ final class AzureDevOpsTracker: SurveyedTracker {
         }
     }
 
-    private func pullRequests(_ project: String, _ criterion: String, _ me: String) throws -> [PullRequest] {
+    private func pullRequests(_ project: String, _ criterion: String, _ me: String) async throws -> [PullRequest] {
         var pulls: [PullRequest] = []
         for page in 0..<Self.mostPullRequestPages {
             let found =
-                try api.get(
+                try await api.get(
                     ValueList<PullRequest>.self, .pullRequests(project: project),
                     [
                         (criterion, me), ("searchCriteria.status", "active"), ("$top", String(Self.pullRequestPage)),
@@ -161,11 +161,11 @@ final class AzureDevOpsTracker: SurveyedTracker {
             endpoint: "pull requests", detail: "more than \(Self.mostPullRequestPages * Self.pullRequestPage) items")
     }
 
-    func threads(of pull: PullRequest) throws -> LossyList<PullRequestThread> {
+    func threads(of pull: PullRequest) async throws -> LossyList<PullRequestThread> {
         guard let project = pull.repository?.project?.name,
             let repository = pull.repository?.id ?? pull.repository?.name
         else { return LossyList() }
-        return try api.get(
+        return try await api.get(
             ValueList<PullRequestThread>.self,
             .threads(project: project, repository: repository, pullRequest: pull.pullRequestId)
         ).entries
@@ -178,14 +178,14 @@ final class AzureDevOpsTracker: SurveyedTracker {
     private func workItems(
         _ poll: ActivityPoll, scope: [String]?, memory: inout TrackerMemory,
         into lists: inout ActivityLists<AzureDevOpsItem>
-    ) throws {
+    ) async throws {
         let asOf = try memory.value(Self.asOfKey).flatMap(AzureDevOpsTime.parse)
         let full = poll.window.full || asOf == nil
         let since = asOf?.adding(seconds: -Self.margin) ?? poll.window.since
-        let answer = try wiql(full ? WIQL.mine(projects: scope) : WIQL.changed(since: since, projects: scope))
+        let answer = try await wiql(full ? WIQL.mine(projects: scope) : WIQL.changed(since: since, projects: scope))
         if let mark = AzureDevOpsTime.parse(answer.asOf) { memory.set(Self.asOfKey, mark.rawValue) }
         let ids = Self.ids(answer)
-        let items = try batch(ids).items
+        let items = try await batch(ids).items
         let me = poll.me.id
         var undecided: [Int] = []
         for item in items {
@@ -199,7 +199,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
         }
         // Changed, neither assigned to me nor created by me: mine if I follow it; else, if stored, no longer mine.
         let stored = undecided.filter { poll.stored[AzureDevOpsMapping.id(workItem: $0)] != nil }
-        let followed = undecided.isEmpty ? [] : try self.followed(undecided)
+        let followed = await undecided.isEmpty ? [] : try self.followed(undecided)
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in undecided {
             guard let item = byID[id] else { continue }
@@ -213,9 +213,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         }
     }
 
-    private func wiql(_ query: String) throws -> WIQLAnswer {
+    private func wiql(_ query: String) async throws -> WIQLAnswer {
         struct Body: Encodable { var query: String }
-        return try api.post(WIQLAnswer.self, .wiql, [("timePrecision", "true")], body: Body(query: query))
+        return try await api.post(WIQLAnswer.self, .wiql, [("timePrecision", "true")], body: Body(query: query))
     }
 
     /// The ids of a WIQL answer, each once, bounded.
@@ -228,16 +228,16 @@ final class AzureDevOpsTracker: SurveyedTracker {
     }
 
     /// Which of `ids` I follow: one WIQL per 200.
-    private func followed(_ ids: [Int]) throws -> Set<Int> {
+    private func followed(_ ids: [Int]) async throws -> Set<Int> {
         var found = Set<Int>()
-        for chunk in ids.chunked(Self.batchSize) { found.formUnion(Self.ids(try wiql(WIQL.followed(Array(chunk))))) }
+        for chunk in ids.chunked(Self.batchSize) { await found.formUnion(Self.ids(try wiql(WIQL.followed(Array(chunk))))) }
         return found
     }
 
     /// The work items of `ids` that I can see, 200 a request; one I cannot is left out (`errorPolicy: Omit`).
     /// `unsure`: ids left out of an answer that also held a work item that could not be read — it may be any of
     /// them, so none is taken for one I cannot see.
-    func batch(_ ids: [Int]) throws -> (items: [WorkItem], unsure: Set<Int>) {
+    func batch(_ ids: [Int]) async throws -> (items: [WorkItem], unsure: Set<Int>) {
         struct Body: Encodable {
             var ids: [Int]
             var fields: [String]
@@ -245,7 +245,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
         }
         var items: [WorkItem] = [], unsure = Set<Int>()
         for chunk in ids.chunked(Self.batchSize) {
-            let answer = try api.post(
+            let answer = try await api.post(
                 WorkItemBatch.self, .workItemsBatch, body: Body(ids: Array(chunk), fields: WorkItem.Fields.names))
             let read = answer.entries.elements.compactMap { $0 }.filter { chunk.contains($0.id) }
             items += read
@@ -260,7 +260,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
     /// my reach, Azure DevOps does not say which), pull requests one by one (404: gone).
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<AzureDevOpsItem>
-    ) throws -> [String: ItemLookup<AzureDevOpsItem>] {
+    ) async throws -> [String: ItemLookup<AzureDevOpsItem>] {
         var answers: [String: ItemLookup<AzureDevOpsItem>] = [:]
         var asked: [Int] = []
         for id in ids where id.hasPrefix("w") {
@@ -271,7 +271,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
             }
         }
         if !asked.isEmpty {
-            let read = try batch(asked)
+            let read = try await batch(asked)
             let found = Dictionary(read.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for number in asked {
                 let id = AzureDevOpsMapping.id(workItem: number)
@@ -289,7 +289,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
             guard let number = Int(id.dropFirst()) else { continue }
             do {
                 // An answer that is the pull request but cannot be read leaves it unanswered: kept.
-                guard let pull = try api.get(LossyItem<PullRequest>.self, .pullRequest(id: number)).value else { continue }
+                guard let pull = try await api.get(LossyItem<PullRequest>.self, .pullRequest(id: number)).value else { continue }
                 // Still a reviewer of one completed meanwhile: its end is told as a change, not as an unassignment.
                 let direct = (pull.reviewers ?? []).first { $0.key == poll.me.id }
                 let reviewing = direct != nil && direct?.hasDeclined != true
@@ -319,7 +319,7 @@ final class AzureDevOpsTracker: SurveyedTracker {
 
     /// The updates of each work item that moved; the threads of each pull request that moved (read already for
     /// those I opened).
-    func logs(of changed: [(item: ActivityItem, source: AzureDevOpsItem)], _ poll: ActivityPoll) throws -> [String:
+    func logs(of changed: [(item: ActivityItem, source: AzureDevOpsItem)], _ poll: ActivityPoll) async throws -> [String:
         ItemLog]
     {
         let mapping = self.mapping(poll)
@@ -327,9 +327,9 @@ final class AzureDevOpsTracker: SurveyedTracker {
         for (item, source) in changed {
             switch source {
             case .workItem(let workItem):
-                logs[item.id] = try updates(of: workItem, item: item.id, mapping)
+                logs[item.id] = try await updates(of: workItem, item: item.id, mapping)
             case .pullRequest(let pull, let read):
-                let threads = try read ?? self.threads(of: pull)
+                let threads = if let read { read } else { try await self.threads(of: pull) }
                 var events = threads.elements.flatMap { mapping.events($0, item: item.id) }
                 if item.isAssignedToMe, poll.stored[item.id] == nil,
                     !AzureDevOpsMapping.addsReviewer(poll.me.id, in: threads.elements),
@@ -352,12 +352,12 @@ final class AzureDevOpsTracker: SurveyedTracker {
 
     /// A work item's updates, oldest first, page after page; one with more revisions than five pages is followed
     /// by its newest page.
-    private func updates(of workItem: WorkItem, item: String, _ mapping: AzureDevOpsMapping) throws -> ItemLog {
+    private func updates(of workItem: WorkItem, item: String, _ mapping: AzureDevOpsMapping) async throws -> ItemLog {
         let revisions = min(max(workItem.rev ?? 0, 0), Int(Int32.max))
         let start = revisions > Self.updatesPage * Self.mostUpdatePages ? revisions - Self.updatesPage : 0
         var events: [ActivityEvent] = [], skipped = 0
         for page in 0...Self.mostUpdatePages {
-            let updates = try api.get(
+            let updates = try await api.get(
                 ValueList<WorkItemUpdate>.self, .updates(workItem: workItem.id),
                 [("$top", String(Self.updatesPage)), ("$skip", String(start + page * Self.updatesPage))]
             ).entries

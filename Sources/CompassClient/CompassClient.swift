@@ -87,9 +87,9 @@ public final class CompassClient {
     public var cookieNames: [String] { cookies.names }
 
     /// Ends the server session, if there is one. Best effort: the process is ending anyway.
-    public func logoff() {
+    public func logoff() async {
         guard token != nil else { return }
-        if let response = try? rawSend(.logoff, method: .post, body: nil), !(200..<300).contains(response.status) {
+        if let response = try? await rawSend(.logoff, method: .post, body: nil), !(200..<300).contains(response.status) {
             logger.debug("logoff refused", metadata: ["status": "\(response.status)"])
         }
         token = nil
@@ -105,10 +105,10 @@ public final class CompassClient {
     /// for a token they lost in a restart or revoked — logs in again once and replays the request. A 403 or 500
     /// that the new login does not cure is a real refusal or error: it is returned, and in this session such a
     /// status no longer costs a login. At most one login per request, so never a loop.
-    func send(_ endpoint: CompassEndpoint, method: HTTPMethod, body: (any Encodable)? = nil) throws -> HTTPResponse {
+    func send(_ endpoint: CompassEndpoint, method: HTTPMethod, body: (any Encodable)? = nil) async throws -> HTTPResponse {
         let encoded = try body.map { try JSONEncoder().encode($0) }.map { [UInt8]($0) }
-        try ensureSession()
-        let response = try rawSend(endpoint, method: method, body: encoded)
+        try await ensureSession()
+        let response = try await rawSend(endpoint, method: method, body: encoded)
         guard Self.mayRefuseToken(response.status) else { return response }
         if probing { return response }
         if case .personalAccessToken = credential {
@@ -116,17 +116,17 @@ public final class CompassClient {
             throw CompassError.tokenRejected(status: 401, message: Self.message(in: response))
         }
         if response.status != 401, let tellsTokenApart = statusesNotAboutTheToken[response.status] {
-            guard tellsTokenApart, try tokenIsRefused() else { return response }
+            guard tellsTokenApart, try await tokenIsRefused() else { return response }
         }
         logger.info("token refused; logging in again",
                     metadata: ["endpoint": "\(endpoint.name)", "status": "\(response.status)"])
         token = nil
-        try ensureSession()
-        let replay = try rawSend(endpoint, method: method, body: encoded)
+        try await ensureSession()
+        let replay = try await rawSend(endpoint, method: method, body: encoded)
         if response.status != 401, replay.status == response.status {
             // Whether the workspace request, with this fresh token, is answered: only then can it tell later
             // whether a token is refused. Unknown (no answer) counts as no.
-            statusesNotAboutTheToken[response.status] = (try? tokenIsRefused()).map { !$0 } ?? false
+            statusesNotAboutTheToken[response.status] = await (try? tokenIsRefused()).map { !$0 } ?? false
         } else {
             tokenRefusalStatuses.insert(response.status)
         }
@@ -139,14 +139,14 @@ public final class CompassClient {
     /// token. A status that once meant what it said (a query the user may not read, a failing endpoint) may
     /// later be a server that restarted and lost the token: without asking, that session would never log in
     /// again until the token expired by its own clock.
-    private func tokenIsRefused() throws -> Bool {
-        Self.mayRefuseToken(try rawSend(.folders, method: .get, body: nil).status)
+    private func tokenIsRefused() async throws -> Bool {
+        await Self.mayRefuseToken(try rawSend(.folders, method: .get, body: nil).status)
     }
 
     /// Throws `CompassError.server` unless the response is 2xx.
-    func expectSuccess(_ response: HTTPResponse, _ endpoint: CompassEndpoint) throws {
+    func expectSuccess(_ response: HTTPResponse, _ endpoint: CompassEndpoint) async throws {
         guard (200..<300).contains(response.status) else {
-            if response.status == 404, endpoint == .folders, let missing = try? missingRepositoryOrDatabase() {
+            if response.status == 404, endpoint == .folders, let missing = try? await missingRepositoryOrDatabase() {
                 throw missing
             }
             throw CompassError.server(
@@ -178,7 +178,7 @@ public final class CompassClient {
     /// One exchange with the server, as HCL's own clients make it: JSON both ways on every request (some
     /// servers refuse a request without `Content-Type: application/json`, even a GET), the session's cookies
     /// sent and updated.
-    func rawSend(_ endpoint: CompassEndpoint, method: HTTPMethod, body: [UInt8]?) throws -> HTTPResponse {
+    func rawSend(_ endpoint: CompassEndpoint, method: HTTPMethod, body: [UInt8]?) async throws -> HTTPResponse {
         var headers: [(name: String, value: String)] = [
             ("Accept", "application/json"), ("Content-Type", "application/json"),
         ]
@@ -192,7 +192,7 @@ public final class CompassClient {
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: requestTimeout)
         let response: HTTPResponse
         do {
-            response = try transport.send(request)
+            response = try await transport.send(request)
         } catch let error as TransportError {
             throw CompassError.unreachable(error)
         }
@@ -210,16 +210,16 @@ public final class CompassClient {
 
     // MARK: - Login
 
-    private func ensureSession() throws {
+    private func ensureSession() async throws {
         guard case .password(let password) = credential else { return }
         if let token, !token.needsRenewal(now: now()) { return }
-        try login(password: password)
+        try await login(password: password)
     }
 
-    private func login(password: Secret) throws {
+    private func login(password: Secret) async throws {
         token = nil
         let body = LoginRequest(username: server.username, password: password.value, repo: server.repo, db: server.database)
-        let response = try rawSend(.authenticate, method: .post, body: [UInt8](try JSONEncoder().encode(body)))
+        let response = try await rawSend(.authenticate, method: .post, body: [UInt8](try JSONEncoder().encode(body)))
         switch response.status {
         case 200, 201:
             let token = AccessToken(try decode(LoginResponse.self, from: response, .authenticate).token, receivedAt: now())
@@ -232,7 +232,7 @@ public final class CompassClient {
             throw CompassError.loginRejected(status: response.status, message: Self.message(in: response))
         case 404:
             // Compass names the repo and database at login: a 404 here is one of them, not the URL.
-            throw (try? missingRepositoryOrDatabase()) ?? CompassError.server(
+            throw await (try? missingRepositoryOrDatabase()) ?? CompassError.server(
                 status: 404, message: Self.message(in: response), endpoint: "login", retryAfter: nil)
         default:
             throw CompassError.server(

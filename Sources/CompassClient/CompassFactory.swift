@@ -32,7 +32,7 @@ public struct CompassFactory: SourceFactory {
         return .password(try secret(source))
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
+    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) async -> DoctorReport? {
         guard let server = settings as? ServerConfig else { return nil }
         var report = DoctorReport()
         let named = server.name.map { " of \($0)" } ?? ""
@@ -52,31 +52,38 @@ public struct CompassFactory: SourceFactory {
             try CompassClient.make(server: server, credential: credential, environment: context.environment,
                                    logger: context.logger, now: context.wallClock)
         }, fix: "check url, ca_file, insecure and proxy in [server]") else { return report }
-        defer { client.logoff() }
+        await survey(server, client, context: context, into: &report)
+        await client.logoff()
+        if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
+        return report
+    }
+
+    /// The checks that ask the server, once the client is made.
+    private func survey(
+        _ server: ServerConfig, _ client: CompassClient, context: DiagnosisContext, into report: inout DoctorReport
+    ) async {
         if let choice = try? server.connection.proxyChoice(environment: context.environment, table: "[server]",
                                                            label: server.label),
             let proxy = choice.proxy
         {
             report.pass("through the proxy \(proxy) (from \(choice.source ?? "the configuration"))")
         }
-        let rows = report.check("login as \(server.username) and the query \"assigned to me\"", {
-            try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
+        let rows = await report.check("login as \(server.username) and the query \"assigned to me\"", {
+            try await client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                            pageSize: context.poll.pageSize)
         }, fix: { error in (error as? any SourceFailure)?.failureKind.fix(table: "[server]") ?? "run trackwatch doctor again, with -v" })
-        guard let rows else { return report }
+        guard let rows else { return }
         let path = client.queryPath == .stored
             ? "stored queries (in \(client.personalFolderName ?? "Personal Queries"))" : "ad-hoc queries"
         report.pass("\(rows.count) records assigned to you; the server runs \(path)")
         for watch in server.watches {
-            _ = report.check("watched query \(watch.query)", {
-                let result = try client.run(savedQuery: watch.query, pageSize: context.poll.pageSize)
+            _ = await report.check("watched query \(watch.query)", {
+                let result = try await client.run(savedQuery: watch.query, pageSize: context.poll.pageSize)
                 _ = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
                 _ = try SavedQueryRows.comparedFields(watch, columns: result.columns)
                 return result
             }, fix: "correct query or fields in the [[watch]] named \(watch.name), or save the query in Compass")
         }
-        if server.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
-        return report
     }
 
     public func probe(_ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool) throws -> (any SourceProbe)? {

@@ -65,18 +65,18 @@ public struct ServerProbe {
 
     /// Runs every check and returns the report; stops early (with `stoppedBy`) when the server cannot be reached
     /// or refuses the login, since nothing else can be learned then.
-    public func run() -> ProbeReport {
+    public func run() async -> ProbeReport {
         var report = ProbeReport()
         proxy(&report)
         do {
-            try folders(&report)
-            try queries(&report)
-            try history(&report)
-            sessionEnd(&report)
+            try await folders(&report)
+            try await queries(&report)
+            try await history(&report)
+            await sessionEnd(&report)
         } catch {
             report.add(.fail, "\(error)", then: Self.advice(for: error))
             report.stoppedBy = error
-            client.logoff()
+            await client.logoff()
         }
         return report
     }
@@ -122,8 +122,8 @@ public struct ServerProbe {
         }
     }
 
-    private func folders(_ report: inout ProbeReport) throws {
-        let roots = try client.rootFolders()
+    private func folders(_ report: inout ProbeReport) async throws {
+        let roots = try await client.rootFolders()
         transportSecurity(&report)
         report.add(.pass, "logged in as \(server.username) to \(server.repo)/\(server.database)")
         let quoted = roots.all.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -136,16 +136,16 @@ public struct ServerProbe {
         }
     }
 
-    private func queries(_ report: inout ProbeReport) throws {
+    private func queries(_ report: inout ProbeReport) async throws {
         // Paging first, on tiny pages, so that even a few records span pages on whichever path is in use.
-        var paging = try pagingCheck(pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows)
+        var paging = try await pagingCheck(pageSize: Self.tinyPageSize, maxRows: Self.pagingCheckRows)
         // That read is cut at our own maxResultSetRows; a server whose resultSetIsLimited is a 0/1 flag calls the
         // cut "1". Only the whole query, uncut by us, can tell the server's own limit.
         let limitAtOwnCut = client.resultTraits.rowLimit
         client.resultTraits.rowLimit = nil
         client.resultTraits.limitedRecordCount = nil
         // The query as the daemon runs it: whole, at the configured page size, by whatever route works.
-        let rows = try client.run(
+        let rows = try await client.run(
             WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
             pageSize: poll.pageSize)
         queryPath(&report)  // known once a query ran whole
@@ -160,7 +160,7 @@ public struct ServerProbe {
                     + "for \(flag) rows and read in batches of \(flag) (slow, nothing cut)")
             if rows.count > Self.tinyPageSize {
                 // Paging again without a cut of ours: about three pages of the whole result.
-                paging = try pagingCheck(pageSize: max(Self.tinyPageSize, (rows.count + 2) / 3), maxRows: nil)
+                paging = try await pagingCheck(pageSize: max(Self.tinyPageSize, (rows.count + 2) / 3), maxRows: nil)
             }
         }
         pagingVerdict(paging, &report)
@@ -168,9 +168,9 @@ public struct ServerProbe {
     }
 
     /// The assigned-to-me query read on pages of `pageSize`, at most `maxRows`: how many rows arrived, or why not.
-    private func pagingCheck(pageSize: Int, maxRows: Int?) throws -> (pageSize: Int, rows: Int, error: (any Error)?) {
+    private func pagingCheck(pageSize: Int, maxRows: Int?) async throws -> (pageSize: Int, rows: Int, error: (any Error)?) {
         do {
-            let rows = try client.run(
+            let rows = try await client.run(
                 WatchQueries.assignedToMe, storedAs: Self.assignedQueryName, lifetime: .temporary,
                 pageSize: pageSize, maxRows: maxRows)
             return (pageSize, rows.count, nil)
@@ -241,10 +241,10 @@ public struct ServerProbe {
         }
     }
 
-    private func history(_ report: inout ProbeReport) throws {
+    private func history(_ report: inout ProbeReport) async throws {
         let rows: [[String]]
         do {
-            rows = try client.run(
+            rows = try await client.run(
                 WatchQueries.historyOfMyRecords(since: nil), storedAs: Self.historyQueryName,
                 lifetime: .temporary, pageSize: 1, maxRows: 1)
         } catch let error as CompassError {
@@ -326,7 +326,7 @@ public struct ServerProbe {
                 + (clockName == "the server's clock" ? "" : "; compared with \(clockName)"), then: nil)
     }
 
-    private func sessionEnd(_ report: inout ProbeReport) {
+    private func sessionEnd(_ report: inout ProbeReport) async {
         let cookies = client.cookieNames
         report.add(
             .pass,
@@ -336,7 +336,7 @@ public struct ServerProbe {
                     + " (kept for the session; values not shown)"
         )
         do {
-            guard let (logoff, refusal) = try client.refusalOfLoggedOffToken() else {
+            guard let (logoff, refusal) = try await client.refusalOfLoggedOffToken() else {
                 report.add(.unknown, "token refusal not checked: a personal access token has no session to log off")
                 return
             }

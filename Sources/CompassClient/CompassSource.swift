@@ -7,7 +7,7 @@ import TrackwatchCore
 /// and then each saved query of a `[[watch]]`. Each watch is diffed against its stored snapshot and committed in
 /// its own transaction (snapshot, seen history, checkpoint and changes together, `WatchPoller`), so one watch's
 /// failure never touches another's state.
-public final class CompassSource: BlockingSource {
+public final class CompassSource: Source {
     /// The built-in watch's name in the store.
     public static let assignedWatch = "assigned"
     /// Marks state kept with the zone-independent history window (`HistoryWindow`) and numbered keys for identical
@@ -49,28 +49,28 @@ public final class CompassSource: BlockingSource {
 
     public func closeIdleConnections() { client.closeIdleConnections() }
 
-    public func close() { client.logoff() }
+    public func close() async { await client.logoff() }
 
     /// Polls once. A failure of the built-in watch is thrown (nothing else is polled then: the server or the
     /// session is in trouble); a failure of a `[[watch]]` is in `PollReport.failure`, and only a watch's own
     /// problem (its query missing or without an id column) lets the next watch be polled. Failed watches'
     /// stored state is untouched, and the failure is logged unless `dryRun`.
-    public func pollBlocking(dryRun: Bool = false) throws -> PollReport {
+    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
         let clock = ContinuousClock()
         let start = clock.now
         let wideWindow = try state.value(forKey: Self.windowKey) == Self.wideWindow
-        let builtIn = try watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
-            let extra = try extraFields(dryRun: dryRun)
+        let builtIn = try await watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
+            let extra = try await extraFields(dryRun: dryRun)
             // Assigned first: a record that becomes mine between the two queries then shows up in the
             // history rows but not in the set, and is left for the next poll instead of looking self-assigned.
-            let observed = try observe(stored: try state.checkpoint(watch: Self.assignedWatch), extra: extra)
+            let observed = try await observe(stored: try state.checkpoint(watch: Self.assignedWatch), extra: extra)
             let checkpoint = observed.checkpoint, latest = observed.latest
             var observation = observed.observation
             // The stored snapshot is loaded only now, after the raw rows are gone: at 100,000 records holding
             // both at once is what sets the poll's peak memory.
             let previous = try state.snapshot(watch: Self.assignedWatch)
             let seen = try state.seenHistoryKeys(watch: Self.assignedWatch)
-            try lookAgain(at: SnapshotDiff.secondLook(previous: previous, seen: seen, observation: observation),
+            try await lookAgain(at: SnapshotDiff.secondLook(previous: previous, seen: seen, observation: observation),
                           in: &observation, extra: extra)
             // State without the mark (see `wideWindow`): what it had seen lies at or before its checkpoint, and
             // must not come back as new.
@@ -92,7 +92,7 @@ public final class CompassSource: BlockingSource {
                 logger.warning("changes without a history entry; reported without who made them",
                                metadata: ["count": "\(outcome.unexplained)"])
             }
-            outcome.changes = try namingWhoTookThem(
+            outcome.changes = try await namingWhoTookThem(
                 outcome.changes, since: HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap), me: me)
             return WatchResult(
                 outcome: outcome.outcome, recordCount: observation.records.count,
@@ -111,8 +111,8 @@ public final class CompassSource: BlockingSource {
                 + "changes are reported from the next check on.")
         for watch in watches {
             do {
-                let polled = try watchPoller.poll(watch.storeKey, dryRun: dryRun) { () throws -> WatchResult in
-                    let result = try client.run(savedQuery: watch.query, pageSize: poll.pageSize)
+                let polled = try await watchPoller.poll(watch.storeKey, dryRun: dryRun) { () throws -> WatchResult in
+                    let result = try await client.run(savedQuery: watch.query, pageSize: poll.pageSize)
                     let records: [Record], compared: [String]
                     do {
                         records = try SavedQueryRows.records(columns: result.columns, rows: result.rows, query: watch.query)
@@ -144,10 +144,10 @@ public final class CompassSource: BlockingSource {
     /// latest plausible history timestamp.
     private func observe(
         stored: Timestamp?, extra: [String]
-    ) throws -> (observation: PollObservation, checkpoint: Timestamp?, latest: Timestamp?) {
+    ) async throws -> (observation: PollObservation, checkpoint: Timestamp?, latest: Timestamp?) {
         do {
             // Rows become records page by page: the raw rows of a large result are never all held at once.
-            let records = try client.run(
+            let records = try await client.run(
                 WatchQueries.assignedToMe(extra: extra), storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                 pageSize: poll.pageSize, transform: { try WatchQueries.records(fromRows: $0, extra: extra) })
             // Only now: the answers so far carry the server's `Date`.
@@ -162,7 +162,7 @@ public final class CompassSource: BlockingSource {
                     metadata: ["checkpoint": "\(stored)", "latest_plausible": "\(latest.map(\.rawValue) ?? "")"])
             }
             let since = HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap)
-            let history = try history(since: since, latest: latest)
+            let history = try await history(since: since, latest: latest)
             return (PollObservation(records: records, history: history), checkpoint, latest)
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)
@@ -173,14 +173,14 @@ public final class CompassSource: BlockingSource {
     /// the newest plausible entry (not later than `latest`) is read first and the window is measured back from
     /// it: the baseline then marks as seen exactly what the next poll's window returns again, however much older
     /// history there is.
-    private func history(since: Timestamp?, latest: Timestamp?) throws -> [HistoryEntry] {
+    private func history(since: Timestamp?, latest: Timestamp?) async throws -> [HistoryEntry] {
         var since = since
         if since == nil {
-            let newest = try historyRows(WatchQueries.historyOfMyRecords(since: nil, until: latest), maxRows: 1)
+            let newest = try await historyRows(WatchQueries.historyOfMyRecords(since: nil, until: latest), maxRows: 1)
             guard let checkpoint = newest.first?.timestamp else { return [] }
             since = HistoryWindow.since(checkpoint: checkpoint, overlap: poll.overlap)
         }
-        let entries = try historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
+        let entries = try await historyRows(WatchQueries.historyOfMyRecords(since: since), maxRows: nil)
         // A server that ignores the filter returns older entries too, whose keys were pruned long ago: they are not
         // news, and would be reported again every poll. The window's start is in the checkpoint's own terms.
         guard let since else { return entries }
@@ -203,8 +203,8 @@ public final class CompassSource: BlockingSource {
         ]
     }
 
-    private func historyRows(_ query: QueryDefinition, maxRows: Int?) throws -> [HistoryEntry] {
-        let rows = try client.run(query, storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
+    private func historyRows(_ query: QueryDefinition, maxRows: Int?) async throws -> [HistoryEntry] {
+        let rows = try await client.run(query, storedAs: WatchQueries.historyQueryName, lifetime: .temporary,
                                   pageSize: poll.pageSize, maxRows: maxRows)
         let history = try WatchQueries.historyRows(rows)
         logger.debug("history read", metadata: ["rows": "\(rows.count)", "part": "\(maxRows == nil ? "window" : "newest entry")"])
@@ -218,11 +218,11 @@ public final class CompassSource: BlockingSource {
 
     /// Replaces the records in `ids` with a fresh read (`SnapshotDiff.secondLook`). A record no longer in the
     /// set keeps its first reading: leaving is for the next poll to see.
-    private func lookAgain(at ids: [RecordID], in observation: inout PollObservation, extra: [String]) throws {
+    private func lookAgain(at ids: [RecordID], in observation: inout PollObservation, extra: [String]) async throws {
         guard !ids.isEmpty else { return }
         let fresh: [Record]
         do {
-            fresh = try client.run(
+            fresh = try await client.run(
                 WatchQueries.assignedRecords(Array(ids.prefix(Self.secondLookLimit)), extra: extra),
                 storedAs: WatchQueries.assignedQueryName + " again", lifetime: .temporary, pageSize: poll.pageSize,
                 transform: { try WatchQueries.records(fromRows: $0, extra: extra) })
@@ -241,10 +241,10 @@ public final class CompassSource: BlockingSource {
     /// The fields compared besides the six: `extra_fields`, or the defaults the record type has. A configured field
     /// the record type lacks is a configuration error that lists what it has; a server that will not say which
     /// fields it has gets the configured ones tried and no defaults.
-    private func extraFields(dryRun: Bool) throws -> [String] {
+    private func extraFields(dryRun: Bool) async throws -> [String] {
         let wanted = server.extraFields ?? WatchQueries.defaultExtraFields
         guard !wanted.isEmpty else { return [] }
-        guard let known = try fieldNames(dryRun: dryRun) else { return server.extraFields ?? [] }
+        guard let known = try await fieldNames(dryRun: dryRun) else { return server.extraFields ?? [] }
         guard let configured = server.extraFields else { return wanted.filter(known.contains) }
         let missing = configured.filter { !known.contains($0) }
         guard missing.isEmpty else {
@@ -258,7 +258,7 @@ public final class CompassSource: BlockingSource {
 
     /// The record type's field names, asked once a day and remembered in the store (a steady poll asks nothing
     /// more); `nil` when the server will not say.
-    private func fieldNames(dryRun: Bool) throws -> [String]? {
+    private func fieldNames(dryRun: Bool) async throws -> [String]? {
         let key = "record_fields \(server.url) \(server.repo) \(server.database)"
         let now = wallClock()
         if let stored = try state.value(forKey: key) {
@@ -267,7 +267,7 @@ public final class CompassSource: BlockingSource {
                 return lines.count > 1 && lines[1] == "?" ? nil : Array(lines.dropFirst())
             }
         }
-        let names = try client.fieldNames(of: WatchQueries.entity)
+        let names = try await client.fieldNames(of: WatchQueries.entity)
         if names == nil { logger.info("the server does not say which fields a record has; comparing the built-in six") }
         if !dryRun {
             let value = ([String(now)] + (names ?? ["?"])).joined(separator: "\n")
@@ -283,12 +283,12 @@ public final class CompassSource: BlockingSource {
     /// The records no longer assigned to me, named with the colleague whose action took them, where the history
     /// since `since` tells it (their history is no longer among my records': it is asked for these records alone).
     /// My own last action (I gave it away) names nobody.
-    private func namingWhoTookThem(_ changes: [Change], since: Timestamp?, me: String) throws -> [Change] {
+    private func namingWhoTookThem(_ changes: [Change], since: Timestamp?, me: String) async throws -> [Change] {
         let gone = changes.filter { $0.kind == .unassigned }.map(\.record)
         guard !gone.isEmpty, let since else { return changes }
         let entries: [HistoryEntry]
         do {
-            entries = try historyRows(WatchQueries.historyOfRecords(Array(gone.prefix(Self.secondLookLimit)), since: since),
+            entries = try await historyRows(WatchQueries.historyOfRecords(Array(gone.prefix(Self.secondLookLimit)), since: since),
                                       maxRows: nil).filter { $0.timestamp > since }
         } catch let error as WatchQueries.RowError {
             throw CompassError.invalidResponse(endpoint: "result page", detail: error.message)

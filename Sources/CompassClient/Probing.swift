@@ -6,8 +6,8 @@ import TrackwatchCore
 extension CompassClient {
     /// Logs in (if needed) and reads the workspace's root folders: the personal one as the server names it, and
     /// every root's name (made plain and bounded).
-    public func rootFolders() throws -> (personal: String, all: [String]) {
-        let roots = try readWorkspaceRoots()
+    public func rootFolders() async throws -> (personal: String, all: [String]) {
+        let roots = try await readWorkspaceRoots()
         return (Self.serverText(roots.personal.name), roots.names)
     }
 
@@ -15,14 +15,14 @@ extension CompassClient {
     /// the workspace folders once with the old token (no new login, so that a probe never costs more than one
     /// login and cannot lock an account). The client has no session afterwards. `nil` without a session token
     /// (a personal access token has no session to end).
-    public func refusalOfLoggedOffToken() throws -> (logoffStatus: Int, refusalStatus: Int)? {
+    public func refusalOfLoggedOffToken() async throws -> (logoffStatus: Int, refusalStatus: Int)? {
         guard case .password = credential, token != nil else { return nil }
         defer {
             token = nil
             cookies.removeAll()
         }
-        let logoff = try rawSend(.logoff, method: .post, body: nil)
-        let refusal = try rawSend(.folders, method: .get, body: nil)
+        let logoff = try await rawSend(.logoff, method: .post, body: nil)
+        let refusal = try await rawSend(.folders, method: .get, body: nil)
         return (logoff.status, refusal.status)
     }
 

@@ -101,8 +101,8 @@ extension CompassClient {
     /// Runs `query` and returns every row's values in column order. The result is complete or this throws.
     public func run(
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil
-    ) throws -> [[String]] {
-        try run(query, storedAs: name, lifetime: lifetime, pageSize: pageSize, maxRows: maxRows) { $0 }
+    ) async throws -> [[String]] {
+        try await run(query, storedAs: name, lifetime: lifetime, pageSize: pageSize, maxRows: maxRows) { $0 }
     }
 
     /// Runs `query` and turns each result page's rows into elements as the page arrives, so that only one
@@ -112,18 +112,18 @@ extension CompassClient {
     public func run<Element>(
         _ query: QueryDefinition, storedAs name: String, lifetime: StoredQueryLifetime, pageSize: Int, maxRows: Int? = nil,
         transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+    ) async throws -> [Element] {
         let request = ResultRequest(
             query: query, lifetime: lifetime,
             expected: ResultExpectation(name: name, pageSize: pageSize, maxRows: maxRows, shape: ResultShape(query)))
         let renewals = sessionRenewals
         do {
-            return try runWhole(request, transform)
+            return try await runWhole(request, transform)
         } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
             // The token expired while paging: a result set belongs to the session that made it, so after the
             // new login its pages are gone. Run the query again, once, in the new session.
             logger.info("result set lost with the expired session; running the query again")
-            return try runWhole(request, transform)
+            return try await runWhole(request, transform)
         }
     }
 
@@ -132,11 +132,11 @@ extension CompassClient {
     /// path then.
     func runOnce<Result>(
         _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
-        read: (ResultSetHandle) throws -> Result
-    ) throws -> Result {
+        read: (ResultSetHandle) async throws -> Result
+    ) async throws -> Result {
         if queryPathMemory.shouldTryAdHoc(now: now()) {
             let before = queryPathMemory.path
-            switch try runAdHoc(query, options: options, read: read) {
+            switch try await runAdHoc(query, options: options, read: read) {
             case .result(let result):
                 queryPathMemory.path = .adHoc
                 queryPathMemory.adHocWorked = true
@@ -152,7 +152,7 @@ extension CompassClient {
                 }
             }
         }
-        return try runStored(query, name: name, lifetime: lifetime, options: options, read: read)
+        return try await runStored(query, name: name, lifetime: lifetime, options: options, read: read)
     }
 
     private enum AdHocOutcome<Result> {
@@ -161,39 +161,57 @@ extension CompassClient {
     }
 
     private func runAdHoc<Result>(
-        _ query: QueryDefinition, options: ResultSetOptions, read: (ResultSetHandle) throws -> Result
-    ) throws -> AdHocOutcome<Result> {
-        let response = try send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
+        _ query: QueryDefinition, options: ResultSetOptions, read: (ResultSetHandle) async throws -> Result
+    ) async throws -> AdHocOutcome<Result> {
+        let response = try await send(.adHocQuery, method: .post, body: AdHocQueryRequest(queryDef: query, resultSetOptions: options))
         if let refusal = AdHocRefusal(response) { return .refused(refusal) }
-        try expectSuccess(response, .adHocQuery)
+        try await expectSuccess(response, .adHocQuery)
         let created = try decode(ResultSetCreated.self, from: response, .adHocQuery)
-        return .result(try read(ResultSetHandle(
+        return await .result(try read(ResultSetHandle(
             created: created, path: .adHoc, page: { .adHocResultPage(resultSetID: created.resultSetID, page: $0) },
             file: nil, session: sessionRenewals)))
     }
 
     private func runStored<Result>(
         _ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime, options: ResultSetOptions,
-        again: Bool = false, read: (ResultSetHandle) throws -> Result
-    ) throws -> Result {
-        let queryID = try storedQuery(query, name: name, lifetime: lifetime)
-        defer { if lifetime == .temporary { deleteStoredQuery(id: queryID, name: name) } }
-        let response = try send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
+        again: Bool = false, read: (ResultSetHandle) async throws -> Result
+    ) async throws -> Result {
+        let queryID = try await storedQuery(query, name: name, lifetime: lifetime)
+        guard lifetime == .temporary else {
+            return try await runStored(query, id: queryID, name: name, lifetime: lifetime, options: options, again: again, read: read)
+        }
+        // A temporary query is deleted whatever happened (a stored one is kept for the next poll).
+        do {
+            let result = try await runStored(
+                query, id: queryID, name: name, lifetime: lifetime, options: options, again: again, read: read)
+            await deleteStoredQuery(id: queryID, name: name)
+            return result
+        } catch {
+            await deleteStoredQuery(id: queryID, name: name)
+            throw error
+        }
+    }
+
+    private func runStored<Result>(
+        _ query: QueryDefinition, id queryID: String, name: String, lifetime: StoredQueryLifetime,
+        options: ResultSetOptions, again: Bool, read: (ResultSetHandle) async throws -> Result
+    ) async throws -> Result {
+        let response = try await send(.resultSets(queryID: queryID), method: .post, body: ResultSetRequest(resultSetOptions: options))
         if response.status == 404, lifetime == .reused, !again {
             // Someone deleted our stored query since we cached its id: make it again, once.
             storedQueryIDs[name] = nil
-            return try runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
+            return try await runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
         }
-        try expectSuccess(response, .resultSets(queryID: queryID))
+        try await expectSuccess(response, .resultSets(queryID: queryID))
         let created = try decode(ResultSetCreated.self, from: response, .resultSets(queryID: queryID))
         if lifetime == .reused, !again, let columns = created.columns, columns.count != query.columns.count {
             // Stored by an earlier poll with other columns (an upgrade, `extra_fields` changed): store it anew, once.
             logger.info("stored query has other columns; storing it again", metadata: ["name": "\(name)"])
-            deleteStoredQuery(id: queryID, name: name)
+            await deleteStoredQuery(id: queryID, name: name)
             storedQueryIDs[name] = nil
-            return try runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
+            return try await runStored(query, name: name, lifetime: lifetime, options: options, again: true, read: read)
         }
-        return try read(storedResultSet(created, queryID: queryID))
+        return try await read(storedResultSet(created, queryID: queryID))
     }
 
     func storedResultSet(_ created: ResultSetCreated, queryID: String) -> ResultSetHandle {
@@ -205,23 +223,23 @@ extension CompassClient {
 
     /// The id of the stored query `name`, creating it in Personal Queries if needed. A temporary query left
     /// behind by an interrupted run is deleted first, so that the name is free and nothing accumulates.
-    private func storedQuery(_ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime) throws -> String {
+    private func storedQuery(_ query: QueryDefinition, name: String, lifetime: StoredQueryLifetime) async throws -> String {
         if lifetime == .reused, let id = storedQueryIDs[name] { return id }
-        let folder = try workspaceRoots().personal.dbId
-        let queries = try queriesInFolder(folder)
-        deleteLegacyQueries(in: queries)
+        let folder = try await workspaceRoots().personal.dbId
+        let queries = try await queriesInFolder(folder)
+        await deleteLegacyQueries(in: queries)
         let existing = queries.first { $0.name == name }
         if let existing, lifetime == .reused {
             storedQueryIDs[name] = existing.dbId
             return existing.dbId
         }
-        if let existing { deleteStoredQuery(id: existing.dbId, name: name) }
+        if let existing { await deleteStoredQuery(id: existing.dbId, name: name) }
         var definition = query
         definition.name = name
         definition.dbId = ""
         definition.dbIdParent = folder
-        let response = try send(.queryDefinitions, method: .post, body: definition)
-        try expectSuccess(response, .queryDefinitions)
+        let response = try await send(.queryDefinitions, method: .post, body: definition)
+        try await expectSuccess(response, .queryDefinitions)
         let id = try decode(StoredQuery.self, from: response, .queryDefinitions).dbId
         if lifetime == .reused { storedQueryIDs[name] = id }
         logger.debug("stored query created", metadata: ["name": "\(name)"])
@@ -230,26 +248,26 @@ extension CompassClient {
 
     /// Earlier versions stored their queries under names with a colon, which some servers' `ValidateQueryDefName`
     /// refuses; where a server took them, they are deleted once per process, so that an upgrade leaves nothing.
-    private func deleteLegacyQueries(in queries: [StoredQuery]) {
+    private func deleteLegacyQueries(in queries: [StoredQuery]) async {
         guard !legacyQueriesChecked, !probing else { return }
         legacyQueriesChecked = true
         for query in queries {
             guard let name = query.name, WatchQueries.legacyQueryNames.contains(name) else { continue }
             logger.info("deleting a query an earlier trackwatch stored", metadata: ["name": "\(name)"])
-            deleteStoredQuery(id: query.dbId, name: name)
+            await deleteStoredQuery(id: query.dbId, name: name)
         }
     }
 
-    private func queriesInFolder(_ folder: String) throws -> [StoredQuery] {
+    private func queriesInFolder(_ folder: String) async throws -> [StoredQuery] {
         let endpoint = CompassEndpoint.folderQueryDefinitions(folderID: folder)
-        let response = try send(endpoint, method: .get)
-        try expectSuccess(response, endpoint)
+        let response = try await send(endpoint, method: .get)
+        try await expectSuccess(response, endpoint)
         return try decode([StoredQuery].self, from: response, endpoint)
     }
 
-    private func deleteStoredQuery(id: String, name: String) {
+    private func deleteStoredQuery(id: String, name: String) async {
         do {
-            let response = try send(.queryDefinition(id: id), method: .delete)
+            let response = try await send(.queryDefinition(id: id), method: .delete)
             if !(200..<300).contains(response.status) && response.status != 404 {
                 logger.warning("could not delete stored query", metadata: ["name": "\(name)", "status": "\(response.status)"])
             }

@@ -10,8 +10,8 @@ extension CompassClient {
     /// The field names of `recordType` (`GET …/records/{recordType}`, `fieldDefs[].name`): which fields the built-in
     /// query can show. An object or, as DevOps Plan answers, an array of them; at most 2,000 names of at most 200
     /// characters. `nil` when the server answers something else (an older server without the route).
-    public func fieldNames(of recordType: String) throws -> [String]? {
-        let response = try send(.recordType(recordType), method: .get)
+    public func fieldNames(of recordType: String) async throws -> [String]? {
+        let response = try await send(.recordType(recordType), method: .get)
         guard (200..<300).contains(response.status), response.body.count <= 4 << 20 else { return nil }
         let data = Data(response.body)
         let types = (try? JSONDecoder().decode(RecordTypeBody.self, from: data)).map { [$0] }

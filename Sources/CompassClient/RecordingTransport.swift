@@ -44,16 +44,16 @@ public final class RecordingTransport: HTTPTransport {
         redactor = TranscriptRedactor(harmless: harmless)
     }
 
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard keeping else {
-            let response = try inner.send(request)
+            let response = try await inner.send(request)
             if let date = response.header("date") { state.withLock { $0.lastDate = String(date.prefix(64)) } }
             return response
         }
         let full = state.withLock { $0.bodyBytes } > Self.largestTranscript
         let recordedRequest = redactor.request(request)
         do {
-            let response = try inner.send(request)
+            let response = try await inner.send(request)
             let recordedResponse = full ? redactor.response(response, summaryOnly: true) : redactor.response(response)
             state.withLock {
                 $0.exchanges.append(.object(["request": recordedRequest, "response": recordedResponse]))

@@ -9,15 +9,15 @@ extension CompassClient {
     /// After a 404 where the repository and database are named (the login, the workspace): which of the two the
     /// server lacks, from `GET /repos/{repo}/databases` and `GET /repos` (documented, and answered before login
     /// by the servers HCL's samples talk to). `nil` when the server has both or will not say which it lacks.
-    func missingRepositoryOrDatabase() throws -> CompassError? {
-        let databases = try rawSend(.databases, method: .get, body: nil)
+    func missingRepositoryOrDatabase() async throws -> CompassError? {
+        let databases = try await rawSend(.databases, method: .get, body: nil)
         switch databases.status {
         case 200..<300:
             guard let names = Self.names(in: databases), !names.contains(server.database) else { return nil }
             return .repositoryOrDatabaseNotFound(
                 repo: server.repo, database: server.database, missingRepository: false, known: Self.listed(names))
         case 404:
-            let repositories = try rawSend(.repositories, method: .get, body: nil)
+            let repositories = try await rawSend(.repositories, method: .get, body: nil)
             // Only a list of repositories without ours says the repository is missing: a server that answers 404
             // to this too is more likely not Compass's REST API at this URL at all.
             guard (200..<300).contains(repositories.status), let names = Self.names(in: repositories),

@@ -116,7 +116,7 @@ extension CompassClient {
 
     /// Runs `request` and returns every row, transformed: read as it comes, or in id-ordered batches when the
     /// server limits the result or ignores `pageNumber` without a CSV route. Complete or this throws.
-    func runWhole<Element>(_ request: ResultRequest, _ transform: ([[String]]) throws -> [Element]) throws -> [Element] {
+    func runWhole<Element>(_ request: ResultRequest, _ transform: ([[String]]) throws -> [Element]) async throws -> [Element] {
         var expected = request.expected
         let name = expected.name
         let wholeSet = expected.maxRows == nil
@@ -124,9 +124,9 @@ extension CompassClient {
         if wholeSet, let pageSize = resultTraits.onePageSizes[name] { expected.pageSize = max(expected.pageSize, pageSize) }
         while true {
             do {
-                if let batchSize { return try runInBatches(request, size: batchSize, transform) }
-                return try runOnce(request.query, name: name, lifetime: request.lifetime, options: expected.options) {
-                    try read($0, expected, transform)
+                if let batchSize { return try await runInBatches(request, size: batchSize, transform) }
+                return try await runOnce(request.query, name: name, lifetime: request.lifetime, options: expected.options) {
+                    try await read($0, expected, transform)
                 }
             } catch ReadingFallback.onePage(let rows) where wholeSet && rows > expected.pageSize {
                 expected.pageSize = rows
@@ -154,7 +154,7 @@ extension CompassClient {
     /// a usable CSV route, throws `ReadingFallback`.
     func read<Element>(
         _ handle: ResultSetHandle, _ request: ResultExpectation, _ transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+    ) async throws -> [Element] {
         let endpoint = handle.page(1)
         var count = try bounded(handle.created.recordCount, "recordCount", endpoint)
         let limit = try bounded(handle.created.resultSetIsLimited, "resultSetIsLimited", endpoint) ?? 0
@@ -173,7 +173,7 @@ extension CompassClient {
         if limit > 0 { count = count.map { min($0, limit) } ?? limit }
         if count == 0 { return try transform([]) }
         do {
-            let elements = try readPages(handle, count: count, request, transform)
+            let elements = try await readPages(handle, count: count, request, transform)
             resultTraits.lastRoute = .pages
             return elements
         } catch let ignored as PagingIgnored {
@@ -184,7 +184,7 @@ extension CompassClient {
                     "then": "\(handle.file != nil && resultTraits.csvRoute != false ? "reading rows as CSV" : "reading on one page or in id-ordered batches")",
                 ])
             }
-            if let file = handle.file, resultTraits.csvRoute != false, let rows = try readCSV(file, handle, count: count, request) {
+            if let file = handle.file, resultTraits.csvRoute != false, let rows = try await readCSV(file, handle, count: count, request) {
                 resultTraits.lastRoute = .csv
                 return try transform(rows)
             }
@@ -201,7 +201,7 @@ extension CompassClient {
     /// `pageSize` rows of the query's columns, checking that no page repeats an earlier one.
     private func readPages<Element>(
         _ handle: ResultSetHandle, count: Int?, _ request: ResultExpectation, _ transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+    ) async throws -> [Element] {
         var elements: [Element] = []
         if let count { elements.reserveCapacity(count) }
         var rowCount = 0
@@ -214,8 +214,8 @@ extension CompassClient {
             let batch: [[String]]
             do {
                 // The response body is released as soon as its rows are read.
-                let response = try send(endpoint, method: .get)
-                try expectSuccess(response, endpoint)
+                let response = try await send(endpoint, method: .get)
+                try await expectSuccess(response, endpoint)
                 batch = try pageRows(response, endpoint, columns: request.shape.columns.count, maxRows: request.pageSize)
             }
             try check.admit(batch, page: page)
@@ -240,13 +240,13 @@ extension CompassClient {
     /// The whole result as CSV; `nil` when the server has no such route or its CSV is not the result (the caller
     /// then reads in batches).
     private func readCSV(_ endpoint: CompassEndpoint, _ handle: ResultSetHandle, count: Int?, _ request: ResultExpectation)
-        throws -> [[String]]?
+        async throws -> [[String]]?
     {
-        let response = try send(endpoint, method: .get)
+        let response = try await send(endpoint, method: .get)
         if response.status == 404, sessionRenewals != handle.session {
-            try expectSuccess(response, endpoint)  // the result set went with the old session: run the query again
+            try await expectSuccess(response, endpoint)  // the result set went with the old session: run the query again
         }
-        if response.status >= 500 || response.status == 429 { try expectSuccess(response, endpoint) }
+        if response.status >= 500 || response.status == 429 { try await expectSuccess(response, endpoint) }
         let why: String
         if (200..<300).contains(response.status) {
             do {
@@ -275,7 +275,7 @@ extension CompassClient {
     /// next batch, which starts at that record.
     private func runInBatches<Element>(
         _ request: ResultRequest, size: Int, _ transform: ([[String]]) throws -> [Element]
-    ) throws -> [Element] {
+    ) async throws -> [Element] {
         let shape = request.expected.shape
         let idColumn = shape.idColumn ?? 0
         var elements: [Element] = []
@@ -285,15 +285,15 @@ extension CompassClient {
             let query = request.query.inIDOrder(after: after)
             let batch = ResultExpectation(name: request.expected.name + " batch", pageSize: size, maxRows: size,
                                           shape: ResultShape(query))
-            var rows = try runOnce(query, name: batch.name, lifetime: .temporary, options: batch.options) {
-                try read($0, batch) { $0 }
+            var rows = try await runOnce(query, name: batch.name, lifetime: .temporary, options: batch.options) {
+                try await read($0, batch) { $0 }
             }
             try checkOrder(rows, after: after, idColumn: idColumn, strictly: shape.onePerRecord)
             let full = rows.count >= size
             if full, !shape.onePerRecord, let last = rows.last?[idColumn] {
                 rows.removeLast(rows.reversed().prefix { $0[idColumn] == last }.count)
                 // A batch of one record's rows only: read that record's rows on their own.
-                if rows.isEmpty { rows = try rowsOfOneRecord(last, request, size: size) }
+                if rows.isEmpty { rows = try await rowsOfOneRecord(last, request, size: size) }
             }
             total += rows.count
             guard total <= maxResultRows else { throw tooManyRows(total, .adHocQuery) }
@@ -307,15 +307,15 @@ extension CompassClient {
     }
 
     /// Every row of the record `id` in `request`'s result, for a history batch that held nothing else.
-    private func rowsOfOneRecord(_ id: String, _ request: ResultRequest, size: Int) throws -> [[String]] {
+    private func rowsOfOneRecord(_ id: String, _ request: ResultRequest, size: Int) async throws -> [[String]] {
         var query = request.query
         query.filterNode = FilterNode(.and, [FieldFilter("id", .equal, [id])], children: [request.query.filterNode])
         var expected = ResultExpectation(name: request.expected.name + " batch", pageSize: request.expected.pageSize,
                                          maxRows: nil, shape: ResultShape(query))
         for attempt in 1...2 {
             do {
-                let rows = try runOnce(query, name: expected.name, lifetime: .temporary, options: expected.options) {
-                    try read($0, expected) { $0 }
+                let rows = try await runOnce(query, name: expected.name, lifetime: .temporary, options: expected.options) {
+                    try await read($0, expected) { $0 }
                 }
                 guard rows.allSatisfy({ $0[request.expected.shape.idColumn ?? 0] == id }) else {
                     throw CompassError.invalidResponse(endpoint: "result page", detail: "rows of other records in a query for one")

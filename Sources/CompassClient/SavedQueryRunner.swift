@@ -13,32 +13,32 @@ extension CompassClient {
     /// Runs the saved query at `path` (`Public Queries/Team P1s`) and returns its complete result. The path is
     /// resolved once per client and remembered; a query deleted and saved again under the same path is
     /// found again.
-    public func run(savedQuery path: WorkspacePath, pageSize: Int) throws -> SavedQueryResult {
+    public func run(savedQuery path: WorkspacePath, pageSize: Int) async throws -> SavedQueryResult {
         let options = ResultSetOptions(pageSize: pageSize, maxResultSetRows: nil)
         let renewals = sessionRenewals
         do {
-            return try runSaved(path, options: options, resolveAgain: true)
+            return try await runSaved(path, options: options, resolveAgain: true)
         } catch CompassError.server(status: 404, _, _, _) where sessionRenewals != renewals {
             // The session expired while paging and its result set went with it (see `run(_:storedAs:…)`).
             logger.info("result set lost with the expired session; running the query again")
-            return try runSaved(path, options: options, resolveAgain: true)
+            return try await runSaved(path, options: options, resolveAgain: true)
         }
     }
 
-    private func runSaved(_ path: WorkspacePath, options: ResultSetOptions, resolveAgain: Bool) throws -> SavedQueryResult {
+    private func runSaved(_ path: WorkspacePath, options: ResultSetOptions, resolveAgain: Bool) async throws -> SavedQueryResult {
         let cached = savedQueryIDs[path.description]
-        let queryID = try cached ?? resolve(path)
+        let queryID = if let cached { cached } else { try await resolve(path) }
         savedQueryIDs[path.description] = queryID
         let endpoint = CompassEndpoint.resultSets(queryID: queryID)
-        let response = try send(endpoint, method: .post, body: ResultSetRequest(resultSetOptions: options))
+        let response = try await send(endpoint, method: .post, body: ResultSetRequest(resultSetOptions: options))
         if response.status == 404, cached != nil, resolveAgain {
             // Deleted (and perhaps saved again) since we found it: look it up once more.
             savedQueryIDs[path.description] = nil
-            return try runSaved(path, options: options, resolveAgain: false)
+            return try await runSaved(path, options: options, resolveAgain: false)
         }
-        try expectSuccess(response, endpoint)
+        try await expectSuccess(response, endpoint)
         let created = try decode(ResultSetCreated.self, from: response, endpoint)
-        let columns = try created.columns?.map(\.name) ?? savedQueryColumns(queryID)
+        let columns = if let named = created.columns?.map(\.name) { named } else { try await savedQueryColumns(queryID) }
         guard columns.count <= Self.maximumColumns else {
             throw CompassError.invalidResponse(endpoint: endpoint.name, detail: "the result has \(columns.count) columns")
         }
@@ -48,7 +48,7 @@ extension CompassClient {
         let expected = ResultExpectation(name: path.description, pageSize: options.pageSize, maxRows: nil,
                                          shape: ResultShape(columns: columns))
         do {
-            let rows = try read(storedResultSet(created, queryID: queryID), expected) { $0 }
+            let rows = try await read(storedResultSet(created, queryID: queryID), expected) { $0 }
             return SavedQueryResult(columns: columns, rows: rows)
         } catch ReadingFallback.limited(let limit) {
             throw CompassError.invalidConfiguration(
@@ -56,7 +56,7 @@ extension CompassClient {
                     + "in Compass, or ask your administrator to raise the query limit (until then this watch is not polled)")
         } catch ReadingFallback.onePage(let rows) where rows > options.pageSize {
             logger.notice("reading the query on one page", metadata: ["query": "\(path)", "page_size": "\(rows)"])
-            return try runSaved(path, options: ResultSetOptions(pageSize: rows, maxResultSetRows: nil), resolveAgain: false)
+            return try await runSaved(path, options: ResultSetOptions(pageSize: rows, maxResultSetRows: nil), resolveAgain: false)
         } catch is ReadingFallback {
             throw CompassError.invalidConfiguration(
                 "the server ignores pageNumber for \(path) and has no usable CSV route; set page_size in [poll] above "
@@ -65,8 +65,8 @@ extension CompassClient {
     }
 
     /// The query's dbId: from the root folder down through each subfolder by name.
-    private func resolve(_ path: WorkspacePath) throws -> String {
-        let roots = try readWorkspaceRoots()
+    private func resolve(_ path: WorkspacePath) async throws -> String {
+        let roots = try await readWorkspaceRoots()
         guard var folder = roots.root(named: path.components[0]) else {
             throw CompassError.invalidConfiguration(
                 "the root folder \"\(path.components[0])\" is not on the server "
@@ -75,7 +75,7 @@ extension CompassClient {
         var walked = [path.components[0]]
         for (index, name) in path.components.enumerated().dropFirst() {
             let isQuery = index == path.components.count - 1
-            let children = try folder.children ?? self.folder(folder.dbId).children ?? []
+            let children = if let known = folder.children { known } else { try await self.folder(folder.dbId).children ?? [] }
             let match = children.first { $0.name == name && ($0.isQuery == isQuery || $0.workspaceItemType == nil) }
             guard let match else {
                 let kind = isQuery ? "query" : "folder"
@@ -92,18 +92,18 @@ extension CompassClient {
         preconditionFailure("a WorkspacePath has at least a root and a query")
     }
 
-    private func folder(_ id: String) throws -> WorkspaceItem {
+    private func folder(_ id: String) async throws -> WorkspaceItem {
         let endpoint = CompassEndpoint.folder(id: id)
-        let response = try send(endpoint, method: .get)
-        try expectSuccess(response, endpoint)
+        let response = try await send(endpoint, method: .get)
+        try await expectSuccess(response, endpoint)
         return try decode(WorkspaceItem.self, from: response, endpoint)
     }
 
     /// For servers whose result set does not list its columns: the stored definition's display fields.
-    private func savedQueryColumns(_ queryID: String) throws -> [String] {
+    private func savedQueryColumns(_ queryID: String) async throws -> [String] {
         let endpoint = CompassEndpoint.queryDefinition(id: queryID)
-        let response = try send(endpoint, method: .get)
-        try expectSuccess(response, endpoint)
+        let response = try await send(endpoint, method: .get)
+        try await expectSuccess(response, endpoint)
         return try decode(SavedQueryColumns.self, from: response, endpoint).queryFieldDefs.map(\.fieldPathName)
     }
 }

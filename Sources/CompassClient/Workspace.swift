@@ -60,14 +60,15 @@ struct WorkspaceRoots {
 
 extension CompassClient {
     /// The root folders, read once per client.
-    func workspaceRoots() throws -> WorkspaceRoots {
-        try roots ?? readWorkspaceRoots()
+    func workspaceRoots() async throws -> WorkspaceRoots {
+        if let roots { return roots }
+        return try await readWorkspaceRoots()
     }
 
     /// The root folders as the server lists them now, with their children.
-    func readWorkspaceRoots() throws -> WorkspaceRoots {
-        let response = try send(.folders, method: .get)
-        try expectSuccess(response, .folders)
+    func readWorkspaceRoots() async throws -> WorkspaceRoots {
+        let response = try await send(.folders, method: .get)
+        try await expectSuccess(response, .folders)
         let found = try WorkspaceRoots(try decode([WorkspaceItem].self, from: response, .folders))
         if roots == nil, found.personal.name != WorkspacePath.personalRoot {
             logger.info(

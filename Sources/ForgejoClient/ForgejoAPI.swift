@@ -26,14 +26,14 @@ final class ForgejoAPI {
     }
 
     /// `GET` of `path` under the web root, or of `url` (a `Link` page): 2xx, or the error it is.
-    func get(_ path: String, _ query: [(String, String)] = [], url: String? = nil, name: String) throws -> HTTPResponse
+    func get(_ path: String, _ query: [(String, String)] = [], url: String? = nil, name: String) async throws -> HTTPResponse
     {
         var target = url ?? requests.url(path, query)
         for _ in 0...Self.mostRedirects {
             guard target.hasPrefix(web + "/") else {
                 throw ForgejoError.invalidResponse(endpoint: name, detail: "a link or redirect to another server")
             }
-            let response = try requests.send(.get, target)
+            let response = try await requests.send(.get, target)
             // A renamed or transferred repository: the same path under its new name (RedirectToRepo).
             if [301, 302, 307, 308].contains(response.status), let location = response.header("Location") {
                 target = location.hasPrefix("/") ? Self.origin(web) + location : location
@@ -50,21 +50,21 @@ final class ForgejoAPI {
     }
 
     func get<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)] = [], name: String)
-        throws -> Value
+        async throws -> Value
     {
-        try decode(type, try get(path, query, name: name), name: name)
+        try await decode(type, try get(path, query, name: name), name: name)
     }
 
     /// Every page of a list: `limit` as large as the server gives, `Link` followed until the count reaches
     /// `X-Total-Count` (a cut page is never taken for the last, an extra empty one ends it); short of it, the read
     /// fails. Items left out as unusable (`LossyList`) count as read: they were sent.
-    func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) throws
+    func all<Value: Decodable>(_ type: Value.Type, _ path: String, _ query: [(String, String)], name: String) async throws
         -> LossyList<Value>
     {
-        let first = try get(path, query + [("limit", String(Self.pageSize))], name: name)
+        let first = try await get(path, query + [("limit", String(Self.pageSize))], name: name)
         var list = LossyList<Value>(), total: Int?
-        let whole = try LinkPages.follow(
-            ForgejoError.self, name, from: first, most: Self.mostPages, get: { try get(path, url: $0, name: name) }
+        let whole = try await LinkPages.follow(
+            ForgejoError.self, name, from: first, most: Self.mostPages, get: { try await get(path, url: $0, name: name) }
         ) { response in
             let page = try decode(LossyList<Value>.self, response, name: name)
             list += page

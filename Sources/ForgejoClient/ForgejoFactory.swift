@@ -19,17 +19,17 @@ extension ForgejoSourceKind: ActivityTrackerKind {
 
 /// What `doctor` and `probe` ask, read-only: which server, who the token is, what it may read, what a poll reads.
 extension ForgejoTracker {
-    func survey(_ findings: inout ProbeReport) throws {
-        let version = try api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
+    func survey(_ findings: inout ProbeReport) async throws {
+        let version = try await api.get(ForgejoVersion.self, "/api/v1/version", name: "version")
         // Forgejo answers its own version route; Gitea's router answers 404.
-        let forgejo = (try? api.get("/api/forgejo/v1/version", name: "Forgejo version")) != nil
+        let forgejo = await (try? api.get("/api/forgejo/v1/version", name: "Forgejo version")) != nil
         findings.add(
             .pass, "\(forgejo ? "Forgejo" : "Gitea") \(SafeText.oneLine(version.version ?? "?", limit: 60))")
-        let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
+        let me = try await api.get(ForgejoUser.self, "/api/v1/user", name: "user")
         findings.add(
             .pass,
             "signed in as \(me.actor?.name ?? "?") (\(me.login.map { SafeText.oneLine($0, limit: 60) } ?? "?"))")
-        let honours = try ForgejoTracker.honoursReviewFilter(api)
+        let honours = try await ForgejoTracker.honoursReviewFilter(api)
         var pages = 2  // the user, and whether review_requested is honoured
         for (filter, what) in [
             ("assigned", "assigned to you"), ("created", "opened by you"),
@@ -37,7 +37,7 @@ extension ForgejoTracker {
         ]
         where filter != "review_requested" || honours {
             let extra = filter == "review_requested" ? [("type", "pulls")] : []
-            let count = try count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)
+            let count = try await count(ForgejoTracker.search, [(filter, "true"), ("state", "open")] + extra)
             pages += max(1, (count + ForgejoAPI.pageSize - 1) / ForgejoAPI.pageSize)
             findings.add(.pass, "\(count) open issues and pull requests \(what)")
         }
@@ -54,8 +54,8 @@ extension ForgejoTracker {
     }
 
     /// `X-Total-Count` of a search, one request (or the items of its one page where the server sends no count).
-    private func count(_ path: String, _ query: [(String, String)]) throws -> Int {
-        let response = try api.get(path, query + [("limit", "1")], name: "search")
+    private func count(_ path: String, _ query: [(String, String)]) async throws -> Int {
+        let response = try await api.get(path, query + [("limit", "1")], name: "search")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return max(0, total) }
         let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
         return page.sent

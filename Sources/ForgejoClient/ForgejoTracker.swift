@@ -27,18 +27,18 @@ final class ForgejoTracker: SurveyedTracker {
     }
 
     /// Who I am, and whether the server honours `review_requested`: one that does finds no issue awaiting a review.
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let me = try api.get(ForgejoUser.self, "/api/v1/user", name: "user")
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity {
+        let me = try await api.get(ForgejoUser.self, "/api/v1/user", name: "user")
         guard let id = me.id else { throw ForgejoError.invalidResponse(endpoint: "user", detail: "no id") }
-        memory.set(Self.reviewFilterKey, try Self.honoursReviewFilter(api) ? nil : "ignored")
+        await memory.set(Self.reviewFilterKey, try Self.honoursReviewFilter(api) ? nil : "ignored")
         return ActivityIdentity(id: String(id), login: me.login ?? "", name: me.full_name ?? "")
     }
 
     /// `review_requested=true&type=issues` finds nothing on a server that knows the filter; an older one ignores it
     /// and answers every open issue.
-    static func honoursReviewFilter(_ api: ForgejoAPI) throws -> Bool {
+    static func honoursReviewFilter(_ api: ForgejoAPI) async throws -> Bool {
         let query = [("review_requested", "true"), ("type", "issues"), ("state", "open"), ("limit", "1")]
-        let response = try api.get(search, query, name: "search (review_requested)")
+        let response = try await api.get(search, query, name: "search (review_requested)")
         if let total = response.header("X-Total-Count").flatMap({ Int($0.prefix(9)) }) { return total <= 0 }
         let page = try api.decode(LossyList<ForgejoIssue>.self, response, name: "search")
         return page.sent == 0
@@ -48,20 +48,20 @@ final class ForgejoTracker: SurveyedTracker {
 
     let watching = "Forgejo issues and pull requests assigned to you or awaiting your review, and those you opened"
 
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<ForgejoIssue> {
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<ForgejoIssue> {
         reviewedByMe = []
         let full = poll.window.full
         var query = [("state", full ? "open" : "all")]
         if !full { query.append(("since", ServerTime.iso(poll.window.since))) }
-        func search(_ filter: String, _ extra: [(String, String)] = []) throws -> [ForgejoIssue] {
-            try api.all(ForgejoIssue.self, Self.search, [(filter, "true")] + extra + query, name: "search (\(filter))")
+        func search(_ filter: String, _ extra: [(String, String)] = []) async throws -> [ForgejoIssue] {
+            try await api.all(ForgejoIssue.self, Self.search, [(filter, "true")] + extra + query, name: "search (\(filter))")
                 .elements.filter(watched)
         }
-        let assigned = try search("assigned"), created = try search("created")
+        let assigned = try await search("assigned"), created = try await search("created")
         // A server that ignores the filter would answer others' pull requests: no review requests from it.
         var reviews: [ForgejoIssue] = []
         if try memory.value(Self.reviewFilterKey) == nil {
-            reviews = try search("review_requested", [("type", "pulls")])
+            reviews = try await search("review_requested", [("type", "pulls")])
         }
         var lists = ActivityLists<ForgejoIssue>()
         lists.reviewRequests = Set(reviews.map { String($0.id) })
@@ -75,21 +75,21 @@ final class ForgejoTracker: SurveyedTracker {
     /// no longer readable — is gone. A pull request whose review request went is asked whether I reviewed it.
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<ForgejoIssue>
-    ) throws -> [String: ItemLookup<ForgejoIssue>] {
+    ) async throws -> [String: ItemLookup<ForgejoIssue>] {
         var answers: [String: ItemLookup<ForgejoIssue>] = [:]
         let me = Int64(poll.me.id)
         for id in ids {
             guard let stored = poll.stored[id], let reference = ForgejoReference(stored.id.rawValue) else { continue }
             do {
                 // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
-                guard let issue = try api.get(LossyItem<ForgejoIssue>.self, reference.path(), name: "issue").value
+                guard let issue = try await api.get(LossyItem<ForgejoIssue>.self, reference.path(), name: "issue").value
                 else { continue }
                 let mine =
                     (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me
                     || lists.reviewRequests.contains(id)
                 if issue.isPullRequest, stored[ActivityFields.reviewRequested] == "yes",
                     !lists.reviewRequests.contains(id), let now = issue.reference,
-                    try reviewed(now, by: me, since: stored[ActivityFields.updated].map(Timestamp.init))
+                    try await reviewed(now, by: me, since: stored[ActivityFields.updated].map(Timestamp.init))
                 {
                     reviewedByMe.insert(id)
                 }
@@ -102,8 +102,8 @@ final class ForgejoTracker: SurveyedTracker {
     }
 
     /// Whether `me` submitted a review of the pull request since `since`: that removes the request without a word.
-    private func reviewed(_ reference: ForgejoReference, by me: Int64?, since: Timestamp?) throws -> Bool {
-        let reviews = try api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
+    private func reviewed(_ reference: ForgejoReference, by me: Int64?, since: Timestamp?) async throws -> Bool {
+        let reviews = try await api.all(ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
         return reviews.elements.contains { review in
             guard review.user?.id == me, review.verdict != nil, let at = ServerTime.parse(review.submitted_at) else {
                 return false
@@ -124,7 +124,7 @@ final class ForgejoTracker: SurveyedTracker {
     /// Each moved item's timeline and, for a pull request, its reviews (the verdicts the timeline does not give).
     /// A server without a timeline (before Gitea 1.17: the router's plain-text 404) gives its comments, named, and the
     /// other differences unnamed.
-    func logs(of changed: [(item: ActivityItem, source: ForgejoIssue)], _ poll: ActivityPoll) throws -> [String:
+    func logs(of changed: [(item: ActivityItem, source: ForgejoIssue)], _ poll: ActivityPoll) async throws -> [String:
         ItemLog]
     {
         let mapping = ForgejoMapping(me: poll.me.id, web: settings.url)
@@ -137,7 +137,7 @@ final class ForgejoTracker: SurveyedTracker {
             let query = [("since", ServerTime.iso(since))]
             do {
                 if !noTimeline {
-                    let timeline = try api.all(
+                    let timeline = try await api.all(
                         ForgejoComment.self, reference.path("issues", "/timeline"), query, name: "timeline")
                     events += timeline.elements.compactMap { mapping.event($0, item: item.id) }
                     skipped += timeline.skipped
@@ -148,14 +148,14 @@ final class ForgejoTracker: SurveyedTracker {
                 continue  // gone since the search: the next full read asks for it
             }
             if noTimeline {
-                let comments = try api.all(
+                let comments = try await api.all(
                     ForgejoComment.self, reference.path("issues", "/comments"), query, name: "comments")
                 events += comments.elements.compactMap { mapping.event($0, item: item.id, type: "comment") }
                 skipped += comments.skipped
                 events += mapping.differences(from: poll.stored[item.id], to: item, at: poll.window.started)
             }
             if issue.isPullRequest {
-                let reviews = try api.all(
+                let reviews = try await api.all(
                     ForgejoReview.self, reference.path("pulls", "/reviews"), [], name: "reviews")
                 events += reviews.elements.compactMap { mapping.review($0, item: item.id) }
                 skipped += reviews.skipped

@@ -54,7 +54,7 @@ final class GitHubAPI {
     /// `GET` of an endpoint, or of a `next` page's URL (same origin and base only).
     func get(
         _ endpoint: GitHubEndpoint, _ query: [(String, String)] = [], url: String? = nil, etag: String? = nil
-    ) throws -> HTTPResponse {
+    ) async throws -> HTTPResponse {
         let target = url ?? requests.url(endpoint.path, query)
         guard target.hasPrefix(requests.base + "/") else {
             // The token never follows a link elsewhere. A server reached by an alias links its pages under its own
@@ -66,7 +66,7 @@ final class GitHubAPI {
             }
             throw GitHubError.invalidResponse(endpoint: endpoint.name, detail: detail ?? "a link to another server")
         }
-        let answer = try requests.send(
+        let answer = try await requests.send(
             .get, target, headers: [("X-GitHub-Api-Version", version)] + (etag.map { [("If-None-Match", $0)] } ?? []))
         if let interval = answer.header("X-Poll-Interval").flatMap({ Int($0.prefix(6)) }), interval > 0 {
             pollInterval.ask(Double(min(interval, 3_600)))
@@ -76,7 +76,7 @@ final class GitHubAPI {
         {
             logger.notice("GitHub refused API version 2022-11-28; using 2026-03-10")
             version = Self.versions[1]
-            return try get(endpoint, query, url: url, etag: etag)
+            return try await get(endpoint, query, url: url, etag: etag)
         }
         guard (200..<300).contains(answer.status) || answer.notModified || answer.status == 301 else {
             var failure = Self.failure(answer, endpoint: endpoint)
@@ -164,15 +164,15 @@ struct GitHubReader {
     typealias ReviewRequests = (items: [GitHubIssue], complete: Bool, refused: [String])
 
     /// `/issues?filter=…`, newest update first: every page, or (with `since`) pages until the updates are older.
-    func list(filter: String, state: String, since: Timestamp?, etag: String?) throws -> ListRead {
+    func list(filter: String, state: String, since: Timestamp?, etag: String?) async throws -> ListRead {
         let endpoint = GitHubEndpoint.issues(filter: filter)
         let query = [
             ("filter", filter), ("state", state), ("sort", "updated"), ("direction", "desc"), ("per_page", "100"),
         ]
-        let first = try api.get(endpoint, query, etag: etag)
+        let first = try await api.get(endpoint, query, etag: etag)
         var read = ListRead(etag: first.etag, notModified: first.notModified)
         if first.notModified { return read }
-        let whole = try follow(endpoint, from: first, most: Self.mostPages) { answer in
+        let whole = try await follow(endpoint, from: first, most: Self.mostPages) { answer in
             let page = try api.decode(LossyList<GitHubIssue>.self, answer, endpoint).elements
             read.issues += page
             guard let since, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }), oldest < since,
@@ -189,12 +189,12 @@ struct GitHubReader {
 
     /// Open pull requests whose review is requested from me, in any of `repos` (none: anywhere), as a search finds
     /// them; `complete` is false where GitHub said its results are incomplete, or capped them.
-    private func search(_ repos: [String], refused: [String] = []) throws -> ReviewRequests {
+    private func search(_ repos: [String], refused: [String] = []) async throws -> ReviewRequests {
         let endpoint = GitHubEndpoint.searchIssues
         let query = "is:open is:pr review-requested:@me" + repos.map { " repo:\($0)" }.joined()
         var items: [GitHubIssue] = [], complete = true
         // Search reaches 1,000 results at most: 10 pages.
-        let whole = try follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
+        let whole = try await follow(endpoint, from: try api.get(endpoint, [("q", query), ("per_page", "100")]), most: 10) {
             let page = try api.decode(GitHubSearchPage.self, $0, endpoint)
             items += page.items.elements
             let last = LinkHeader.target("next", in: $0) == nil
@@ -208,23 +208,24 @@ struct GitHubReader {
     /// configured (GitHub ORs `repo:`). GitHub refuses the whole search (422) when one `repo:` of it cannot be read:
     /// the repositories are then asked one by one, those refused are named in `refused`, and the search is asked
     /// again for the rest.
-    func reviewRequests(repos: [String]?) throws -> ReviewRequests {
-        guard let repos else { return try search([]) }
+    func reviewRequests(repos: [String]?) async throws -> ReviewRequests {
+        guard let repos else { return try await search([]) }
         if repos.isEmpty { return ([], true, []) }
         do {
-            return try search(repos)
+            return try await search(repos)
         } catch GitHubError.server(422, let message, let endpoint) {
-            let refused = try repos.filter { try !canRead(repository: $0) }
+            var refused: [String] = []
+            for repo in repos where try await !canRead(repository: repo) { refused.append(repo) }
             guard !refused.isEmpty else { throw GitHubError.server(status: 422, message: message, endpoint: endpoint) }
             let rest = repos.filter { !refused.contains($0) }
-            return try rest.isEmpty ? ([], true, refused) : search(rest, refused: refused)
+            return try await rest.isEmpty ? ([], true, refused) : search(rest, refused: refused)
         }
     }
 
     /// Whether this token can read `repo` (`owner/name`): 404 and 403 say it cannot.
-    func canRead(repository repo: String) throws -> Bool {
+    func canRead(repository repo: String) async throws -> Bool {
         do {
-            _ = try api.get(.repository(repo))
+            _ = try await api.get(.repository(repo))
             return true
         } catch GitHubError.server(404, _, _), GitHubError.server(410, _, _), GitHubError.refused(.missingScope) {
             return false
@@ -233,34 +234,34 @@ struct GitHubReader {
 
     /// One issue or pull request, following a transfer (301 to the same server); `nil` for an answer that is the item
     /// but cannot be read (an unusable number).
-    func issue(_ reference: GitHubReference) throws -> GitHubIssue? {
+    func issue(_ reference: GitHubReference) async throws -> GitHubIssue? {
         let endpoint = GitHubEndpoint.issue(reference)
-        var answer = try api.get(endpoint)
-        if answer.status == 301, let location = answer.header("Location") { answer = try api.get(endpoint, url: location) }
+        var answer = try await api.get(endpoint)
+        if answer.status == 301, let location = answer.header("Location") { answer = try await api.get(endpoint, url: location) }
         return try api.decode(LossyItem<GitHubIssue>.self, answer, endpoint).value
     }
 
     /// The timeline of an issue or pull request, oldest first: whole, or — for an item too busy to read whole — its
     /// newest `mostTimelinePages` pages, read back from the last (`complete` false).
-    func timeline(_ reference: GitHubReference) throws -> (entries: LossyList<GitHubTimelineItem>, complete: Bool) {
+    func timeline(_ reference: GitHubReference) async throws -> (entries: LossyList<GitHubTimelineItem>, complete: Bool) {
         let endpoint = GitHubEndpoint.timeline(reference)
-        var answer = try api.get(endpoint, [("per_page", "100")])
+        var answer = try await api.get(endpoint, [("per_page", "100")])
         if let last = LinkHeader.target("last", in: answer), let pages = Self.page(of: last),
             pages > Self.mostTimelinePages
         {
             var pages: [LossyList<GitHubTimelineItem>] = [], seen = Set<String>()
-            answer = try api.get(endpoint, url: last)
+            answer = try await api.get(endpoint, url: last)
             while true {
                 pages.append(try api.decode(LossyList<GitHubTimelineItem>.self, answer, endpoint))
                 guard pages.count < Self.mostTimelinePages,
                     let previous = LinkHeader.target("prev", in: answer), seen.insert(previous).inserted
                 else { break }
-                answer = try api.get(endpoint, url: previous)
+                answer = try await api.get(endpoint, url: previous)
             }
             return (LossyList(merging: pages.reversed()), false)
         }
         var entries = LossyList<GitHubTimelineItem>()
-        let whole = try follow(endpoint, from: answer, most: Self.mostTimelinePages) {
+        let whole = try await follow(endpoint, from: answer, most: Self.mostTimelinePages) {
             entries += try api.decode(LossyList<GitHubTimelineItem>.self, $0, endpoint)
             return true
         }
@@ -269,10 +270,10 @@ struct GitHubReader {
 
     /// Pages from `first` on by `rel="next"` (`LinkPages`), each given to `read`: `false` where more were left.
     private func follow(
-        _ endpoint: GitHubEndpoint, from first: HTTPResponse, most: Int, _ read: (HTTPResponse) throws -> Bool
-    ) throws -> Bool {
-        try LinkPages.follow(
-            GitHubError.self, endpoint.name, from: first, most: most, get: { try api.get(endpoint, url: $0) }, read)
+        _ endpoint: GitHubEndpoint, from first: HTTPResponse, most: Int, _ read: (HTTPResponse) async throws -> Bool
+    ) async throws -> Bool {
+        try await LinkPages.follow(
+            GitHubError.self, endpoint.name, from: first, most: most, get: { try await api.get(endpoint, url: $0) }, read)
     }
 
     /// The `page` query parameter of a link (`…&page=42`), if it is a number.

@@ -36,8 +36,8 @@ final class GitHubTracker: SurveyedTracker {
 
     func takeServerInterval() -> Double? { api.pollInterval.take() }
 
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let found = try api.decode(GitHubUser.self, try api.get(.user), .user)
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity {
+        let found = try await api.decode(GitHubUser.self, try api.get(.user), .user)
         guard let id = found.id else { throw GitHubError.invalidResponse(endpoint: "user", detail: "no id") }
         return ActivityIdentity(id: String(id), login: found.login ?? "", name: found.name ?? "", email: found.email ?? "")
     }
@@ -52,20 +52,20 @@ final class GitHubTracker: SurveyedTracker {
 
     func mapping(_ poll: ActivityPoll) -> GitHubMapping { GitHubMapping(me: poll.me, web: github.webBase) }
 
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitHubIssue> {
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<GitHubIssue> {
         let full = poll.window.full
-        func list(_ filter: String) throws -> GitHubReader.ListRead {
-            try reader.list(
+        func list(_ filter: String) async throws -> GitHubReader.ListRead {
+            try await reader.list(
                 filter: filter, state: full ? "open" : "all", since: full ? nil : poll.window.since,
                 etag: full ? nil : try memory.value("github_etag_\(filter)"))
         }
-        let assigned = try list("assigned"), created = try list("created")
+        let assigned = try await list("assigned"), created = try await list("created")
         if !full {
             memory.set("github_etag_assigned", assigned.etag)
             memory.set("github_etag_created", created.etag)
         }
         var lists = ActivityLists<GitHubIssue>()
-        let search = try reader.reviewRequests(repos: github.repos.map { $0.filter { !poll.unreadable.contains($0) } })
+        let search = try await reader.reviewRequests(repos: github.repos.map { $0.filter { !poll.unreadable.contains($0) } })
         lists.unreadable.formUnion(search.refused)
         lists.reviewRequests = Set(search.items.filter(watched).map { String($0.id) })
         lists.reviewRequestsComplete = search.complete
@@ -89,14 +89,14 @@ final class GitHubTracker: SurveyedTracker {
 
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<GitHubIssue>
-    ) throws -> [String: ItemLookup<GitHubIssue>] {
+    ) async throws -> [String: ItemLookup<GitHubIssue>] {
         var answers: [String: ItemLookup<GitHubIssue>] = [:]
         let me = Int64(poll.me.id)
         for id in ids {
             guard let key = poll.stored[id]?.id, let reference = GitHubReference(key.rawValue) else { continue }
             do {
                 // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
-                guard let issue = try reader.issue(reference) else { continue }
+                guard let issue = try await reader.issue(reference) else { continue }
                 let reviewRequested = lists.reviewRequests.contains(id)
                     || (!lists.reviewRequestsComplete && poll.stored[id]?[ActivityFields.reviewRequested] == "yes")
                 let mine = (issue.assignees ?? []).contains { $0.id == me } || issue.user?.id == me || reviewRequested
@@ -117,7 +117,7 @@ final class GitHubTracker: SurveyedTracker {
 
     /// The timelines of the items that moved; a pull request's commits after the last one seen (the first time,
     /// those dated after what was stored: REST does not say when a commit was pushed), and its new last commit.
-    func logs(of changed: [(item: ActivityItem, source: GitHubIssue)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+    func logs(of changed: [(item: ActivityItem, source: GitHubIssue)], _ poll: ActivityPoll) async throws -> [String: ItemLog] {
         let mapping = self.mapping(poll)
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
@@ -126,7 +126,7 @@ final class GitHubTracker: SurveyedTracker {
             // what was stored, and the same in every poll that reads them.
             let now = item.record[ActivityFields.updated].map(Timestamp.init)
                 ?? Timestamp(secondsSinceEpoch: Int(poll.window.started))
-            let timeline = try reader.timeline(reference), entries = timeline.entries.elements
+            let timeline = try await reader.timeline(reference), entries = timeline.entries.elements
             var log = ItemLog(
                 events: entries.compactMap { mapping.event($0, issue: item.id) }, complete: timeline.complete,
                 skipped: timeline.entries.skipped)
@@ -149,8 +149,8 @@ final class GitHubTracker: SurveyedTracker {
     }
 
     /// What `doctor` and `probe` ask GitHub, read-only: who the token is, what it may read, what a poll will read.
-    func survey(_ findings: inout ProbeReport) throws {
-        let answer = try api.get(.user)
+    func survey(_ findings: inout ProbeReport) async throws {
+        let answer = try await api.get(.user)
         let me = try api.decode(GitHubUser.self, answer, .user)
         findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (id \(me.id.map(String.init) ?? "?"))")
         let scopes = GitHubAPI.scopes(answer)
@@ -163,10 +163,10 @@ final class GitHubTracker: SurveyedTracker {
                 ? "a fine-grained token (or a GitHub App's): trackwatch does not need notifications"
                 : "a classic token with the repo scope")
         }
-        let assigned = try reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
+        let assigned = try await reader.list(filter: "assigned", state: "open", since: nil, etag: nil)
         findings.add(.pass, "\(assigned.issues.count) open issues and pull requests assigned to you")
         // GitHub refuses the whole search when one `repo:` cannot be read: named, as the poll does.
-        let reviews = try reader.reviewRequests(repos: github.repos)
+        let reviews = try await reader.reviewRequests(repos: github.repos)
         if !reviews.refused.isEmpty { throw GitHubError.refused(.repositoriesUnavailable(names: reviews.refused)) }
         findings.add(
             reviews.complete ? .pass : .warn, "\(reviews.items.count) pull requests await your review",

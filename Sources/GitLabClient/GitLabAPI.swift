@@ -46,8 +46,8 @@ final class GitLabAPI {
             unreachable: GitLabError.unreachable)
     }
 
-    func get<Value: Decodable>(_ type: Value.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)] = []) throws -> Value {
-        try decode(type, try send(endpoint, query), endpoint)
+    func get<Value: Decodable>(_ type: Value.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)] = []) async throws -> Value {
+        try await decode(type, try send(endpoint, query), endpoint)
     }
 
     /// The pages of a list, by `X-Next-Page`: at most `most` (`complete` false where more were left), or every page
@@ -56,10 +56,10 @@ final class GitLabAPI {
     func pages<Item: Decodable>(
         _ type: Item.Type, _ endpoint: GitLabEndpoint, _ query: [(String, String)], id: (Item) -> Int64,
         most: Int? = nil, until stop: ([Item]) -> Bool = { _ in false }
-    ) throws -> (entries: LossyList<Item>, complete: Bool) {
+    ) async throws -> (entries: LossyList<Item>, complete: Bool) {
         var entries = LossyList<Item>(), page = 1, previous: [Int64] = []
         for _ in 0..<(most ?? Self.mostPages) {
-            let response = try send(endpoint, query + [("page", String(page))])
+            let response = try await send(endpoint, query + [("page", String(page))])
             let batch = try decode(LossyList<Item>.self, response, endpoint), ids = batch.elements.map(id)
             if batch.sent == 0 { return (entries, true) }
             if !ids.isEmpty && ids == previous {
@@ -79,8 +79,8 @@ final class GitLabAPI {
         return (entries, false)
     }
 
-    private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) throws -> HTTPResponse {
-        try requests.answer(.get, endpoint.path, query) { Self.failure($0, endpoint: endpoint) }
+    private func send(_ endpoint: GitLabEndpoint, _ query: [(String, String)]) async throws -> HTTPResponse {
+        try await requests.answer(.get, endpoint.path, query) { Self.failure($0, endpoint: endpoint) }
     }
 
     static func failure(_ response: HTTPResponse, endpoint: GitLabEndpoint) -> GitLabError {

@@ -44,8 +44,8 @@ final class GitLabTracker: SurveyedTracker {
         self.api = api
     }
 
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let found = try api.get(GitLabUser.self, .user)
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity {
+        let found = try await api.get(GitLabUser.self, .user)
         guard let id = found.id else { throw GitLabError.invalidResponse(endpoint: "user", detail: "no id") }
         return ActivityIdentity(id: String(id), login: found.username ?? "", name: found.name ?? "")
     }
@@ -64,18 +64,18 @@ final class GitLabTracker: SurveyedTracker {
 
     func mapping(_ poll: ActivityPoll) -> GitLabMapping { GitLabMapping(me: poll.me, web: gitlab.url) }
 
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<GitLabItem> {
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<GitLabItem> {
         let full = poll.window.full, since = poll.window.since
         var lists = ActivityLists<GitLabItem>()
-        if full { lists.unreadable = try unavailableProjects() }
+        if full { lists.unreadable = try await unavailableProjects() }
         let myID = Int64(poll.me.id) ?? 0
-        let assignedIssues = try list(.issues, ["scope": "assigned_to_me"], full: full, since: since)
-        let assignedMRs = try list(.mergeRequests, ["scope": "assigned_to_me"], full: full, since: since)
+        let assignedIssues = try await list(.issues, ["scope": "assigned_to_me"], full: full, since: since)
+        let assignedMRs = try await list(.mergeRequests, ["scope": "assigned_to_me"], full: full, since: since)
         // An old GitLab ignores reviewer_id and answers unfiltered: only merge requests that name me as a reviewer
         // are review requests.
-        let reviews = try list(.mergeRequests, ["scope": "all", "reviewer_id": String(myID)], full: full, since: since)
-        let createdIssues = try recent(.issues, since: full ? nil : since)
-        let createdMRs = try recent(.mergeRequests, since: full ? nil : since)
+        let reviews = try await list(.mergeRequests, ["scope": "all", "reviewer_id": String(myID)], full: full, since: since)
+        let createdIssues = try await recent(.issues, since: full ? nil : since)
+        let createdMRs = try await recent(.mergeRequests, since: full ? nil : since)
         // A moved issue is a new issue with a new id: it keeps the identity it had before the move.
         var aliases: [String: String] = [:]
         for (id, record) in poll.stored.byID {
@@ -109,28 +109,28 @@ final class GitLabTracker: SurveyedTracker {
     /// full items of three lists every poll was most of its CPU (perf, issue 33); if all 20 are news, pages of 100.
     private func list(
         _ endpoint: GitLabEndpoint, _ filters: [String: String], full: Bool, since: Timestamp, pageSize: Int? = nil
-    ) throws -> (items: [GitLabItem], coveredSince: Timestamp?) {
+    ) async throws -> (items: [GitLabItem], coveredSince: Timestamp?) {
         let size = pageSize ?? (full ? 100 : 20)
         let query = filters.sorted { $0.key < $1.key } + [
             ("state", "opened"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", String(size)),
         ]
         var reachedOlder = false
-        let read = try api.pages(GitLabItem.self, endpoint, query, id: \.id, most: size < 100 ? 1 : nil) { page in
+        let read = try await api.pages(GitLabItem.self, endpoint, query, id: \.id, most: size < 100 ? 1 : nil) { page in
             guard !full, let oldest = page.last.flatMap({ ServerTime.parse($0.updated_at) }) else { return false }
             reachedOlder = oldest < since
             return reachedOlder
         }
-        if !read.complete { return try list(endpoint, filters, full: full, since: since, pageSize: 100) }
+        if !read.complete { return try await list(endpoint, filters, full: full, since: since, pageSize: 100) }
         // Stopped at a full page: older items of the list were not read (a short page was its end).
         let items = read.entries.elements, covered = reachedOlder && items.count % size == 0
         return (items, covered ? ServerTime.parse(items.last?.updated_at) : nil)
     }
 
     /// What I authored, updated since `since` (every open one on a full read).
-    private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) throws -> [GitLabItem] {
+    private func recent(_ endpoint: GitLabEndpoint, since: Timestamp?) async throws -> [GitLabItem] {
         var query = [("scope", "created_by_me"), ("order_by", "updated_at"), ("sort", "desc"), ("per_page", "100")]
         if let since { query += [("state", "all"), ("updated_after", ServerTime.iso(since))] } else { query.append(("state", "opened")) }
-        return try api.pages(GitLabItem.self, endpoint, query, id: \.id).entries.elements
+        return try await api.pages(GitLabItem.self, endpoint, query, id: \.id).entries.elements
     }
 
     /// Stored items asked for one by one: those GitLab still shows (mine while assigned, authored or awaiting my
@@ -138,7 +138,7 @@ final class GitLabTracker: SurveyedTracker {
     /// place; one gone (404, 403) is dropped.
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<GitLabItem>
-    ) throws -> [String: ItemLookup<GitLabItem>] {
+    ) async throws -> [String: ItemLookup<GitLabItem>] {
         var answers: [String: ItemLookup<GitLabItem>] = [:]
         let myID = Int64(poll.me.id)
         let recently = Timestamp(secondsSinceEpoch: Int(poll.window.started) - Self.keepClosed)
@@ -148,7 +148,7 @@ final class GitLabTracker: SurveyedTracker {
             else { continue }
             do {
                 // An answer that is the item but cannot be read (an unusable number) leaves it unanswered: kept.
-                guard let item = try api.get(
+                guard let item = try await api.get(
                     LossyItem<GitLabItem>.self,
                     .item(project: project, iid: reference.iid, mergeRequest: reference.isMergeRequest)
                 ).value else { continue }
@@ -181,21 +181,21 @@ final class GitLabTracker: SurveyedTracker {
     /// Notes and resource events of the items that moved. Read also where only what the list shows changed: a quick
     /// second change may leave `updated_at` alone (python-gitlab #743), and its events are then named now and seen,
     /// not told twice.
-    func logs(of changed: [(item: ActivityItem, source: GitLabItem)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+    func logs(of changed: [(item: ActivityItem, source: GitLabItem)], _ poll: ActivityPoll) async throws -> [String: ItemLog] {
         let mapping = self.mapping(poll)
         var logs: [String: ItemLog] = [:]
         for (item, source) in changed {
             guard let project = source.project_id else { continue }
             let mr = item.id.hasPrefix("m")
             // Newest first, so that an item too busy to read whole is followed by its newest notes.
-            let notes = try api.pages(
+            let notes = try await api.pages(
                 GitLabNote.self, .notes(project: project, iid: source.iid, mergeRequest: mr),
                 [("sort", "desc"), ("order_by", "created_at"), ("per_page", "100")], id: \.id, most: Self.mostNotePages)
             var log = ItemLog(events: [], complete: notes.complete, skipped: notes.entries.skipped)
             var stateInNotes = false
             for kind in ["label", "state", "milestone"] where !stateInNotes {
                 do {
-                    let found = try api.pages(
+                    let found = try await api.pages(
                         GitLabResourceEvent.self,
                         .resourceEvents(project: project, iid: source.iid, mergeRequest: mr, kind: kind),
                         [("per_page", "100")], id: \.id, most: Self.mostNotePages)
@@ -219,12 +219,12 @@ final class GitLabTracker: SurveyedTracker {
 
     /// Every configured project GitLab refuses (404: not there or not visible; 403: not readable), asked on full
     /// reads: each named, while the others are watched.
-    private func unavailableProjects() throws -> Set<String> {
+    private func unavailableProjects() async throws -> Set<String> {
         refused = [:]
         for path in gitlab.projects ?? [] {
             do {
-                _ = try api.get(APIErrorBody.self, .project(path: path))
-                _ = try api.get(LossyList<GitLabItem>.self, .projectIssues(path: path), [("per_page", "1")])
+                _ = try await api.get(APIErrorBody.self, .project(path: path))
+                _ = try await api.get(LossyList<GitLabItem>.self, .projectIssues(path: path), [("per_page", "1")])
             } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                 refused[path] = status
             }
@@ -235,26 +235,26 @@ final class GitLabTracker: SurveyedTracker {
     func watched(_ item: GitLabItem) -> Bool { WatchedPaths.include(gitlab.projects, item.reference?.project) }
 
     /// What `doctor` and `probe` ask GitLab, read-only: who the token is, what a poll will read, what the server has.
-    func survey(_ findings: inout ProbeReport) throws {
-        let me = try api.get(GitLabUser.self, .user)
+    func survey(_ findings: inout ProbeReport) async throws {
+        let me = try await api.get(GitLabUser.self, .user)
         let login = me.actor?.login.map { "@\($0), " } ?? ""
         findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(login)id \(me.id.map(String.init) ?? "?"))")
         for path in gitlab.projects ?? [] {
             do {
-                _ = try api.get(APIErrorBody.self, .project(path: path))
+                _ = try await api.get(APIErrorBody.self, .project(path: path))
                 findings.add(.pass, "project \(path) is visible")
             } catch GitLabError.server(let status, _, _) where status == 404 || status == 403 {
                 findings.add(.fail, "\(GitLabError.projectUnavailable(name: path, status: status))",
                              then: "check projects in \(gitlab.tableName), or ask for access")
             }
         }
-        let assigned = try api.get(
+        let assigned = try await api.get(
             LossyList<GitLabItem>.self, .issues, [("scope", "assigned_to_me"), ("state", "opened"), ("per_page", "100")]
         ).elements
         findings.add(.pass, "\(assigned.count)\(assigned.count == 100 ? "+" : "") open issues assigned to you")
         if let first = assigned.first, let project = first.project_id {
             do {
-                _ = try api.get(
+                _ = try await api.get(
                     LossyList<GitLabResourceEvent>.self,
                     .resourceEvents(project: project, iid: first.iid, mergeRequest: false, kind: "label"))
                 findings.add(.pass, "resource events can be read (who changed labels, state and milestone)")
@@ -264,7 +264,7 @@ final class GitLabTracker: SurveyedTracker {
                     then: "state, label and milestone changes are read from its notes instead")
             }
         }
-        let reviews = try api.get(
+        let reviews = try await api.get(
             LossyList<GitLabItem>.self, .mergeRequests,
             [("scope", "all"), ("reviewer_id", String(me.id ?? 0)), ("state", "opened"), ("per_page", "1")]
         ).elements

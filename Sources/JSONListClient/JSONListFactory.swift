@@ -32,7 +32,7 @@ public struct JSONListFactory: SourceFactory {
     }
 
     /// Reads the list once, as a poll would, and stores nothing.
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
+    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) async -> DoctorReport? {
         guard let config = settings as? JSONListConfig else { return nil }
         var report = DoctorReport()
         let named = "[[json]] \(config.name)"
@@ -63,8 +63,8 @@ public struct JSONListFactory: SourceFactory {
         defer { transport.closeIdleConnections() }
         let fetcher = ListFetcher(config: config, transport: transport, secret: secret, wallClock: context.wallClock)
         let reader = ListReader(config: config, fetcher: fetcher)
-        let outcome = report.check(
-            "\(named) read from \(config.url)", { try reader.read() },
+        let outcome = await report.check(
+            "\(named) read from \(config.url)", { try await reader.read() },
             fix: { error in
                 (error as? JSONListError)?.fix ?? (error as? any SourceFailure)?.failureKind.fix(table: "[[json]] \(config.name)")
                     ?? "run trackwatch doctor again, with -v"

@@ -27,16 +27,16 @@ struct JSONListProbe: SourceProbe {
 
     func transcript() throws -> [UInt8] { try recorder.json() }
 
-    func run() -> ProbeReport {
+    func run() async -> ProbeReport {
         var report = ProbeReport()
         defer { transport.closeIdleConnections() }
         do {
-            let first = try reader.read(validators: nil)
+            let first = try await reader.read(validators: nil)
             guard case .list(let read) = first, let answer = read.first else { return report }
             describeAnswer(answer, read.traits, &report)
             describeItems(read, &report)
             describePaging(read, &report)
-            try describeConditional(answer, pages: read.pages, &report)
+            try await describeConditional(answer, pages: read.pages, &report)
         } catch {
             let fix = (error as? JSONListError)?.fix ?? "run trackwatch doctor, with -v"
             report.add(.fail, "[[json]] \(config.name): \(error)", then: fix)
@@ -84,7 +84,7 @@ struct JSONListProbe: SourceProbe {
     }
 
     /// Asks the first page again with its validators: a 304 means an unchanged list costs nothing.
-    private func describeConditional(_ answer: FirstAnswer, pages: Int, _ report: inout ProbeReport) throws {
+    private func describeConditional(_ answer: FirstAnswer, pages: Int, _ report: inout ProbeReport) async throws {
         guard let validators = answer.validators else {
             report.add(
                 .warn, "no ETag or Last-Modified: conditional requests are not possible",
@@ -97,7 +97,7 @@ struct JSONListProbe: SourceProbe {
             report.add(.pass, "\(named) sent; the list has several pages, so each poll reads them all")
             return
         }
-        switch try fetcher.get(url, validators: validators) {
+        switch try await fetcher.get(url, validators: validators) {
         case .notModified: report.add(.pass, "conditional requests: \(named) answered with 304 Not Modified")
         case .answer(let again):
             report.add(

@@ -6,7 +6,7 @@ import TrackwatchCore
 /// A JSON list as a source: each poll reads the list whole (`ListReader`), compares its items with the stored
 /// snapshot (`ListDiff`: entered, left, changed as `notify` asks) and commits in one transaction (`WatchPoller`).
 /// An unchanged list answers a conditional request with 304 and costs nothing more.
-public final class JSONListSource: BlockingSource {
+public final class JSONListSource: Source {
     /// The list's one watch in its own store.
     public static let watch = "items"
 
@@ -35,9 +35,9 @@ public final class JSONListSource: BlockingSource {
 
     public func closeIdleConnections() { transport.closeIdleConnections() }
 
-    public func close() {}
+    public func close() async {}
 
-    public func pollBlocking(dryRun: Bool) throws -> PollReport {
+    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
         let clock = ContinuousClock()
         let start = clock.now
         let stored = conditional.load()
@@ -45,8 +45,8 @@ public final class JSONListSource: BlockingSource {
         var notModified = false
         let polled: WatchPoll
         do {
-            polled = try watchPoller.poll(Self.watch, dryRun: dryRun) { () throws -> WatchResult in
-                switch try reader.read(validators: stored?.validators) {
+            polled = try await watchPoller.poll(Self.watch, dryRun: dryRun) { () throws -> WatchResult in
+                switch try await reader.read(validators: stored?.validators) {
                 case .notModified:
                     notModified = true
                     return WatchResult(outcome: Self.unchanged, recordCount: stored?.count ?? 0)

@@ -48,12 +48,12 @@ struct ListFetcher {
     }
 
     /// GETs `url`, following redirects; `validators` (the first page's) make it conditional.
-    func get(_ url: ListURL, validators: Validators? = nil) throws -> Outcome {
+    func get(_ url: ListURL, validators: Validators? = nil) async throws -> Outcome {
         var current = url
         var visited: [String] = []
         for hop in 0...Self.maximumRedirects {
             let trusted = current.origin == origin
-            let response = try send(current, credentials: trusted, validators: validators)
+            let response = try await send(current, credentials: trusted, validators: validators)
             if (300..<400).contains(response.status), response.status != 304 {
                 guard let location = response.header("Location"), let next = current.resolving(location) else {
                     throw JSONListError.badAnswer(
@@ -83,7 +83,7 @@ struct ListFetcher {
         )
     }
 
-    private func send(_ url: ListURL, credentials: Bool, validators: Validators?) throws -> HTTPResponse {
+    private func send(_ url: ListURL, credentials: Bool, validators: Validators?) async throws -> HTTPResponse {
         var headers: [(name: String, value: String)] = [
             ("User-Agent", "trackwatch"), ("Accept", "application/json"), ("Accept-Encoding", "gzip"),
         ]
@@ -94,7 +94,7 @@ struct ListFetcher {
         }
         if let validators { headers += validators.requestHeaders }
         do {
-            return try transport.send(
+            return try await transport.send(
                 HTTPRequest(
                     method: .get, url: url.description, headers: headers,
                     timeout: config.requestTimeout))

@@ -25,7 +25,7 @@ struct ListReader {
     }
 
     /// Reads every page; `validators` (stored from the last committed answer) make the first request conditional.
-    func read(validators: Validators? = nil) throws -> Outcome {
+    func read(validators: Validators? = nil) async throws -> Outcome {
         guard var url = ListURL(config.url).map(firstPage) else {
             throw JSONListError.configuration(
                 "url in [[json]] \(config.name) is not an http(s) URL trackwatch can read")
@@ -36,7 +36,7 @@ struct ListReader {
         var paging = PagingState()
         while true {
             visited.insert(url.description)
-            let outcome = try fetcher.get(url, validators: read.pages == 0 ? validators : nil)
+            let outcome = try await fetcher.get(url, validators: read.pages == 0 ? validators : nil)
             guard case .answer(let answer) = outcome else {
                 if read.pages == 0 { return .notModified }
                 throw JSONListError.badAnswer("HTTP 304 to a request that was not conditional", list: config.name)

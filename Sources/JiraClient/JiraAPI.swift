@@ -70,9 +70,9 @@ final class JiraAPI {
     }
 
     /// The server's flavour, asked once.
-    func knownFlavour() throws -> JiraFlavour {
+    func knownFlavour() async throws -> JiraFlavour {
         if let flavour { return flavour }
-        let info: JiraServerInfo = try get(.serverInfo, flavour: .dataCenter)
+        let info: JiraServerInfo = try await get(.serverInfo, flavour: .dataCenter)
         let found: JiraFlavour = info.deploymentType?.lowercased() == "cloud" ? .cloud : .dataCenter
         logger.info("Jira flavour", metadata: ["flavour": "\(found)", "version": "\(SafeText.bounded(info.version ?? "", 40))"])
         flavour = found
@@ -81,20 +81,21 @@ final class JiraAPI {
 
     func get<Answer: Decodable>(
         _ endpoint: JiraEndpoint, _ query: [(String, String)] = [], flavour: JiraFlavour? = nil
-    ) throws -> Answer {
-        try send(.get, endpoint, query, body: nil, flavour: flavour ?? knownFlavour())
+    ) async throws -> Answer {
+        let flavour = if let flavour { flavour } else { try await knownFlavour() }
+        return try await send(.get, endpoint, query, body: nil, flavour: flavour)
     }
 
-    func post<Answer: Decodable>(_ endpoint: JiraEndpoint, _ body: some Encodable) throws -> Answer {
-        try send(.post, endpoint, [], body: APIRequests.json(body), flavour: knownFlavour())
+    func post<Answer: Decodable>(_ endpoint: JiraEndpoint, _ body: some Encodable) async throws -> Answer {
+        try await send(.post, endpoint, [], body: APIRequests.json(body), flavour: knownFlavour())
     }
 
     /// One request, its answer read; an error status becomes a `JiraError`.
     private func send<Answer: Decodable>(
         _ method: HTTPMethod, _ endpoint: JiraEndpoint, _ query: [(String, String)], body: [UInt8]?,
         flavour: JiraFlavour
-    ) throws -> Answer {
-        let response = try requests.answer(method, endpoint.path(flavour), query, body: body) {
+    ) async throws -> Answer {
+        let response = try await requests.answer(method, endpoint.path(flavour), query, body: body) {
             Self.failure($0, endpoint: endpoint, cloud: flavour == .cloud)
         }
         return try JiraError.decode(Answer.self, response, endpoint: endpoint.name, skipped: skipped)

@@ -30,18 +30,18 @@ extension JiraSourceKind: ActivityTrackerKind {
 /// What `doctor` and `probe` ask a Jira server, read-only: which flavour it is, who the credentials are, what a
 /// poll will read, and what a steady poll costs.
 extension JiraTracker {
-    func survey() -> ProbeReport {
-        .survey(fix: fix(for:)) { findings in
-            let flavour = try api.knownFlavour()
+    func survey() async -> ProbeReport {
+        await .survey(fix: fix(for:)) { findings in
+            let flavour = try await api.knownFlavour()
             findings.add(
                 .pass,
                 flavour == .cloud
                     ? "Jira Cloud (serverInfo): searches with /rest/api/3/search/jql, changelogs in bulk"
                     : "Jira Data Center (serverInfo): searches with /rest/api/2/search and expand=changelog")
-            let me: JiraUser = try api.get(.myself)
+            let me: JiraUser = try await api.get(.myself)
             findings.add(.pass, "signed in as \(me.actor?.name ?? "?") (\(SafeText.bounded(me.id ?? "?", 80)))")
-            for project in jira.projects ?? [] { check(project: project, into: &findings) }
-            let assigned = try JiraReader(api: api).search(
+            for project in jira.projects ?? [] { await check(project: project, into: &findings) }
+            let assigned = try await JiraReader(api: api).search(
                 "assignee = currentUser()\(jira.jql.map { " AND (\($0))" } ?? "") ORDER BY key ASC",
                 fields: ["updated"]).elements
             findings.add(.pass, "\(assigned.count) issues assigned to you")
@@ -65,9 +65,9 @@ extension JiraTracker {
     }
 
     /// Whether this account sees `project` (Jira answers 400 "does not exist" where it does not).
-    private func check(project: String, into findings: inout ProbeReport) {
+    private func check(project: String, into findings: inout ProbeReport) async {
         do {
-            _ = try JiraReader(api: api, pageSize: 1).search("project = \(project)", fields: ["updated"])
+            _ = try await JiraReader(api: api, pageSize: 1).search("project = \(project)", fields: ["updated"])
             findings.add(.pass, "project \(project) is visible")
         } catch JiraError.server(400, _, _) {
             findings.add(

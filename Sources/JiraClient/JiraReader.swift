@@ -27,19 +27,19 @@ struct JiraReader {
 
     /// Every issue `jql` finds, with `fields` (and the changelog when `changelog`), and the number left out as
     /// unreadable (`LossyList`): where there are any, an issue the search did not return may be one of them.
-    func search(_ jql: String, fields: [String], changelog: Bool = false) throws -> LossyList<JiraIssue> {
-        try api.knownFlavour() == .cloud
+    func search(_ jql: String, fields: [String], changelog: Bool = false) async throws -> LossyList<JiraIssue> {
+        try await api.knownFlavour() == .cloud
             ? cloudSearch(jql, fields: fields, changelog: changelog)
             : offsetSearch(jql, fields: fields, changelog: changelog)
     }
 
-    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) throws -> LossyList<JiraIssue> {
+    private func cloudSearch(_ jql: String, fields: [String], changelog: Bool) async throws -> LossyList<JiraIssue> {
         var found = LossyList<JiraIssue>(), size = pageSize, refused: String?, token: String?
         var tokens = Set<String>()
         for _ in 0..<Self.mostPages {
             let expand = changelog ? "changelog" : nil
             guard
-                let page = try page(.searchJQL, &size, &refused, {
+                let page = try await page(.searchJQL, &size, &refused, {
                     CloudSearch(jql: jql, fields: fields, maxResults: $0, nextPageToken: token, expand: expand)
                 })
             else { continue }
@@ -57,14 +57,14 @@ struct JiraReader {
 
     /// Data Center's paging by offset. Past its result window (`largestOffset`, well under `largestRead`) the read
     /// fails.
-    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) throws -> LossyList<JiraIssue> {
+    private func offsetSearch(_ jql: String, fields: [String], changelog: Bool) async throws -> LossyList<JiraIssue> {
         var found = LossyList<JiraIssue>(), firstIDs = Set<String>(), size = pageSize, refused: String?
         for _ in 0..<Self.mostPages {
             // Issues left out as unreadable were sent: the next page starts after them.
             let read = found.sent
             let expand = changelog ? ["changelog"] : nil
             guard
-                let page = try page(.search, &size, &refused, {
+                let page = try await page(.search, &size, &refused, {
                     OffsetSearch(jql: jql, fields: fields, maxResults: $0, startAt: read, expand: expand)
                 })
             else { continue }
@@ -92,8 +92,8 @@ struct JiraReader {
     /// same refusal again (it names the answer's size) is a page that did not shrink: one issue too dense, a failure.
     private func page<Body: Encodable>(
         _ endpoint: JiraEndpoint, _ size: inout Int, _ refused: inout String?, _ body: (Int) -> Body
-    ) throws -> JiraSearchPage? {
-        do { return try api.post(endpoint, body(size)) } catch JiraError.invalidResponse(_, let detail)
+    ) async throws -> JiraSearchPage? {
+        do { return try await api.post(endpoint, body(size)) } catch JiraError.invalidResponse(_, let detail)
             where size > 1 && detail.hasPrefix(JSONBudget.tooDense) && detail != refused
         {
             refused = detail
@@ -114,27 +114,27 @@ struct JiraReader {
 
     /// The changelog histories of `issues` (by id), oldest first within each: Cloud's bulk changelog; Data
     /// Center's search with the changelog expanded (each issue's whole changelog read where the answer cut it).
-    func histories(of issues: [String]) throws -> [String: Changelog] {
+    func histories(of issues: [String]) async throws -> [String: Changelog] {
         guard !issues.isEmpty else { return [:] }
         var logs: [String: Changelog] = [:]
-        if try api.knownFlavour() == .cloud {
-            for chunk in issues.chunked(1_000) { try bulkChangelog(Array(chunk), into: &logs) }
+        if try await api.knownFlavour() == .cloud {
+            for chunk in issues.chunked(1_000) { try await bulkChangelog(Array(chunk), into: &logs) }
             return logs
         }
         for chunk in issues.chunked(100) {
-            for issue in try search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).elements {
+            for issue in try await search(JiraQuery.byID(Array(chunk)), fields: ["updated"], changelog: true).elements {
                 let embedded = issue.changelog?.entries ?? Changelog()
                 let cut = (issue.changelog?.total ?? 0) > embedded.sent
-                logs[issue.id.value] = cut ? try wholeChangelog(issue.id.value) : embedded
+                logs[issue.id.value] = await cut ? try wholeChangelog(issue.id.value) : embedded
             }
         }
         return logs
     }
 
-    private func bulkChangelog(_ ids: [String], into logs: inout [String: Changelog]) throws {
+    private func bulkChangelog(_ ids: [String], into logs: inout [String: Changelog]) async throws {
         var token: String?, tokens = Set<String>()
         for _ in 0..<Self.mostPages {
-            let page: JiraBulkChangelog = try api.post(
+            let page: JiraBulkChangelog = try await api.post(
                 .bulkChangelog, BulkRequest(issueIdsOrKeys: ids, maxResults: 1_000, nextPageToken: token))
             for log in page.issueChangeLogs?.elements ?? [] {
                 logs[log.issueId.value, default: Changelog()] += log.changeHistories ?? Changelog()
@@ -151,15 +151,15 @@ struct JiraReader {
 
     /// One issue's whole changelog: the issue read with its changelog expanded, then, where that is still cut,
     /// the changelog's own pages.
-    private func wholeChangelog(_ id: String) throws -> Changelog {
-        let issue: JiraIssue = try api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
+    private func wholeChangelog(_ id: String) async throws -> Changelog {
+        let issue: JiraIssue = try await api.get(.issue(id: id), [("fields", "updated"), ("expand", "changelog")])
         let embedded = issue.changelog?.entries ?? Changelog()
         guard let total = issue.changelog?.total, total > embedded.sent else { return embedded }
         // Data Center has no changelog route: what the issue carries is all there is.
-        guard try api.knownFlavour() == .cloud else { return embedded }
+        guard try await api.knownFlavour() == .cloud else { return embedded }
         var log = Changelog()
         for _ in 0..<Self.mostPages {
-            let page: JiraChangelogPage = try api.get(
+            let page: JiraChangelogPage = try await api.get(
                 .issueChangelog(id: id), [("startAt", String(log.sent)), ("maxResults", "100")])
             guard page.entries.sent > 0 else { return log }
             log += page.entries
@@ -174,10 +174,10 @@ struct JiraReader {
 
     /// The comments of an issue whose embedded comments were cut, oldest first as embedded comments come: every
     /// page, newest first, up to `total` or `mostCommentPages` pages (one page once dropped all but the newest).
-    func newestComments(_ id: String) throws -> LossyList<JiraComment> {
+    func newestComments(_ id: String) async throws -> LossyList<JiraComment> {
         var read = LossyList<JiraComment>(), ids = Set<String>(), firstIDs = Set<String>(), offset = 0
         for _ in 0..<Self.mostCommentPages {
-            let page: JiraCommentPage = try api.get(
+            let page: JiraCommentPage = try await api.get(
                 .issueComments(id: id), [("orderBy", "-created"), ("maxResults", "100"), ("startAt", String(offset))])
             let entries = page.comments ?? LossyList()
             guard entries.sent > 0 else { break }

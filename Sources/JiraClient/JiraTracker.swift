@@ -26,10 +26,10 @@ final class JiraTracker: ActivityTracker {
     /// Asked by id in batches of 100: a full read confirms every stored issue it did not return.
     var mostLookups: Int { 5_000 }
 
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity {
-        let flavour = try api.knownFlavour()
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity {
+        let flavour = try await api.knownFlavour()
         memory.set(Self.flavourKey, flavour.rawValue)
-        let me: JiraUser = try api.get(.myself)
+        let me: JiraUser = try await api.get(.myself)
         guard let id = me.id else {
             throw JiraError.invalidResponse(endpoint: "myself", detail: "no accountId or key for the signed-in user")
         }
@@ -48,7 +48,7 @@ final class JiraTracker: ActivityTracker {
         JiraError.refused(.projectUnavailable(key: parts.joined(separator: ", ")))
     }
 
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<JiraIssue> {
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<JiraIssue> {
         if api.flavour == nil { api.flavour = try memory.value(Self.flavourKey).flatMap(JiraFlavour.init) }
         var query = JiraQuery(projects: jira.projects?.filter { !poll.unreadable.contains($0) }, narrowing: jira.jql)
         if query.projects?.isEmpty == true, let first = jira.projects?.first {
@@ -58,7 +58,7 @@ final class JiraTracker: ActivityTracker {
         while true {
             do {
                 let jql = poll.window.full ? query.full : query.changed(inLast: poll.window.minutes)
-                let issues = try JiraReader(api: api).search(jql, fields: JiraFields.requested).elements
+                let issues = try await JiraReader(api: api).search(jql, fields: JiraFields.requested).elements
                 lists.mine.merge(issues.map { ($0.id.value, $0) }) { $1 }
                 return lists
             } catch JiraError.server(400, let message, _) {
@@ -80,29 +80,29 @@ final class JiraTracker: ActivityTracker {
     /// alone: one deleted issue never costs the others their answer.
     func lookUp(
         _ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<JiraIssue>
-    ) throws -> [String: ItemLookup<JiraIssue>] {
+    ) async throws -> [String: ItemLookup<JiraIssue>] {
         var answers: [String: ItemLookup<JiraIssue>] = [:]
-        for batch in ids.chunked(100) { try confirm(Array(batch), into: &answers, poll) }
+        for batch in ids.chunked(100) { try await confirm(Array(batch), into: &answers, poll) }
         return answers
     }
 
-    private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) throws {
+    private func confirm(_ batch: [String], into answers: inout [String: ItemLookup<JiraIssue>], _ poll: ActivityPoll) async throws {
         let found: LossyList<JiraIssue>
         do {
             if batch.count == 1 {
-                let one: LossyItem<JiraIssue> = try api.get(
+                let one: LossyItem<JiraIssue> = try await api.get(
                     .issue(id: batch[0]), [("fields", JiraFields.requested.joined(separator: ","))])
                 found = LossyList(elements: one.value.map { [$0] } ?? [], skipped: one.value == nil ? 1 : 0)
             } else {
-                found = try JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
+                found = try await JiraReader(api: api).search(JiraQuery.byID(batch), fields: JiraFields.requested)
             }
         } catch JiraError.server(let status, _, _) where batch.count == 1 && (status == 404 || status == 400) {
             answers[batch[0]] = .gone(status: status)
             return
         } catch JiraError.server(400, _, _) {
             let half = batch.count / 2
-            try confirm(Array(batch[..<half]), into: &answers, poll)
-            try confirm(Array(batch[half...]), into: &answers, poll)
+            try await confirm(Array(batch[..<half]), into: &answers, poll)
+            try await confirm(Array(batch[half...]), into: &answers, poll)
             return
         }
         let returned = Dictionary(found.elements.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -132,10 +132,10 @@ final class JiraTracker: ActivityTracker {
     }
 
     /// The changelog entries, comments and creation of the issues that moved, as events.
-    func logs(of changed: [(item: ActivityItem, source: JiraIssue)], _ poll: ActivityPoll) throws -> [String: ItemLog] {
+    func logs(of changed: [(item: ActivityItem, source: JiraIssue)], _ poll: ActivityPoll) async throws -> [String: ItemLog] {
         let mapping = JiraMapping(me: poll.me.id, url: jira.url)
         let reader = JiraReader(api: api)
-        let histories = try reader.histories(of: changed.map(\.source.id.value))
+        let histories = try await reader.histories(of: changed.map(\.source.id.value))
         var logs: [String: ItemLog] = [:]
         for (item, issue) in changed {
             let id = issue.id.value
@@ -143,7 +143,7 @@ final class JiraTracker: ActivityTracker {
             var events = changelog.elements.compactMap { mapping.event($0, issue: id) }
             var comments = issue.fields?.comment?.comments ?? LossyList()
             if let total = issue.fields?.comment?.total, total > comments.sent {
-                comments = try reader.newestComments(id)
+                comments = try await reader.newestComments(id)
             }
             events += comments.elements.compactMap { mapping.event($0, issue: id) }
             if let creation = mapping.creation(issue) { events.append(creation) }

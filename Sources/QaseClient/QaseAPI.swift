@@ -77,8 +77,8 @@ final class QaseAPI {
     /// result, not decoded again: it passed the same bounds then.
     func get<Result: Decodable>(
         _ path: [String], _ query: [(String, String)] = [], endpoint: String, reuse: Bool = false
-    ) throws -> Result {
-        let response = try send(path, query, endpoint: endpoint)
+    ) async throws -> Result {
+        let response = try await send(path, query, endpoint: endpoint)
         let key = reuse ? url(path, query) : ""
         if reuse, let kept = reusable.removeValue(forKey: key), kept.digest == lastBodyDigest,
             kept.size == response.body.count, let result = kept.result as? Result
@@ -103,17 +103,17 @@ final class QaseAPI {
     /// Every item of a list, page by page, with `filters` named as this server takes them.
     func list<Entity: Decodable>(
         _ path: [String], filters: [(String, String)] = [], endpoint: String
-    ) throws -> [Entity] {
+    ) async throws -> [Entity] {
         let named = filters.map { (filterStyle == .flat ? $0.0 : "filters[\($0.0)]", $0.1) }
-        return try pages(endpoint: endpoint) { limit, offset in
-            try self.get(path, named + [("limit", String(limit)), ("offset", String(offset))], endpoint: endpoint)
+        return try await pages(endpoint: endpoint) { limit, offset in
+            try await self.get(path, named + [("limit", String(limit)), ("offset", String(offset))], endpoint: endpoint)
         }
     }
 
     /// Every item a QQL query finds (`GET /search`), page by page; `reuse`: see `get`.
-    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) throws -> [Entity] {
-        try pages(endpoint: endpoint) { limit, offset in
-            try self.get(
+    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) async throws -> [Entity] {
+        try await pages(endpoint: endpoint) { limit, offset in
+            try await self.get(
                 ["search"], [("query", query), ("limit", String(limit)), ("offset", String(offset))],
                 endpoint: endpoint, reuse: reuse)
         }
@@ -128,14 +128,14 @@ final class QaseAPI {
     /// beyond Qase's limit, takes more than `largestPageCount` pages or more than `readBudget` bytes fails rather
     /// than be diffed incomplete (the time it may take is `[poll] deadline`'s, held in the transport).
     func pages<Entity: Decodable>(
-        endpoint: String, _ page: (_ limit: Int, _ offset: Int) throws -> EntityPage<Entity>
-    ) throws -> [Entity] {
+        endpoint: String, _ page: (_ limit: Int, _ offset: Int) async throws -> EntityPage<Entity>
+    ) async throws -> [Entity] {
         var items: [Entity] = [], offset = 0, pages = 0
         // Each page's digest and offset: as many as pages, so bounded with them.
         var seen: [Int: Int] = [:]
         let bytesBefore = bytesReceived
         while true {
-            let answer = try page(pageSize, offset)
+            let answer = try await page(pageSize, offset)
             pages += 1
             if answer.entities.isEmpty { return items }
             // The answer's bytes: a server that ignores `offset` answers the same page again, byte for byte. (One
@@ -180,7 +180,7 @@ final class QaseAPI {
     }
 
     /// Sends one request; an error status becomes a `QaseError` (429: `rateLimited`, with jitter on its wait).
-    func send(_ path: [String], _ query: [(String, String)], endpoint: String) throws -> HTTPResponse {
+    func send(_ path: [String], _ query: [(String, String)], endpoint: String) async throws -> HTTPResponse {
         let request = HTTPRequest(
             method: .get, url: url(path, query),
             headers: [("Token", token.value), ("Accept", "application/json"), ("User-Agent", "trackwatch")],
@@ -189,7 +189,7 @@ final class QaseAPI {
         pacer.take()
         let response: HTTPResponse
         do {
-            response = try transport.send(request)
+            response = try await transport.send(request)
             bytesReceived += response.body.count
             lastBodyDigest = response.body.withUnsafeBytes { bytes in
                 var hasher = Hasher()

@@ -23,7 +23,7 @@ public struct QaseFactory: SourceFactory {
         return QaseSource(settings: qase, api: api, context: context, logger: logger)
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
+    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) async -> DoctorReport? {
         guard let qase = settings as? QaseSettings else { return nil }
         var report = DoctorReport()
         if ServerURL.isCleartextToAnotherHost(qase.url) { report.warn("\(qase.url): \(Connection.cleartextWarning)") }
@@ -46,7 +46,7 @@ public struct QaseFactory: SourceFactory {
                 }, fix: "check url, ca_file, insecure and proxy in [[qase]] \(qase.name)")
         else { return report }
         defer { api.transport.closeIdleConnections() }
-        report.append(
+        await report.append(
             survey: QaseSurvey(settings: qase, api: api, logger: context.logger).run(),
             fix: "check url and projects in [[qase]] \(qase.name)")
         if qase.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }

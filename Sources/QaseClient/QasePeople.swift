@@ -18,20 +18,20 @@ final class QasePeople {
 
     /// Me, looked up at the first call: the author with my e-mail (searched by it, or, on servers whose search
     /// matches names only, among all people), and the user with it (plan assignees are users).
-    func resolveMe() throws -> QaseMe {
+    func resolveMe() async throws -> QaseMe {
         if let me { return me }
-        var authors: [WireAuthor] = try api.list(
+        var authors: [WireAuthor] = try await api.list(
             ["author"], filters: [("search", email), ("type", "user")],
             endpoint: "author search")
         var author = authors.first(where: isMine)
         if author == nil {
-            authors = try api.list(["author"], filters: [("type", "user")], endpoint: "author list")
+            authors = try await api.list(["author"], filters: [("type", "user")], endpoint: "author list")
             author = authors.first(where: isMine)
         }
         guard let author, let authorID = author.id?.value, let uuid = author.uuid?.text, Self.isUUID(uuid) else {
             throw QaseError.noSuchUser(email: email, authorsSearched: authors.count)
         }
-        let users: [WireUser] = try api.list(["user"], endpoint: "user list")
+        let users: [WireUser] = try await api.list(["user"], endpoint: "user list")
         let user = users.first { $0.email?.text.lowercased() == email }?.id.value ?? author.entityID?.value
         guard let user else { throw QaseError.noSuchUser(email: email, authorsSearched: authors.count) }
         let found = QaseMe(userID: user, authorID: authorID, uuid: uuid, name: author.name?.text ?? email)
@@ -46,11 +46,11 @@ final class QasePeople {
 
     /// The names of these people (author ids or UUIDs), each asked once (`GET /author/{id}`); someone Qase does
     /// not know is left out, and the change that names them says no name.
-    func names(of people: Set<String>) throws -> [String: String] {
+    func names(of people: Set<String>) async throws -> [String: String] {
         for person in people.sorted() where names[person] == nil {
             guard Int(person) != nil || Self.isUUID(person) else { continue }
             do {
-                let author: WireAuthor = try api.get(["author", person], endpoint: "author")
+                let author: WireAuthor = try await api.get(["author", person], endpoint: "author")
                 if let name = author.name?.text, !name.isEmpty { remember(name, for: [person]) }
             } catch QaseError.server(status: 404, _, _, _) {
                 continue

@@ -34,15 +34,15 @@ final class QaseQuestions {
     // MARK: Projects
 
     /// Every project the token can see.
-    func visibleProjects() throws -> [QaseProject] {
-        let projects: [WireProject] = try api.list(["project"], endpoint: "project list")
+    func visibleProjects() async throws -> [QaseProject] {
+        let projects: [WireProject] = try await api.list(["project"], endpoint: "project list")
         return try projects.map { try project($0, endpoint: "project list") }
     }
 
     /// A project the listing lacks: the server's own answer says why (403: no access, 404: no such project).
-    func project(code: String) throws -> QaseProject {
+    func project(code: String) async throws -> QaseProject {
         do {
-            let wire: WireProject = try api.get(["project", code], endpoint: "project")
+            let wire: WireProject = try await api.get(["project", code], endpoint: "project")
             return try project(wire, endpoint: "project")
         } catch QaseError.server(let status, let message, _, _) where status == 403 || status == 404 {
             throw QaseError.projectUnavailable(code: code, status: status, message: message)
@@ -60,10 +60,10 @@ final class QaseQuestions {
     // MARK: QQL
 
     /// The items a QQL query finds, or `nil` when the server offers no QQL (402/403 on `/search`).
-    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) throws -> [Entity]? {
+    func search<Entity: Decodable>(_ query: String, endpoint: String, reuse: Bool = false) async throws -> [Entity]? {
         if case .refused = qql { return nil }
         do {
-            let found: [Entity] = try api.search(query, endpoint: endpoint, reuse: reuse)
+            let found: [Entity] = try await api.search(query, endpoint: endpoint, reuse: reuse)
             qql = .available
             logTransition()
             return found
@@ -92,11 +92,11 @@ final class QaseQuestions {
         + "not say who made them, and your own edits would be reported)"
 
     /// Defects assigned to me in `code`, or `nil` when the server cannot say (no QQL, or no `assignee` on defects).
-    func assignedDefects(_ code: String) throws -> [WireDefect]? {
+    func assignedDefects(_ code: String) async throws -> [WireDefect]? {
         guard defectAssignee else { return nil }
         do {
             // Read whole each poll, and mostly the same bytes as the last time: pages that are are not decoded.
-            return try search(
+            return try await search(
                 QQLQuery.assignedDefects(code), endpoint: "search for defects assigned to you", reuse: true)
         } catch QaseError.server(400, let message, _, _) {
             defectAssignee = false
@@ -114,11 +114,11 @@ final class QaseQuestions {
     func reviews(
         _ code: String, filter: String, me: QaseMe, endpoint: String,
         keep: (WireReview) -> Bool
-    ) throws -> [WireReview]? {
+    ) async throws -> [WireReview]? {
         if reviewsRefused[code] != nil { return nil }
         let all: [WireReview]
         do {
-            all = try api.list(["review", code], filters: [(filter, me.uuid)], endpoint: endpoint)
+            all = try await api.list(["review", code], filters: [(filter, me.uuid)], endpoint: endpoint)
         } catch QaseError.server(let status, let message, _, _) where [402, 403, 404].contains(status) {
             reviewsRefused[code] = status
             if reviewsRefusedLogged[code] != status {

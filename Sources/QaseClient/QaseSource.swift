@@ -11,7 +11,7 @@ import TrackwatchCore
 ///
 /// A failure of `assigned` fails the poll; one of `mine` (or a configured project the token cannot see) is the
 /// report's `failure`, after what was found is committed.
-public final class QaseSource: BlockingSource {
+public final class QaseSource: Source {
     public static let assignedWatch = "assigned", mineWatch = "mine"
     /// The state key of the next plan to read again whatever its `updated_at` says.
     static let planCursorKey = "plan_refresh_cursor"
@@ -43,30 +43,30 @@ public final class QaseSource: BlockingSource {
     public func closeIdleConnections() { questions.api.transport.closeIdleConnections() }
 
     /// A token is no session: nothing to end.
-    public func close() {}
+    public func close() async {}
 
-    public func pollBlocking(dryRun: Bool) throws -> PollReport {
+    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
         questions.startPoll()
-        let me = try people.resolveMe()
+        let me = try await people.resolveMe()
         let previousAssigned = try state.snapshot(watch: Self.assignedWatch)
         let previousMine = try state.snapshot(watch: Self.mineWatch)
-        var plan = QaseProjectPlan(
+        var plan = await QaseProjectPlan(
             configured: qase.projects, visible: try questions.visibleProjects(),
             known: QaseProject.known(in: previousAssigned) + QaseProject.known(in: previousMine))
         var failure: (any Error)?
         for code in plan.missing {
-            do { plan.targets.append(try questions.project(code: code)) } catch { failure = failure ?? error }
+            do { await plan.targets.append(try questions.project(code: code)) } catch { failure = failure ?? error }
         }
         tellAboutRenames(plan)
 
         var excluded = Set<RecordID>()
         var openCount = 0
-        let assigned = try watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
+        let assigned = try await watchPoller.poll(Self.assignedWatch, dryRun: dryRun) { () throws -> WatchResult in
             let (stored, _) = QaseDiff.renamed(previousAssigned ?? Snapshot(), plan.renames)
             let refresh = try planRefresh(stored)
-            var observation = try QaseObservers(questions: questions).assigned(
+            var observation = try await QaseObservers(questions: questions).assigned(
                 plan.targets, me: me, previous: stored, refresh: refresh.picks)
             observation.renames = plan.renames
             openCount = observation.records.filter(QaseRecords.isOpen).count
@@ -84,8 +84,8 @@ public final class QaseSource: BlockingSource {
             baselineNote: "Baseline: watching \(openCount) open items assigned to you in Qase and your own test cases, "
                 + "defects and reviews; changes are reported from the next check on.")
         do {
-            let mine = try watchPoller.poll(Self.mineWatch, dryRun: dryRun) { () throws -> WatchResult in
-                try observeMine(plan, me: me, previous: previousMine, excluded: excluded, started: started)
+            let mine = try await watchPoller.poll(Self.mineWatch, dryRun: dryRun) { () throws -> WatchResult in
+                try await observeMine(plan, me: me, previous: previousMine, excluded: excluded, started: started)
             }
             report.changes += mine.changes
             report.silentUpdates += mine.silentUpdates
@@ -102,18 +102,18 @@ public final class QaseSource: BlockingSource {
     /// reported, diff.
     private func observeMine(
         _ plan: QaseProjectPlan, me: QaseMe, previous: Snapshot?, excluded: Set<RecordID>, started: Double
-    ) throws -> WatchResult {
+    ) async throws -> WatchResult {
         let checkpoint = try state.checkpoint(watch: Self.mineWatch)
         let stored = previous.map { QaseDiff.renamed($0, plan.renames).0 }
         let known = Set(QaseProject.known(in: stored).map(\.code))
-        var observation = try QaseObservers(questions: questions).mine(
+        var observation = try await QaseObservers(questions: questions).mine(
             plan.targets, me: me, known: known,
             days: Self.windowDays(since: checkpoint, now: started, overlap: poll.overlap))
         observation.renames = plan.renames
         // The window starts where the last poll that could read it did: without QQL it could not.
         observation.checkpoint = questions.qql == .available ? Timestamp(secondsSinceEpoch: Int(started)) : checkpoint
         let needed = QaseDiff.namesNeeded(previous: previous, observation: observation, me: me)
-        let names = try people.names(of: needed)
+        let names = try await people.names(of: needed)
         let outcome = QaseDiff.compare(
             previous: previous, observation: observation,
             rule: .mine(me: me, excluded: excluded, names: names))

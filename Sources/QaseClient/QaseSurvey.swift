@@ -13,10 +13,10 @@ struct QaseSurvey {
     let api: QaseAPI
     let logger: Logger
 
-    func run() -> Outcome {
+    func run() async -> Outcome {
         var outcome = Outcome()
         do {
-            try survey(&outcome)
+            try await survey(&outcome)
         } catch {
             outcome.add(.fail, "\(error)", then: Self.fix(error))
             outcome.stoppedBy = error
@@ -24,17 +24,17 @@ struct QaseSurvey {
         return outcome
     }
 
-    private func survey(_ outcome: inout Outcome) throws {
+    private func survey(_ outcome: inout Outcome) async throws {
         let people = QasePeople(api: api, email: settings.email)
-        let me = try people.resolveMe()
+        let me = try await people.resolveMe()
         outcome.add(
             .pass, "the token is accepted; \(settings.email) is \(me.name) (user \(me.userID), author \(me.authorID))")
         let questions = QaseQuestions(api: api, logger: logger)
-        let visible = try questions.visibleProjects()
+        let visible = try await questions.visibleProjects()
         var plan = QaseProjectPlan(configured: settings.projects, visible: visible, known: [])
         for code in plan.missing {
             do {
-                plan.targets.append(try questions.project(code: code))
+                await plan.targets.append(try questions.project(code: code))
             } catch let error as QaseError {
                 guard case .projectUnavailable = error else { throw error }
                 outcome.add(.fail, "\(error)", then: "correct projects in [[qase]] \(settings.name)")
@@ -47,18 +47,18 @@ struct QaseSurvey {
             "watching \(plan.targets.count) of the \(visible.count) projects the token can see: \(names)\(more)",
             then: plan.targets.isEmpty ? "nothing to watch: ask for access to a project" : nil)
         guard let first = plan.targets.first else { return }
-        try surveyQQL(first.code, &outcome)
-        for project in plan.targets.prefix(20) { try surveyReviews(project.code, me: me, &outcome) }
-        try surveyPaging(&outcome)
+        try await surveyQQL(first.code, &outcome)
+        for project in plan.targets.prefix(20) { try await surveyReviews(project.code, me: me, &outcome) }
+        try await surveyPaging(&outcome)
         // Per project: the assigned defects, the plan list, two review lists, two QQL searches; and the project
         // list and one plan read in turn (docs/performance.md).
         outcome.add(.pass, "\(api.requestCount) requests; a steady poll sends about \(2 + 6 * plan.targets.count)")
     }
 
     /// QQL at all, then `assignee` on defects.
-    private func surveyQQL(_ code: String, _ outcome: inout Outcome) throws {
+    private func surveyQQL(_ code: String, _ outcome: inout Outcome) async throws {
         do {
-            try sample(["search"], [("query", QQLQuery.mine(.testCase, code, days: 1))], "search")
+            try await sample(["search"], [("query", QQLQuery.mine(.testCase, code, days: 1))], "search")
             outcome.add(.pass, "QQL search works (your test cases, and who edited them last)")
         } catch QaseError.server(let status, let message, _, _) where status == 402 || status == 403 {
             outcome.add(
@@ -68,7 +68,7 @@ struct QaseSurvey {
             return
         }
         do {
-            try sample(["search"], [("query", QQLQuery.assignedDefects(code))], "search")
+            try await sample(["search"], [("query", QQLQuery.assignedDefects(code))], "search")
             outcome.add(.pass, "QQL finds defects by assignee")
         } catch QaseError.server(400, let message, _, _) {
             outcome.add(
@@ -78,10 +78,10 @@ struct QaseSurvey {
     }
 
     /// Reviews in `code`, and whether the server reads the filter names trackwatch sends.
-    private func surveyReviews(_ code: String, me: QaseMe, _ outcome: inout Outcome) throws {
+    private func surveyReviews(_ code: String, me: QaseMe, _ outcome: inout Outcome) async throws {
         let reviews: EntityPage<WireReview>
         do {
-            reviews = try api.get(
+            reviews = try await api.get(
                 ["review", code], [("reviewer_uuid", me.uuid), ("limit", "100")], endpoint: "review list")
         } catch QaseError.server(let status, let message, _, _) where [402, 403, 404].contains(status) {
             outcome.add(
@@ -99,9 +99,9 @@ struct QaseSurvey {
     }
 
     /// A page larger than Qase allows: refused (the spec) or cut to 100 (a clamping server).
-    private func surveyPaging(_ outcome: inout Outcome) throws {
+    private func surveyPaging(_ outcome: inout Outcome) async throws {
         do {
-            let page: EntityPage<WireProject> = try api.get(["project"], [("limit", "101")], endpoint: "project list")
+            let page: EntityPage<WireProject> = try await api.get(["project"], [("limit", "101")], endpoint: "project list")
             outcome.add(
                 .pass,
                 "paging: limit above 100 is cut to \(page.entities.count) items, not refused; trackwatch "
@@ -111,8 +111,8 @@ struct QaseSurvey {
         }
     }
 
-    private func sample(_ path: [String], _ query: [(String, String)], _ endpoint: String) throws {
-        let _: EntityPage<IgnoredEntity> = try api.get(path, query + [("limit", "1")], endpoint: endpoint)
+    private func sample(_ path: [String], _ query: [(String, String)], _ endpoint: String) async throws {
+        let _: EntityPage<IgnoredEntity> = try await api.get(path, query + [("limit", "1")], endpoint: endpoint)
     }
 
     static func fix(_ error: any Error) -> String {

@@ -10,8 +10,8 @@ extension APIRequests {
     public func answer(
         _ method: HTTPMethod = .get, _ path: String, _ query: [(String, String)] = [], body: [UInt8]? = nil,
         failure: (HTTPResponse) -> any Error
-    ) throws -> HTTPResponse {
-        let response = try send(method, url(path, query), body: body)
+    ) async throws -> HTTPResponse {
+        let response = try await send(method, url(path, query), body: body)
         guard (200..<300).contains(response.status) else { throw failure(response) }
         return response
     }

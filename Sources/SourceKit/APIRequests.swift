@@ -31,10 +31,10 @@ public struct APIRequests {
     public func send(
         _ method: HTTPMethod = .get, _ url: String, headers more: [(name: String, value: String)] = [],
         body: [UInt8]? = nil
-    ) throws -> HTTPResponse {
+    ) async throws -> HTTPResponse {
         let json: [(name: String, value: String)] = body == nil ? [] : [("Content-Type", "application/json")]
         do {
-            return try transport.send(
+            return try await transport.send(
                 HTTPRequest(method: method, url: url, headers: headers + more + json, body: body, timeout: timeout))
         } catch let error as TransportError {
             throw unreachable(error)

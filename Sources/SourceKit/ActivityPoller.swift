@@ -11,8 +11,8 @@ import TrackwatchCore
 /// is gone, one never asked stays and is asked next time, one in a part I can no longer read stays and the part is
 /// named; the logs of the items that moved; `ActivityDiff`; and one transaction for the snapshot, the seen log
 /// entries, the changes and everything the tracker remembers (`TrackerMemory`). Not thread-safe by design: one poll
-/// at a time, on its own thread (`BlockingSource`).
-public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
+/// at a time, on its own thread (`PollThread`).
+public final class ActivityPoller<Tracker: ActivityTracker>: Source {
     /// The one watch of an activity tracker.
     public let watch: String
     public let settings: any SourceSettings
@@ -60,11 +60,9 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     }
 
     public func closeIdleConnections() { connection?.closeIdleConnections() }
-    public func close() {}
+    public func close() async {}
 
-    public func pollBlocking(dryRun: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun, fullRead: false) }
-
-    public func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport {
+    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
         let clock = ContinuousClock(), start = clock.now
         let started = wallClock()
         budget?.reset()
@@ -75,15 +73,15 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
         let lastFull = Double(try memory.value(Self.fullReadKey) ?? "")
         let full = fullRead || FullRead.isDue(
             hasSnapshot: previous != nil, sinceLastPoll: lastPoll.map { started - $0 }, lastFullRead: lastFull, now: started)
-        let me = try identity(full: full, memory: &memory)
+        let me = try await identity(full: full, memory: &memory)
         let window = ActivityWindow(started: started, lastPoll: lastPoll, overlap: overlap, full: full, isBaseline: previous == nil)
         let remembered = full ? [] : try memory.ids(Self.unreadableKey)
         let stored = StoredItems(previous, lastPoll: lastPoll, openSecond: try memory.ids(Self.openSecondKey))
         var poll = ActivityPoll(window: window, me: me, stored: stored, unreadable: remembered)
         var assigned = 0
         var unreadable = remembered
-        let result = try watchPoller.poll(watch, dryRun: dryRun) { () throws -> WatchResult in
-            let observation = try observe(&poll, memory: &memory)
+        let result = try await watchPoller.poll(watch, dryRun: dryRun) { () async throws -> WatchResult in
+            let observation = try await observe(&poll, memory: &memory)
             unreadable.formUnion(observation.unreadable)
             // The seen log is read only when there are events to tell apart: a steady poll has none, and a month of
             // seen entries is thousands of keys.
@@ -119,13 +117,13 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     }
 
     /// Who I am: this process's answer, else (between full reads) what the last full read stored, else the server's.
-    private func identity(full: Bool, memory: inout TrackerMemory) throws -> ActivityIdentity {
+    private func identity(full: Bool, memory: inout TrackerMemory) async throws -> ActivityIdentity {
         if let me { return me }
         if !full, let stored = try memory.value(Self.meKey).flatMap(ActivityIdentity.init(encoded:)) {
             me = stored
             return stored
         }
-        let found = try tracker.identify(&memory)
+        let found = try await tracker.identify(&memory)
         me = found
         return found
     }
@@ -136,8 +134,8 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
     }
 
     /// Reads the lists, asks for the stored items they missed, maps the items and reads the logs of those that moved.
-    private func observe(_ poll: inout ActivityPoll, memory: inout TrackerMemory) throws -> Observed {
-        var lists = try tracker.readLists(poll, memory: &memory)
+    private func observe(_ poll: inout ActivityPoll, memory: inout TrackerMemory) async throws -> Observed {
+        var lists = try await tracker.readLists(poll, memory: &memory)
         let stored = poll.stored
         var unreadable = lists.unreadable
         poll.unreadable.formUnion(unreadable)
@@ -158,7 +156,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
                 metadata: ["items": "\(missing.count)", "asked": "\(asked.count)"])
         }
         var candidates: [String: (item: Tracker.Item, isMine: Bool)] = [:]
-        let answers = asked.isEmpty ? [:] : try tracker.lookUp(asked, poll, lists: &lists)
+        let answers = await asked.isEmpty ? [:] : try tracker.lookUp(asked, poll, lists: &lists)
         for (id, item) in lists.mine { candidates[id] = (item, true) }
         var gone = Set<String>()
         for id in asked {
@@ -189,7 +187,7 @@ public final class ActivityPoller<Tracker: ActivityTracker>: BlockingSource {
             }
             items.append(item)
         }
-        let logs = changed.isEmpty ? [:] : try tracker.logs(of: changed, poll)
+        let logs = await changed.isEmpty ? [:] : try tracker.logs(of: changed, poll)
         var events: [ActivityEvent] = []
         var busy = try memory.ids(Self.busyKey)
         let busyBefore = busy

@@ -13,20 +13,20 @@ public protocol ActivityTracker: AnyObject {
     var mostLookups: Int { get }
 
     /// Who I am, asked of the server: at the first poll, on a full read, when nothing is remembered.
-    func identify(_ memory: inout TrackerMemory) throws -> ActivityIdentity
+    func identify(_ memory: inout TrackerMemory) async throws -> ActivityIdentity
     /// Whose events are reported, and which fields are compared and assign.
     func rules(me: ActivityIdentity) -> ActivityRules
     /// Reads my lists in `poll.window`: my items by stable id, items awaiting my review, the stored items the lists
     /// should have shown and did not, and the parts (a project, a repository) that could not be read.
-    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) throws -> ActivityLists<Item>
+    func readLists(_ poll: ActivityPoll, memory: inout TrackerMemory) async throws -> ActivityLists<Item>
     /// Asks the tracker for stored items by stable id. An id left out of the answer stays watched and is asked
     /// again; only `.gone` drops an item. `lists` may be adjusted (an item found under a new id after a move).
-    func lookUp(_ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<Item>) throws -> [String: ItemLookup<Item>]
+    func lookUp(_ ids: [String], _ poll: ActivityPoll, lists: inout ActivityLists<Item>) async throws -> [String: ItemLookup<Item>]
     /// An item as the diff sees it; `nil` for one whose reference the tracker does not make (never stored).
     func item(_ item: Item, id: String, isMine: Bool, reviewRequested: Bool, _ poll: ActivityPoll) -> ActivityItem?
     /// The logs of the items that changed since they were stored (or are new), by stable id (one request for all
     /// where the tracker can).
-    func logs(of changed: [(item: ActivityItem, source: Item)], _ poll: ActivityPoll) throws -> [String: ItemLog]
+    func logs(of changed: [(item: ActivityItem, source: Item)], _ poll: ActivityPoll) async throws -> [String: ItemLog]
     /// The failure that names the parts that could not be read (`PollReport.failure`; the rest was polled); `nil`:
     /// the poller's own words.
     func unavailable(_ parts: [String]) -> (any SourceFailure)?

@@ -1,7 +1,7 @@
 /// A tracker that answers `doctor` and `probe` itself, read-only: what it is and what a poll will read.
 public protocol SurveyedTracker: ActivityTracker {
     /// Adds the survey's findings; an error it throws ends the survey as ✘ with `fix(for:)`.
-    func survey(_ findings: inout ProbeReport) throws
+    func survey(_ findings: inout ProbeReport) async throws
     /// What to do about an error the survey met.
     func fix(for error: any Error) -> String
 }
@@ -9,6 +9,6 @@ public protocol SurveyedTracker: ActivityTracker {
 extension TrackerSession {
     /// `tracker` polled, and surveyed.
     public init(_ tracker: some SurveyedTracker) {
-        self.init(tracker: tracker, survey: { .survey(fix: tracker.fix(for:)) { try tracker.survey(&$0) } })
+        self.init(tracker: tracker, survey: { await .survey(fix: tracker.fix(for:)) { try await tracker.survey(&$0) } })
     }
 }

@@ -60,6 +60,25 @@ public struct DoctorReport {
             return nil
         }
     }
+
+    /// `check` of a body that asks a server.
+    public mutating func check<T>(_ what: String, _ body: () async throws -> T, fix: String) async -> T? {
+        await check(what, body, fix: { _ in fix })
+    }
+
+    /// `check` of a body that asks a server, with the fix for the error it met.
+    public mutating func check<T>(
+        _ what: String, _ body: () async throws -> T, fix: (any Error) -> String
+    ) async -> T? {
+        do {
+            let value = try await body()
+            pass(what)
+            return value
+        } catch {
+            fail("\(what): \(error)", fix: (error as? any ErrorWithFix)?.fixLine ?? fix(error))
+            return nil
+        }
+    }
 }
 
 /// An error that knows the one action that fixes it (`chmod 600 FILE`): `doctor` says that action rather than the

@@ -58,7 +58,7 @@ public final class ExchangeTranscript: Sendable {
         let base: any HTTPTransport
         let transcript: ExchangeTranscript
 
-        func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             let (route, parameters) = transcript.route(request.url)
             let entry = { (status: Int?, type: String?, retry: String?, bytes: Int, error: String?) in
                 Entry(
@@ -67,7 +67,7 @@ public final class ExchangeTranscript: Sendable {
                     bytes: bytes, error: error)
             }
             do {
-                let response = try base.send(request)
+                let response = try await base.send(request)
                 let recorded = entry(
                     response.status, response.header("Content-Type"), response.header("Retry-After"),
                     response.body.count, nil)
@@ -86,15 +86,15 @@ public final class ExchangeTranscript: Sendable {
 
 /// `trackwatch probe` of a source whose survey is a function: its ✔/⚠/✘ lines, and the exchange for `--save`.
 public struct SurveyProbe: SourceProbe {
-    let survey: () -> ProbeReport
+    let survey: () async -> ProbeReport
     let recorder: ExchangeTranscript
 
-    public init(survey: @escaping () -> ProbeReport, recorder: ExchangeTranscript) {
+    public init(survey: @escaping () async -> ProbeReport, recorder: ExchangeTranscript) {
         self.survey = survey
         self.recorder = recorder
     }
 
-    public func run() -> ProbeReport { survey() }
+    public func run() async -> ProbeReport { await survey() }
     public func transcript() throws -> [UInt8] { try recorder.json() }
 }
 

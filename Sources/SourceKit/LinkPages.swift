@@ -6,15 +6,15 @@ public enum LinkPages {
     /// left. A next page that repeats an earlier one fails the read (`endpoint` names it) rather than loop.
     public static func follow<Refusal: TrackerRefusal>(
         _: TrackerError<Refusal>.Type, _ endpoint: String, from first: HTTPResponse, most: Int,
-        get: (String) throws -> HTTPResponse, _ read: (HTTPResponse) throws -> Bool
-    ) throws -> Bool {
+        get: (String) async throws -> HTTPResponse, _ read: (HTTPResponse) async throws -> Bool
+    ) async throws -> Bool {
         var answer = first, seen = Set<String>()
         for _ in 0..<most {
-            guard try read(answer), let next = LinkHeader.target("next", in: answer) else { return true }
+            guard try await read(answer), let next = LinkHeader.target("next", in: answer) else { return true }
             guard seen.insert(next).inserted else {
                 throw TrackerError<Refusal>.invalidResponse(endpoint: endpoint, detail: "a next page that repeats an earlier one")
             }
-            answer = try get(next)
+            answer = try await get(next)
         }
         return false
     }

@@ -112,8 +112,8 @@ public struct DeadlineTransport: HTTPTransport {
         self.deadline = deadline
     }
 
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let remaining = deadline.remaining() else { return try base.send(request) }
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let remaining = deadline.remaining() else { return try await base.send(request) }
         let cancellation = deadline.cancellation
         guard !cancellation.isCancelled else { throw PollCancelled(source: deadline.source) }
         guard remaining > 0 else { throw deadline.expire() }
@@ -122,7 +122,7 @@ public struct DeadlineTransport: HTTPTransport {
         // Whole seconds, rounded up: the transport's timeouts are in seconds.
         bounded.timeout = min(request.timeout, Int(remaining.rounded(.up)))
         do {
-            return try base.send(bounded)
+            return try await base.send(bounded)
         } catch where cancellation.isCancelled {
             throw PollCancelled(source: deadline.source)  // cut by the cancellation, whatever the transport said
         } catch let error as TransportError where error.kind == .timedOut && bounded.timeout < request.timeout {

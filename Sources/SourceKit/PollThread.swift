@@ -1,70 +1,97 @@
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs one poll's blocking work — a client that waits on its transport, SQLite's commit — on a thread of its own,
-/// started for the poll and ended with it, and resumes the awaiting task when it is done.
+/// Where one poll's tasks run: a thread of its own, started for the poll and ended with it, given to the poll as its
+/// task executor. The poll's code is `async` through to the transport: while it waits for an answer it is suspended,
+/// and the thread sleeps until the event loop resumes it with the answer (nothing waits on a future or a semaphore for
+/// a result). Its CPU work — parsing, diffing, SQLite's commit, a `password_command` run when the source is made —
+/// runs here, never on the daemon's loop.
 ///
-/// Not the cooperative pool: a poll that waits on a server for minutes would hold one of its few threads (two on
-/// this machine), and the pool's first use starts libdispatch's monitor, which then wakes the process every second
-/// for good (measured: one wake-up a second, forever, after a single task on the global executor). Not a pool of
-/// our own either: nothing is kept between polls, so the idle daemon holds no thread for them. A thread costs about
-/// 50 µs to start, once per poll.
+/// Not the cooperative pool: its first use starts libdispatch's monitor, which then wakes the process every second
+/// for good (measured: one wake-up a second, forever, after a single task on the global executor). Not a pool of our
+/// own either: nothing is kept between polls, so the idle daemon holds no thread for them. A thread costs about 50 µs
+/// to start, once per poll.
 ///
-/// The awaiting task waits for the thread to end, whatever happens: no poll is ever left running behind the task
+/// The awaiting task's work ends before the thread does, whatever happens: no poll is ever left running behind the task
 /// that started it, so that a stopping daemon that has awaited its polls knows that none is half-way through a
 /// commit. Cutting the poll short is the transport's part (`PollDeadline.cancel`).
 public enum PollThread {
-    /// Runs `work` on a new thread and returns (or throws) what it did. `work` and what it touches are used by that
-    /// thread alone until it ends: the caller is suspended meanwhile, and the resumption happens after the thread's
-    /// last access.
-    public static func run<T>(_ work: @escaping () throws -> T) async throws -> T {
-        let job = Job(work)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            job.done = continuation
-            start(job)
-        }
-        return try job.result!.get()
+    /// Runs `work` with a new thread as its executor and returns (or throws) what it did; the thread ends after.
+    public static func run<T>(_ work: () async throws -> T) async throws -> T {
+        let executor = try PollExecutor()
+        defer { executor.finish() }
+        return try await withTaskExecutorPreference(executor) { try await work() }
     }
 
-    /// Starts `job`'s thread, or fails the job when the system refuses one (the process's limit): the poll then
-    /// fails as a poll does, and is tried again.
-    private static func start(_ job: Runnable) {
+    /// The system refused a thread for the poll.
+    public struct NoThread: Error, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { "could not start a thread for the poll: \(String(cString: strerror(code)))" }
+    }
+}
+
+/// A thread that runs the jobs enqueued on it, one at a time and in order, until `finish()`.
+final class PollExecutor: TaskExecutor, Sendable {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var finished = false
+        /// After the thread ended: a job enqueued late (none is expected) runs on this queue instead of being lost.
+        var late: DispatchQueue?
+    }
+
+    private let state = Mutex(State())
+    /// Counts the jobs (and the finish) not taken yet: the thread sleeps on it while it has nothing to run.
+    private let pending = DispatchSemaphore(value: 0)
+
+    init() throws {
         var thread = pthread_t()
-        let context = Unmanaged.passRetained(job).toOpaque()
+        let context = Unmanaged.passRetained(self).toOpaque()
         let started = pthread_create(&thread, nil, { context in
-            Unmanaged<Runnable>.fromOpaque(context!).takeRetainedValue().run()
+            Unmanaged<PollExecutor>.fromOpaque(context!).takeRetainedValue().runJobs()
             return nil
         }, context)
-        if started == 0 {
-            pthread_detach(thread)
+        guard started == 0 else {
+            Unmanaged<PollExecutor>.fromOpaque(context).release()
+            throw PollThread.NoThread(code: started)
+        }
+        pthread_detach(thread)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let late = state.withLock { state -> DispatchQueue? in
+            if let late = state.late { return late }
+            state.jobs.append(job)
+            return nil
+        }
+        if let late {
+            late.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
         } else {
-            Unmanaged<Runnable>.fromOpaque(context).release()
-            job.refused(NoThread(code: started))
+            pending.signal()
         }
     }
 
-    /// What a thread runs (not generic: a C thread entry cannot name a type parameter).
-    private class Runnable {
-        func run() {}
-        func refused(_ error: NoThread) {}
+    /// The thread ends once the jobs enqueued before are run.
+    func finish() {
+        state.withLock { $0.finished = true }
+        pending.signal()
     }
 
-    /// The work, its result and the task waiting for it; used by its thread alone until `done` resumes the task.
-    private final class Job<T>: Runnable {
-        let work: () throws -> T
-        var result: Result<T, any Error>?
-        var done: CheckedContinuation<Void, any Error>?
-
-        init(_ work: @escaping () throws -> T) { self.work = work }
-
-        override func run() {
-            result = Result { try work() }
-            releaseDeepStack()
-            done?.resume()
+    private func runJobs() {
+        while true {
+            pending.wait()
+            let job = state.withLock { state -> UnownedJob? in
+                if !state.jobs.isEmpty { return state.jobs.removeFirst() }
+                if state.finished { state.late = DispatchQueue(label: "trackwatch.poll.late") }
+                return nil
+            }
+            guard let job else { break }
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
-
-        override func refused(_ error: NoThread) { done?.resume(throwing: error) }
+        Self.releaseDeepStack()
     }
 
     /// Hands back the stack pages this thread's deepest calls touched (parsing an answer, SQLite), all below where
@@ -86,12 +113,6 @@ public enum PollThread {
         let high = (here - 65_536) & ~(page - 1)
         guard high > low else { return }
         _ = madvise(UnsafeMutableRawPointer(bitPattern: low), Int(high - low), MADV_DONTNEED)
-    }
-
-    /// The system refused a thread for the poll.
-    public struct NoThread: Error, CustomStringConvertible {
-        public let code: Int32
-        public var description: String { "could not start a thread for the poll: \(String(cString: strerror(code)))" }
     }
 }
 

@@ -11,12 +11,12 @@ struct RequestLog: HTTPTransport {
     let logger: Logger
     let route: @Sendable (String) -> String
 
-    func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard logger.logLevel <= .debug else { return try base.send(request) }
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard logger.logLevel <= .debug else { return try await base.send(request) }
         let clock = ContinuousClock(), start = clock.now
         var metadata: Logger.Metadata = ["method": "\(request.method.rawValue)", "route": "\(route(Self.path(of: request.url)))"]
         do {
-            let response = try base.send(request)
+            let response = try await base.send(request)
             metadata["status"] = "\(response.status)"
             metadata["bytes"] = "\(response.body.count)"
             metadata["ms"] = "\(Self.milliseconds(clock.now - start))"

@@ -7,8 +7,9 @@ import TrackwatchCore
 /// store (`WatchPoller`); everything after that — delivery, bubbles, the journal, the page of recent changes —
 /// reads the store and knows the source only by its settings.
 ///
-/// `poll` never blocks its caller's thread: the daemon polls every due source side by side, each in a child task of
-/// its own, and one slow server holds nobody else. One poll of a source at a time: the daemon never starts a second
+/// `poll` is `async` down to the transport, and never blocks its caller's thread: the daemon polls every due source
+/// side by side, each in a child task of its own on a thread of its own (`PollThread`), and one slow server holds
+/// nobody else. One poll of a source at a time: the daemon never starts a second
 /// before the first has returned, and calls `closeIdleConnections` and `close` only between polls.
 public protocol Source: AnyObject {
     var settings: any SourceSettings { get }
@@ -20,25 +21,12 @@ public protocol Source: AnyObject {
     /// Ends idle connections (the daemon calls it after each poll, so that nothing wakes it until the next).
     func closeIdleConnections()
     /// Ends the session with the server, if there is one (best effort: the process is ending or reloading).
-    func close()
+    func close() async
 }
 
-/// A source whose client waits on its transport (every tracker's today: their clients are synchronous, and trackers
-/// are written that way, `ActivityTracker`). Its poll runs on a thread of its own (`PollThread`), so that the
-/// waiting blocks nothing but that poll; cancelling the poll cuts the request it waits on (`PollDeadline.cancel`).
-public protocol BlockingSource: Source {
-    /// One poll, on the calling thread: what `poll` runs on the poll's own thread (tests call it directly).
-    func pollBlocking(dryRun: Bool) throws -> PollReport
-    func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport
-}
-
-extension BlockingSource {
-    /// A source that reads everything every time has nothing more to read.
-    public func pollBlocking(dryRun: Bool, fullRead: Bool) throws -> PollReport { try pollBlocking(dryRun: dryRun) }
-
-    public func poll(dryRun: Bool, fullRead: Bool) async throws -> PollReport {
-        try await PollThread.run { try self.pollBlocking(dryRun: dryRun, fullRead: fullRead) }
-    }
+extension Source {
+    /// A poll that reads what changed (the daemon's every poll).
+    public func poll(dryRun: Bool) async throws -> PollReport { try await poll(dryRun: dryRun, fullRead: false) }
 }
 
 /// What a source gets from the application to do its work.
@@ -79,7 +67,7 @@ public protocol SourceFactory: Sendable {
     func makeSource(_ settings: any SourceSettings, context: SourceContext) throws -> (any Source)?
     /// `trackwatch doctor`'s checks of `settings` (credentials loaded, server asked, read-only), or `nil` when
     /// they are another kind's.
-    func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport?
+    func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) async -> DoctorReport?
     /// `trackwatch probe` of `settings`: asks the server, read-only, what the daemon will ask (`transcript`: keep
     /// the exchange, redacted, for `--save`); `nil` when the settings are another kind's.
     func probe(_ settings: any SourceSettings, context: DiagnosisContext, transcript: Bool) throws -> (any SourceProbe)?
@@ -88,7 +76,7 @@ public protocol SourceFactory: Sendable {
 /// A probe of one source, ready to run (`SourceFactory.probe`).
 public protocol SourceProbe {
     /// Every check, each ✔, ⚠, ✘ or ·; stops early (with `stoppedBy`) when nothing else can be learned.
-    func run() -> ProbeReport
+    func run() async -> ProbeReport
     /// The exchange so far, redacted: what `probe --save` writes.
     func transcript() throws -> [UInt8]
 }

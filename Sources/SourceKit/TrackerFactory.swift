@@ -60,9 +60,9 @@ public struct APIAccess {
 /// `doctor` and `probe` ask, read-only.
 public struct TrackerSession {
     public var tracker: any ActivityTracker
-    public var survey: () -> ProbeReport
+    public var survey: () async -> ProbeReport
 
-    public init(tracker: any ActivityTracker, survey: @escaping () -> ProbeReport) {
+    public init(tracker: any ActivityTracker, survey: @escaping () async -> ProbeReport) {
         self.tracker = tracker
         self.survey = survey
     }
@@ -106,7 +106,7 @@ public struct ActivityTrackerFactory<Kind: ActivityTrackerKind>: SourceFactory {
             serverClock: clock, connection: connection)
     }
 
-    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) -> DoctorReport? {
+    public func diagnose(_ settings: any SourceSettings, context: DiagnosisContext) async -> DoctorReport? {
         guard let settings = settings as? Settings else { return nil }
         var report = DoctorReport()
         let (url, table, secretName) = (settings.url, settings.tableName, Kind.secretName(settings))
@@ -129,7 +129,7 @@ public struct ActivityTrackerFactory<Kind: ActivityTrackerKind>: SourceFactory {
                 }, fix: "check url, ca_file, insecure and proxy in \(table)")
         else { return report }
         defer { connected.http.closeIdleConnections() }
-        report.append(survey: connected.session.survey(), fix: "check \(table)")
+        report.append(survey: await connected.session.survey(), fix: "check \(table)")
         if settings.insecure { report.warn("TLS verification is off (insecure = true); prefer ca_file") }
         return report
     }
@@ -163,9 +163,11 @@ public struct ActivityTrackerFactory<Kind: ActivityTrackerKind>: SourceFactory {
 
 extension ProbeReport {
     /// A survey's findings, as `body` adds them; an error it throws ends the survey as ✘ with `fix(error)`.
-    public static func survey(fix: (any Error) -> String, _ body: (inout ProbeReport) throws -> Void) -> ProbeReport {
+    public static func survey(
+        fix: (any Error) -> String, _ body: (inout ProbeReport) async throws -> Void
+    ) async -> ProbeReport {
         var findings = ProbeReport()
-        do { try body(&findings) } catch {
+        do { try await body(&findings) } catch {
             findings.add(.fail, "\(error)", then: fix(error))
             findings.stoppedBy = error
         }

@@ -52,12 +52,12 @@ public struct WatchPoller {
 
     /// Observes and diffs `watch` through `diff`, then commits what it found (unless `dryRun`); on failure logs
     /// it in the store (unless `dryRun`) and rethrows.
-    public func poll(_ watch: String, dryRun: Bool, _ diff: () throws -> WatchResult) throws -> WatchPoll {
+    public func poll(_ watch: String, dryRun: Bool, _ diff: () async throws -> WatchResult) async throws -> WatchPoll {
         let started = wallClock()
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let result = try diff()
+            let result = try await diff()
             var outcome = result.outcome
             for index in outcome.changes.indices where outcome.changes[index].source == nil {
                 outcome.changes[index].source = source

@@ -132,21 +132,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
         Self.shutDown(idle.0, idle.1)
     }
 
-    /// Shuts the client and its event-loop thread down, waiting for both. Not with SwiftNIO's
-    /// `syncShutdownGracefully()`: it reports on `DispatchQueue.global()`, and the first use of a global queue
-    /// starts libdispatch's thread-pool monitor on Linux, a timer that then wakes the process every second
-    /// for good. A queue of our own runs on the overcommit pool, which the monitor leaves alone.
+    /// Starts shutting the client and then its event-loop thread down, and returns: nothing waits for it (the
+    /// thread ends within milliseconds, on its own). Reports on a queue of our own, not SwiftNIO's default
+    /// `DispatchQueue.global()`: the first use of a global queue starts libdispatch's thread-pool monitor on Linux, a
+    /// timer that then wakes the process every second for good. A queue of our own runs on the overcommit pool,
+    /// which the monitor leaves alone.
     ///
     /// An answer can reach its caller before async-http-client has handed the connection back to its pool (a
     /// request with a body answered before its end was written); a shutdown in between drops the connection, and
     /// the late release stops the process ("A connection that we don't know was released?", seen in `act`). One
     /// empty task on the loop first lets that release land.
     private static func shutDown(_ client: HTTPClient, _ group: MultiThreadedEventLoopGroup) {
-        try? group.next().submit {}.wait()
-        try? client.syncShutdown()  // reports on a queue of its own
-        let done = DispatchSemaphore(value: 0)
-        group.shutdownGracefully(queue: shutdownQueue) { _ in done.signal() }
-        done.wait()
+        group.next().submit {}.whenComplete { _ in
+            client.shutdown(queue: shutdownQueue) { _ in group.shutdownGracefully(queue: shutdownQueue) { _ in } }
+        }
     }
 
     private static let shutdownQueue = DispatchQueue(label: "trackwatch.http-shutdown")
@@ -165,21 +164,21 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (client, group) = beginRequest()
         defer { state.withLock { $0.requestsInFlight -= 1 } }
         if let forwarding, request.url.lowercased().hasPrefix("http://") {
-            return try forward(request, through: forwarding, on: group.next())
+            return try await forward(request, through: forwarding, on: group.next())
         }
-        return try send(request, with: client)
+        return try await send(request, with: client)
     }
 
     private func forward(_ request: HTTPRequest, through forwarding: ForwardProxyExchange, on loop: any EventLoop)
-        throws -> HTTPResponse
+        async throws -> HTTPResponse
     {
         let response: HTTPResponse
         do {
-            response = try forwarding.send(request, on: loop)
+            response = try await forwarding.send(request, on: loop)
         } catch {
             throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }
@@ -192,7 +191,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         .proxyCredentials,
         "it asks for credentials (HTTP 407); put them in the proxy URL, http://user:password@host:port")
 
-    private func send(_ request: HTTPRequest, with client: HTTPClient) throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest, with client: HTTPClient) async throws -> HTTPResponse {
         let ahcRequest: HTTPClient.Request
         do {
             ahcRequest = try HTTPClient.Request(
@@ -209,7 +208,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             let task = client.execute(request: ahcRequest, delegate: BodyCollector(limit: maximumBodySize))
             let deadline = task.futureResult.eventLoop.scheduleTask(in: .seconds(Int64(request.timeout))) { task.cancel() }
             defer { deadline.cancel() }
-            return try request.cancellation.whileWaiting(endWith: { task.cancel() }) { try task.futureResult.wait() }
+            return try await request.cancellation.whileWaiting(endWith: { task.cancel() }) { try await task.futureResult.get() }
         } catch {
             throw Self.transportError(error, url: request.url, limit: maximumBodySize)
         }

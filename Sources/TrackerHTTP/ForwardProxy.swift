@@ -23,9 +23,8 @@ struct ForwardProxyExchange {
     let connectTimeout: TimeAmount
     let maximumBodySize: Int
 
-    /// Sends `request` through the proxy on `eventLoop` and waits for the whole answer (never call it on an
-    /// event-loop thread).
-    func send(_ request: HTTPRequest, on eventLoop: any EventLoop) throws -> HTTPResponse {
+    /// Sends `request` through the proxy on `eventLoop`; returns the whole answer.
+    func send(_ request: HTTPRequest, on eventLoop: any EventLoop) async throws -> HTTPResponse {
         let head = try Self.head(of: request, authorization: proxy.authorization)
         let outcome = Outcome(eventLoop.makePromise(of: HTTPResponse.self))
         let limit = maximumBodySize
@@ -45,10 +44,10 @@ struct ForwardProxyExchange {
             connection.whenSuccess { $0.close(promise: nil) }
         }
         defer { deadline.cancel() }
-        return try request.cancellation.whileWaiting(endWith: {
+        return try await request.cancellation.whileWaiting(endWith: {
             outcome.fail(DeadlinePassed())
             connection.whenSuccess { $0.close(promise: nil) }
-        }) { try outcome.future.wait() }
+        }) { try await outcome.future.get() }
     }
 
     /// `GET http://host:port/path HTTP/1.1` with the request's headers, `Host`, the proxy's credentials and

@@ -2,7 +2,7 @@
 /// HTTP library stays a local choice (measured trade-offs in `shared/reference/swift-deps.md`).
 public protocol HTTPTransport: Sendable {
     /// Sends the request and returns the complete response, or throws `TransportError`.
-    func send(_ request: HTTPRequest) throws -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
     /// Ends open connections and whatever serves them; the next request starts them again. The daemon calls
     /// it when a poll is over, so that nothing wakes it until the next one.
     func closeIdleConnections()

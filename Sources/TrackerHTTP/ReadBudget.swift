@@ -39,8 +39,8 @@ public struct BudgetTransport: HTTPTransport {
         self.budget = budget
     }
 
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        let response = try base.send(request)
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await base.send(request)
         try budget.spend(response.body.count)
         return response
     }

@@ -28,21 +28,21 @@ public final class RequestCancellation: Sendable {
 
     /// Runs `wait` (the wait for one answer) with `end` as the way to cut it short; when already cancelled, `end`
     /// runs at once, so that `wait` returns promptly with the transport's error.
-    func whileWaiting<T>(endWith end: @escaping @Sendable () -> Void, _ wait: () throws -> T) throws -> T {
+    func whileWaiting<T>(endWith end: @escaping @Sendable () -> Void, _ wait: () async throws -> T) async throws -> T {
         let cancelled = state.withLock { state in
             if !state.cancelled { state.end = end }
             return state.cancelled
         }
         if cancelled { end() }
         defer { state.withLock { $0.end = nil } }
-        return try wait()
+        return try await wait()
     }
 }
 
 extension Optional where Wrapped == RequestCancellation {
     /// `wait` with the cancellation's cut, or just `wait` without one.
-    func whileWaiting<T>(endWith end: @escaping @Sendable () -> Void, _ wait: () throws -> T) throws -> T {
-        guard let self else { return try wait() }
-        return try self.whileWaiting(endWith: end, wait)
+    func whileWaiting<T>(endWith end: @escaping @Sendable () -> Void, _ wait: () async throws -> T) async throws -> T {
+        guard let self else { return try await wait() }
+        return try await self.whileWaiting(endWith: end, wait)
     }
 }

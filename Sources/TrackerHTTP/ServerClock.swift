@@ -30,8 +30,8 @@ public struct ServerClockTransport: HTTPTransport {
         self.clock = clock
     }
 
-    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        let response = try base.send(request)
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await base.send(request)
         clock.saw(response)
         return response
     }

@@ -167,7 +167,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 case .reload:
                     beginReloading()
                 case .stopWaitOver:
-                    exitLeavingPolls()
+                    await exitLeavingPolls()
                 }
                 if stopping {
                     if inFlight.isEmpty { break events }
@@ -182,7 +182,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
             }
         }
         if !ended.isEmpty { deliverEnded() }
-        session.logoff()
+        await session.logoff()
         exit(0)
     }
 
@@ -736,11 +736,11 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
     }
 
     /// Exits at once, leaving the polls still under way: a commit is one SQLite transaction, so none is half-written.
-    private func exitLeavingPolls() -> Never {
+    private func exitLeavingPolls() async -> Never {
         logger.warning("stopping without waiting longer for polls still under way", metadata: [
             "sources": "\(inFlight.values.map(\.server.settings.label).sorted().joined(separator: ", "))",
         ])
-        for server in session.sources where inFlight[server.settings.sourceName] == nil { server.source?.close() }
+        for server in session.sources where inFlight[server.settings.sourceName] == nil { await server.source?.close() }
         exit(0)
     }
 
@@ -763,7 +763,7 @@ public final class Daemon: @unchecked Sendable {  // all mutable state is confin
                 let name = server.settings.sourceName
                 server.slowPolls = session.sources.first { $0.settings.sourceName == name }?.slowPolls ?? 0
             }
-            session.logoff()
+            await session.logoff()
             session = fresh
             // Sources that remain keep their schedule: a server that asked to wait is still waited out.
             schedules.reconcile(

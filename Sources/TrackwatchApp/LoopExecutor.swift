@@ -42,3 +42,9 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {  // the queue is a
         let outcome: Outcome<T>
     }
 }
+
+/// Runs `work` as a task and waits for it on the calling thread: for a command (and the fuzzer), whose thread has
+/// nothing else to do meanwhile. Never in the daemon, which awaits.
+public func waitForTask<T>(_ work: @escaping () async throws -> T) throws -> T {
+    try LoopExecutor(label: "trackwatch.command").wait(work)
+}

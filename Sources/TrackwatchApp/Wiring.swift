@@ -53,7 +53,12 @@ public struct Session {
     }
 
     /// Ends every source's server session.
-    public func logoff() { sources.forEach { $0.source?.close() } }
+    public func logoff() async {
+        for server in sources { await server.source?.close() }
+    }
+
+    /// `logoff`, waited for on the calling thread: for a command.
+    public func logoffWaiting() { _ = try? waitForTask { await self.logoff() } }
 
     /// What the sources' changes call their tracker: its name when all sources are of one tracker.
     public var trackerName: String? { config.trackerName }
@@ -165,11 +170,12 @@ public final class SourceSession {
         // Armed first, so that what `ranOut` and `wasCancelled` say is about this poll even when making it fails.
         deadline.arm(seconds: deadlineSeconds)
         defer { deadline.disarm() }
-        // Made on a thread of its own: a password_command or the keyring may take seconds.
-        let source: any Source
-        if let made = self.source { source = made } else { source = try await PollThread.run { try self.ready() } }
         return try await withTaskCancellationHandler {
-            try await source.poll(dryRun: dryRun, fullRead: fullRead)
+            // All of it on the poll's own thread, never on the daemon's loop: making the source (a password_command
+            // or the keyring may take seconds), then parsing, diffing and the commit while the requests are awaited.
+            try await PollThread.run {
+                try await self.ready().poll(dryRun: dryRun, fullRead: fullRead)
+            }
         } onCancel: { [deadline] in
             deadline.cancel()
         }

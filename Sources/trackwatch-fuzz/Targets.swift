@@ -7,10 +7,10 @@ import TrackwatchCore
 /// The fuzz targets, by name: each takes one input and must not crash, hang or allocate without bound.
 let targets: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "config": fuzzConfig,
-    "compass": fuzzCompass,
+    "compass": { bytes in _ = try? waitForTask { await fuzzCompass(bytes) } },
     "csv": fuzzCSV,
     "timestamp": fuzzTimestamp,
-    "headers": fuzzHeaders,
+    "headers": { bytes in _ = try? waitForTask { await fuzzHeaders(bytes) } },
     "jwt": fuzzJWT,
     "json": fuzzJSONList,
 ]
@@ -59,7 +59,7 @@ func fuzzConfig(_ bytes: UnsafeRawBufferPointer) {
 /// bodies, JWT claims, and the rows' conversion into records and history. The input is the server: its
 /// first byte picks the HTTP status (and the query mode and page size), the rest is the body of every
 /// answer. A thrown error must be a `CompassError` or a row error, nothing else.
-func fuzzCompass(_ bytes: UnsafeRawBufferPointer) {
+func fuzzCompass(_ bytes: UnsafeRawBufferPointer) async {
     guard let first = bytes.first else { return }
     let statuses = [200, 201, 200, 201, 401, 404, 405, 429, 500]
     let server = FuzzedServer(status: statuses[Int(first) % statuses.count], body: Array(bytes.dropFirst()))
@@ -70,12 +70,12 @@ func fuzzCompass(_ bytes: UnsafeRawBufferPointer) {
     if first & 0x80 != 0 { client.assume(.stored) }
     client.maxResultRows = 10_000  // the limit's logic is the same at any size; keeps one input fast
     do {
-        let rows = try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName,
+        let rows = try await client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName,
                                   lifetime: .reused, pageSize: 1 + Int(first % 7))
         _ = try WatchQueries.records(fromRows: rows)
-        let history = try client.run(WatchQueries.historyOfMyRecords(since: nil), storedAs: WatchQueries.historyQueryName,
+        let history = try await client.run(WatchQueries.historyOfMyRecords(since: nil), storedAs: WatchQueries.historyQueryName,
                                      lifetime: .temporary, pageSize: 10)
-        _ = try client.run(savedQuery: WorkspacePath("Public Queries/All Defects")!, pageSize: 1 + Int(first % 5))
+        _ = try await client.run(savedQuery: WorkspacePath("Public Queries/All Defects")!, pageSize: 1 + Int(first % 5))
         _ = try WatchQueries.historyRows(history)
     } catch is CompassError {
     } catch is WatchQueries.RowError {
@@ -88,7 +88,7 @@ func fuzzCompass(_ bytes: UnsafeRawBufferPointer) {
 /// through the public client as a poll drives it. The input's lines are the header values (first byte: the
 /// status); the rest is the error body. Whatever arrives: no trap, a wait of at most a day, error text on one
 /// line without control characters, and `Cookie` headers that cannot break a request line or grow unbounded.
-func fuzzHeaders(_ bytes: UnsafeRawBufferPointer) {
+func fuzzHeaders(_ bytes: UnsafeRawBufferPointer) async {
     guard let first = bytes.first else { return }
     let statuses = [503, 429, 500, 404, 201, 200, 401, 403]
     let lines = String(decoding: bytes.dropFirst(), as: UTF8.self)
@@ -106,7 +106,7 @@ func fuzzHeaders(_ bytes: UnsafeRawBufferPointer) {
     if first & 0x80 != 0 { client.assume(.stored) }
     for _ in 0..<2 {
         do {
-            _ = try client.run(
+            _ = try await client.run(
                 WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5)
         } catch let error as CompassError {
             if let wait = error.retryAfter, !(0...86_400).contains(wait) { fatalError("unbounded Retry-After \(wait)") }

@@ -40,7 +40,7 @@ struct Check: ParsableCommand {
             let session = try Session(
                 config: try options.loadConfiguration(), stateDirectory: options.paths().stateDirectory,
                 environment: environment, logger: logger)
-            defer { session.logoff() }
+            defer { session.logoffWaiting() }
             // Every source is polled; the exit status is the first failure's. With several sources each
             // failure is named, so that one source's trouble does not hide another's changes: a credential that
             // cannot be read included, whose source is not polled while the others are.

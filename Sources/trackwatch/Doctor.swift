@@ -51,7 +51,10 @@ struct Doctor: ParsableCommand {
                     continue
                 }
                 for factory in SourceRegistry.factories {
-                    if let found = factory.diagnose(source, context: context) { report.append(found) }
+                    // A command's thread waits: nothing else runs meanwhile.
+                    if let found = try waitForTask({ await factory.diagnose(source, context: context) }) {
+                        report.append(found)
+                    }
                 }
                 LoopbackCheck.run(source, report: &report)
             }

@@ -77,7 +77,7 @@ struct Probe: ParsableCommand {
                 failed = true
                 continue
             }
-            let report = probe.run()
+            let report = try waitForTask { await probe.run() }
             report.lines.forEach(Console.line)
             failed = failed || report.failed
             stoppedBy = stoppedBy ?? report.stoppedBy

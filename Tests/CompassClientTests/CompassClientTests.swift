@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// Answers requests from a script and records them: for fast, exact checks of the client's protocol logic.
@@ -46,8 +47,8 @@ final class CompassClientTests: XCTestCase {
             now: { [unowned self] in now })
     }
 
-    private func run(_ client: CompassClient, pageSize: Int = 2) throws -> [[String]] {
-        try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: pageSize)
+    private func run(_ client: CompassClient, pageSize: Int = 2) async throws -> [[String]] {
+        try await client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: pageSize)
     }
 
     func test_apiRoot_appendsCcmwebRestUnlessPresent() throws {
@@ -80,7 +81,7 @@ final class CompassClientTests: XCTestCase {
         XCTAssertNil(AccessToken(jwt(exp: 999_000), receivedAt: 1_000_000).expiresAt)
     }
 
-    func test_retryAfter_isReadAsSecondsOrHTTPDate() throws {
+    func test_retryAfter_isReadAsSecondsOrHTTPDate() async throws {
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"\#(jwt(exp: 2_000_000))"}"#) }
             if request.url.hasSuffix("/query") {
@@ -89,19 +90,19 @@ final class CompassClientTests: XCTestCase {
             }
             return HTTPResponse(status: 429, headers: [("retry-after", " 7 ")])
         }
-        XCTAssertThrowsError(try run(try client(transport))) { error in
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { error in
             XCTAssertEqual((error as? CompassError)?.retryAfter, 120)
         }
         transport.handler = { _ in HTTPResponse(status: 429, headers: [("retry-after", " 7 ")]) }
-        XCTAssertThrowsError(try run(try client(transport))) { error in
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { error in
             XCTAssertEqual((error as? CompassError)?.retryAfter, 7)
             XCTAssertTrue("\(error)".contains("retry after 7 s"), "\(error)")
         }
         transport.handler = { _ in HTTPResponse(status: 503, headers: [("Retry-After", "soon")]) }
-        XCTAssertThrowsError(try run(try client(transport))) { XCTAssertNil(($0 as? CompassError)?.retryAfter) }
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { XCTAssertNil(($0 as? CompassError)?.retryAfter) }
     }
 
-    func test_adHocQuery_readsEveryPageUntilRecordCount() throws {
+    func test_adHocQuery_readsEveryPageUntilRecordCount() async throws {
         let transport = ScriptedTransport { request in
             switch (request.method, request.url) {
             case (.post, let url) where url.hasSuffix("/authenticate"): return json(201, #"{"token":"\#(jwt(exp: 2_000_000))"}"#)
@@ -112,7 +113,7 @@ final class CompassClientTests: XCTestCase {
             }
         }
         let client = try client(transport)
-        XCTAssertEqual(try run(client), [["a"], ["b"], ["c"]])
+        await XCTAssertEqualAsync(try await run(client), [["a"], ["b"], ["c"]])
         XCTAssertEqual(transport.routes, [
             "POST /authenticate", "POST /repos/2.0.0/databases/SAMPL/query",
             "GET /repos/2.0.0/databases/SAMPL/query/rs1?pageNumber=1", "GET /repos/2.0.0/databases/SAMPL/query/rs1?pageNumber=2",
@@ -121,30 +122,30 @@ final class CompassClientTests: XCTestCase {
         XCTAssertTrue(transport.requests[1].headers.contains { $0.name == "Authorization" && $0.value.hasPrefix("Bearer ") })
     }
 
-    func test_pagesEndingBeforeRecordCount_failTheQuery() throws {
+    func test_pagesEndingBeforeRecordCount_failTheQuery() async throws {
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"t"}"#) }
             if request.url.hasSuffix("/query") { return json(201, #"{"result_set_id":"rs1","recordCount":5}"#) }
             if request.url.hasSuffix("pageNumber=1") { return json(200, #"{"rows":[{"values":["a"]},{"values":["b"]}]}"#) }
             return json(200, #"{"rows":[]}"#)
         }
-        XCTAssertThrowsError(try run(try client(transport))) { error in
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { error in
             guard case CompassError.incompleteResult = error else { return XCTFail("\(error)") }
         }
     }
 
-    func test_garbageInsteadOfJSON_isAnInvalidResponse() throws {
+    func test_garbageInsteadOfJSON_isAnInvalidResponse() async throws {
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"t"}"#) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html>proxy</html>".utf8))
         }
-        XCTAssertThrowsError(try run(try client(transport))) { error in
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { error in
             guard case CompassError.invalidResponse = error else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".contains("text/html"), "\(error)")
         }
     }
 
-    func test_401OnAQuery_logsInAgainOnceAndReplays() throws {
+    func test_401OnAQuery_logsInAgainOnceAndReplays() async throws {
         var queries = 0
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"t"}"#) }
@@ -155,43 +156,43 @@ final class CompassClientTests: XCTestCase {
             return json(404, "{}")
         }
         let client = try client(transport)
-        XCTAssertEqual(try run(client), [])
+        await XCTAssertEqualAsync(try await run(client), [])
         XCTAssertEqual(client.loginCount, 2)
         XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/authenticate") }.count, 2)
     }
 
-    func test_rejectedLogin_isACredentialsErrorAndNotRetried() throws {
+    func test_rejectedLogin_isACredentialsErrorAndNotRetried() async throws {
         let transport = ScriptedTransport { _ in json(401, #"{"status":401,"message":"Invalid username or password"}"#) }
-        XCTAssertThrowsError(try run(try client(transport))) { error in
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport))) { error in
             XCTAssertEqual(error as? CompassError, .loginRejected(status: 401, message: "Invalid username or password"))
             XCTAssertFalse("\(error)".contains("engineer\""))
         }
         XCTAssertEqual(transport.requests.count, 1)
     }
 
-    func test_tokenIsRenewedShortlyBeforeItExpires() throws {
+    func test_tokenIsRenewedShortlyBeforeItExpires() async throws {
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") { return json(201, #"{"token":"\#(jwt(exp: 1_003_600))"}"#) }
             return json(201, #"{"result_set_id":"r","recordCount":0}"#)
         }
         let client = try client(transport)
-        _ = try run(client)
+        _ = try await run(client)
         now += 3_000  // 600 s left of a one-hour token: still more than a tenth of its life
-        _ = try run(client)
+        _ = try await run(client)
         XCTAssertEqual(client.loginCount, 1)
         now += 300  // 300 s left: renew before use
-        _ = try run(client)
+        _ = try await run(client)
         XCTAssertEqual(client.loginCount, 2)
     }
 
-    func test_personalAccessToken_isSentAsBasicWithoutLogin() throws {
+    func test_personalAccessToken_isSentAsBasicWithoutLogin() async throws {
         let transport = ScriptedTransport { _ in json(201, #"{"result_set_id":"r","recordCount":0}"#) }
-        _ = try run(try client(transport, credential: .personalAccessToken(Secret("pat-123"))))
+        _ = try await run(try client(transport, credential: .personalAccessToken(Secret("pat-123"))))
         XCTAssertEqual(transport.routes, ["POST /repos/2.0.0/databases/SAMPL/query"])
         XCTAssertTrue(transport.requests[0].headers.contains { $0.name == "Authorization" && $0.value == "Basic pat-123" })
     }
 
-    func test_withoutAdHocQueries_fallsBackToAStoredQueryAndReusesIt() throws {
+    func test_withoutAdHocQueries_fallsBackToAStoredQueryAndReusesIt() async throws {
         var created = 0
         let transport = ScriptedTransport { request in
             let url = request.url
@@ -210,8 +211,8 @@ final class CompassClientTests: XCTestCase {
             }
         }
         let client = try client(transport)
-        XCTAssertEqual(try run(client), [["a"]])
-        XCTAssertEqual(try run(client), [["a"]])
+        await XCTAssertEqualAsync(try await run(client), [["a"]])
+        await XCTAssertEqualAsync(try await run(client), [["a"]])
         XCTAssertEqual(client.queryPath, .stored)
         XCTAssertEqual(created, 1, "the fixed query is stored once and reused")
         XCTAssertEqual(transport.routes.filter { $0.hasSuffix("/query") }.count, 1, "the client remembers the path")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// The client's protocol logic against scripted hostile and unusual answers: numbers bounded before use,
@@ -22,8 +23,8 @@ final class HostileServerTests: XCTestCase {
             now: { [unowned self] in now })
     }
 
-    private func run(_ client: CompassClient) throws -> [[String]] {
-        try client.run(
+    private func run(_ client: CompassClient) async throws -> [[String]] {
+        try await client.run(
             WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 10)
     }
 
@@ -97,34 +98,34 @@ final class HostileServerTests: XCTestCase {
 
     // MARK: - Refused tokens
 
-    func test_tokenRefusedWith403Or500_logsInAgainOnce_andAStatusTheLoginDidNotCureCostsNoMoreLogins() throws {
+    func test_tokenRefusedWith403Or500_logsInAgainOnce_andAStatusTheLoginDidNotCureCostsNoMoreLogins() async throws {
         for status in [403, 500] {
             var answers = [json(status, #"{"message":"no session"}"#), Self.emptyResult]
             let transport = ScriptedTransport { request in
                 request.url.hasSuffix("/authenticate") ? Self.login : answers.removeFirst()
             }
             let client = try client(transport)
-            XCTAssertEqual(try run(client), [])
+            await XCTAssertEqualAsync(try await run(client), [])
             XCTAssertEqual(client.loginCount, 2, "\(status)")
             XCTAssertEqual(client.tokenRefusalStatuses, [status])
 
             answers = Array(repeating: json(status, #"{"message":"denied"}"#), count: 12)
-            XCTAssertThrowsError(try run(client))
+            await XCTAssertThrowsErrorAsync(try await run(client))
             XCTAssertEqual(client.loginCount, 3, "\(status): one more login to rule out a lost token")
-            XCTAssertThrowsError(try run(client))
+            await XCTAssertThrowsErrorAsync(try await run(client))
             XCTAssertEqual(client.loginCount, 3, "\(status): then the status is believed")
         }
     }
 
-    func test_personalAccessToken_a403IsNotALogin() throws {
+    func test_personalAccessToken_a403IsNotALogin() async throws {
         let transport = ScriptedTransport { _ in json(403, #"{"message":"no"}"#) }
-        XCTAssertThrowsError(try run(try client(transport, credential: .personalAccessToken(Secret("pat")))))
+        await XCTAssertThrowsErrorAsync(try await run(try client(transport, credential: .personalAccessToken(Secret("pat")))))
         XCTAssertFalse(transport.routes.contains { $0.hasSuffix("/authenticate") })
     }
 
     // MARK: - Requests
 
-    func test_everyRequest_carriesJSONContentTypeAndAccept() throws {
+    func test_everyRequest_carriesJSONContentTypeAndAccept() async throws {
         let transport = ScriptedTransport { request in
             switch (request.method, request.url) {
             case (.post, let url) where url.hasSuffix("/authenticate"): return Self.login
@@ -134,8 +135,8 @@ final class HostileServerTests: XCTestCase {
             }
         }
         let client = try client(transport)
-        _ = try run(client)
-        client.logoff()
+        _ = try await run(client)
+        await client.logoff()
         XCTAssertEqual(transport.requests.map(\.method), [.post, .post, .get, .post])
         for request in transport.requests {
             XCTAssertTrue(
@@ -145,7 +146,7 @@ final class HostileServerTests: XCTestCase {
         }
     }
 
-    func test_cookiesTheServerSets_areSentBack_andNeverShown() throws {
+    func test_cookiesTheServerSets_areSentBack_andNeverShown() async throws {
         let transport = ScriptedTransport { request in
             if request.url.hasSuffix("/authenticate") {
                 return HTTPResponse(
@@ -161,7 +162,7 @@ final class HostileServerTests: XCTestCase {
             return json(503, #"{"message":"busy"}"#)
         }
         let client = try client(transport)
-        XCTAssertThrowsError(try run(client)) { error in
+        await XCTAssertThrowsErrorAsync(try await run(client)) { error in
             XCTAssertFalse("\(error)".contains("abc123secret"), "\(error)")
         }
         XCTAssertEqual(
@@ -170,7 +171,7 @@ final class HostileServerTests: XCTestCase {
         let cookie = transport.requests[1].headers.first { $0.name == "Cookie" }?.value
         XCTAssertEqual(cookie, "ROUTE=replica-2; JSESSIONID=abc123secret", "longer path first")
         XCTAssertNil(transport.requests[0].headers.first { $0.name == "Cookie" }, "none before the server set one")
-        client.logoff()
+        await client.logoff()
         XCTAssertEqual(client.cookieNames, [], "the session's cookies end with it")
     }
 
@@ -200,7 +201,7 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(memory.shouldTryAdHoc(now: 0), "a server that ran ad-hoc queries is asked again at once")
     }
 
-    func test_queryRefusedWithAnHTMLPage_runsOnTheStoredPath() throws {
+    func test_queryRefusedWithAnHTMLPage_runsOnTheStoredPath() async throws {
         let transport = ScriptedTransport { request in
             let url = request.url
             switch request.method {
@@ -222,7 +223,7 @@ final class HostileServerTests: XCTestCase {
             }
         }
         let client = try client(transport)
-        XCTAssertEqual(try run(client), [])
+        await XCTAssertEqualAsync(try await run(client), [])
         XCTAssertEqual(client.queryPath, .stored)
         XCTAssertEqual(client.adHocRefusal, .htmlPage(status: 200))
         XCTAssertEqual(client.personalFolderName, "Persönliche Abfragen")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// How the client reads a result whose server limits it or ignores `pageNumber`, over a scripted server that
@@ -73,37 +74,37 @@ final class ResultReadingTests: XCTestCase {
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, now: { 1_000_000 })
     }
 
-    private func ids(_ client: CompassClient, pageSize: Int = 4) throws -> [String] {
-        try client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
+    private func ids(_ client: CompassClient, pageSize: Int = 4) async throws -> [String] {
+        try await client.run(WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused,
                        pageSize: pageSize).map { $0[0] }
     }
 
-    func test_limitedResult_isReadWholeInIdOrderedBatches_whateverRecordCountCounts() throws {
+    func test_limitedResult_isReadWholeInIdOrderedBatches_whateverRecordCountCounts() async throws {
         for before in [false, true] {
             let server = Server(records: 11)
             server.limit = 5
             server.countBeforeCut = before
             let client = try client(server)
-            XCTAssertEqual(try ids(client, pageSize: 10), server.records, "count before the cut: \(before)")
+            await XCTAssertEqualAsync(try await ids(client, pageSize: 10), server.records, "count before the cut: \(before)")
             XCTAssertEqual(client.resultTraits.rowLimit, 5)
             XCTAssertEqual(client.resultTraits.lastRoute, .batches)
             // The limited query, then batches of 5: 5 + 5 + 1 rows.
             XCTAssertEqual(server.requests.filter { $0 == "POST /query" }.count, 4)
             // Later queries go straight to batches.
-            XCTAssertEqual(try ids(client, pageSize: 10), server.records)
+            await XCTAssertEqualAsync(try await ids(client, pageSize: 10), server.records)
             XCTAssertEqual(server.requests.filter { $0 == "POST /query" }.count, 7)
         }
     }
 
     /// A cut at or above the `maxResultSetRows` asked for is the client's own (`probe` reads one history row so):
     /// never taken for a server limit, whether `recordCount` counts before the cut or after it (issue 20, item 2).
-    func test_cutAtTheRowsAskedFor_isTheClientsOwn_neverAServerLimit() throws {
+    func test_cutAtTheRowsAskedFor_isTheClientsOwn_neverAServerLimit() async throws {
         for (serverLimit, before) in [(nil, false), (nil, true), (3, true), (1, false)] as [(Int?, Bool)] {
             let server = Server(records: 11)
             server.limit = serverLimit
             server.countBeforeCut = before
             let client = try client(server)
-            let rows = try client.run(WatchQueries.assignedToMe, storedAs: "one row", lifetime: .temporary,
+            let rows = try await client.run(WatchQueries.assignedToMe, storedAs: "one row", lifetime: .temporary,
                                       pageSize: 1, maxRows: 1)
             XCTAssertEqual(rows.map { $0[0] }, ["SAMPL00000001"], "limit \(serverLimit ?? 0), count before: \(before)")
             XCTAssertNil(client.resultTraits.rowLimit, "limit \(serverLimit ?? 0), count before: \(before)")
@@ -111,16 +112,16 @@ final class ResultReadingTests: XCTestCase {
         let limited = Server(records: 11)
         limited.limit = 2
         let client = try client(limited)
-        XCTAssertThrowsError(try client.run(WatchQueries.assignedToMe, storedAs: "six rows", lifetime: .temporary,
+        await XCTAssertThrowsErrorAsync(try await client.run(WatchQueries.assignedToMe, storedAs: "six rows", lifetime: .temporary,
                                             pageSize: 2, maxRows: 6))
         XCTAssertEqual(client.resultTraits.rowLimit, 2, "a cut below what was asked for is the server's")
     }
 
-    func test_repeatedPage_isDetected_andNeverCountedTwice() throws {
+    func test_repeatedPage_isDetected_andNeverCountedTwice() async throws {
         let server = Server(records: 8)  // two full pages of 4: a repeat would even add up to recordCount
         server.ignorePageNumber = true
         let client = try client(server)
-        XCTAssertEqual(try ids(client), server.records, "read on one page of 8")
+        await XCTAssertEqualAsync(try await ids(client), server.records, "read on one page of 8")
         XCTAssertEqual(client.resultTraits.pagingIgnored, [.adHoc])
         XCTAssertEqual(client.resultTraits.onePageSizes[WatchQueries.assignedQueryName], 8)
         XCTAssertEqual(client.resultTraits.lastRoute, .pages)
@@ -129,19 +130,19 @@ final class ResultReadingTests: XCTestCase {
         capped.ignorePageNumber = true
         capped.pageCap = 4
         let batching = try self.client(capped)
-        XCTAssertEqual(try ids(batching), capped.records)
+        await XCTAssertEqualAsync(try await ids(batching), capped.records)
         XCTAssertEqual(batching.resultTraits.batchSizes[WatchQueries.assignedQueryName], 4)
         XCTAssertEqual(batching.resultTraits.lastRoute, .batches)
     }
 
-    func test_numbersFromTheAnswer_areBoundedBeforeUse() throws {
+    func test_numbersFromTheAnswer_areBoundedBeforeUse() async throws {
         for (count, limited) in [("-1", "0"), ("9223372036854775807", "0"), ("1", "-5"), ("1", "9223372036854775807"),
                                  ("1e400", "0"), ("18446744073709551616", "0")] {
             let transport = Server(records: 1)
             let scripted = ScriptedAnswer(transport) { _ in
                 ResultReadingTests.json(201, #"{"result_set_id":"r","recordCount":\#(count),"resultSetIsLimited":\#(limited)}"#)
             }
-            XCTAssertThrowsError(try ids(try client(scripted))) { error in
+            await XCTAssertThrowsErrorAsync(try await ids(try client(scripted))) { error in
                 XCTAssertTrue(error is CompassError, "\(count) \(limited): \(error)")
             }
         }

@@ -130,12 +130,12 @@ final class TranscriptRedactorTests: XCTestCase {
         }
     }
 
-    func test_recording_isBounded_andOffUnlessAsked() throws {
+    func test_recording_isBounded_andOffUnlessAsked() async throws {
         let large = Array("[".utf8) + Array(repeating: UInt8(ascii: "1"), count: 5 << 20) + Array("]".utf8)
         let inner = ScriptedTransport([large, large, large, large, Array("[1]".utf8)])
         let recording = RecordingTransport(inner, harmless: [])
         for _ in 0..<5 {
-            _ = try recording.send(HTTPRequest(method: .get, url: "http://h/ccmweb/rest/repos", timeout: 5))
+            _ = try await recording.send(HTTPRequest(method: .get, url: "http://h/ccmweb/rest/repos", timeout: 5))
         }
         let document = try JSONSerialization.jsonObject(with: Data(recording.transcript())) as? [String: Any]
         let bodies = (document?["exchanges"] as? [[String: Any]] ?? []).map {
@@ -147,7 +147,7 @@ final class TranscriptRedactorTests: XCTestCase {
         XCTAssertEqual(bodies[4]["bytes"] as? Int, 3)
 
         let quiet = RecordingTransport(ScriptedTransport([Array("[1]".utf8)]), harmless: [], keeping: false)
-        _ = try quiet.send(HTTPRequest(method: .get, url: "http://h/", timeout: 5))
+        _ = try await quiet.send(HTTPRequest(method: .get, url: "http://h/", timeout: 5))
         XCTAssertEqual(quiet.exchangeCount, 0, "nothing kept without --save")
         XCTAssertEqual(quiet.lastServerDate, "Tue, 24 Nov 2026 02:00:00 GMT", "the server's clock noted either way")
     }

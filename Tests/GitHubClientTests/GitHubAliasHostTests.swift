@@ -27,28 +27,28 @@ final class GitHubAliasHostTests: XCTestCase {
         func closeIdleConnections() {}
     }
 
-    private func list(next: String) throws -> (error: String, urls: [String]) {
+    private func list(next: String) async throws -> (error: String, urls: [String]) {
         let server = AliasServer(next: next)
         let api = GitHubAPI(
             APIAccess(
                 url: "https://ghe-alias.example/api/v3", secret: Secret("t"), transport: server, timeout: 30,
                 logger: Logger(label: "test")))
         do {
-            _ = try GitHubReader(api: api).list(filter: "assigned", state: "open", since: nil, etag: nil)
+            _ = try await GitHubReader(api: api).list(filter: "assigned", state: "open", since: nil, etag: nil)
             return ("", server.urls)
         } catch {
             return ("\(error)", server.urls)
         }
     }
 
-    func test_aNextPageUnderTheServersOwnName_isNotFollowed_andTheFailureSaysWhichURLToConfigure() throws {
-        let (error, urls) = try list(next: "https://ghe.example.com/api/v3/issues?filter=assigned&page=2")
+    func test_aNextPageUnderTheServersOwnName_isNotFollowed_andTheFailureSaysWhichURLToConfigure() async throws {
+        let (error, urls) = try await list(next: "https://ghe.example.com/api/v3/issues?filter=assigned&page=2")
         XCTAssertEqual(urls.count, 1, "the token went to one server only")
         XCTAssertTrue(error.contains("set url in [[github]] to https://ghe.example.com/api/v3"), error)
     }
 
-    func test_aHostileNextLink_isNotEchoed() throws {
-        let (error, urls) = try list(next: "https://evil.example\u{1B}[31m/x?page=2")
+    func test_aHostileNextLink_isNotEchoed() async throws {
+        let (error, urls) = try await list(next: "https://evil.example\u{1B}[31m/x?page=2")
         XCTAssertEqual(urls.count, 1)
         XCTAssertTrue(error.contains("a link to another server"), error)
         XCTAssertFalse(error.contains("\u{1B}"), error)

@@ -37,18 +37,18 @@ final class GitHubTimelineTests: XCTestCase {
         func closeIdleConnections() {}
     }
 
-    private func read(pages: Int) throws -> (items: [GitHubTimelineItem], complete: Bool, asked: [Int]) {
+    private func read(pages: Int) async throws -> (items: [GitHubTimelineItem], complete: Bool, asked: [Int]) {
         let transport = ScriptedTimeline(pages: pages)
         let api = GitHubAPI(
             APIAccess(
                 url: "https://api.github.com", secret: Secret("t"), transport: transport, timeout: 30,
                 logger: Logger(label: "test")))
-        let timeline = try GitHubReader(api: api).timeline(try XCTUnwrap(GitHubReference("acme/web#7")))
+        let timeline = try await GitHubReader(api: api).timeline(try XCTUnwrap(GitHubReference("acme/web#7")))
         return (timeline.entries.elements, timeline.complete, transport.asked)
     }
 
-    func test_aBusyItem_isReadFromItsNewestPages_andSaysItIsNotWhole() throws {
-        let read = try read(pages: 45)
+    func test_aBusyItem_isReadFromItsNewestPages_andSaysItIsNotWhole() async throws {
+        let read = try await read(pages: 45)
         XCTAssertFalse(read.complete)
         XCTAssertEqual(read.items.count, GitHubReader.mostTimelinePages * 100)
         XCTAssertEqual(read.items.last?.id, 45_099, "the newest event is there")
@@ -57,8 +57,8 @@ final class GitHubTimelineTests: XCTestCase {
         XCTAssertEqual(read.asked.count, 1 + GitHubReader.mostTimelinePages)
     }
 
-    func test_anOrdinaryTimeline_isReadWhole() throws {
-        let read = try read(pages: 3)
+    func test_anOrdinaryTimeline_isReadWhole() async throws {
+        let read = try await read(pages: 3)
         XCTAssertTrue(read.complete)
         XCTAssertEqual(read.items.count, 300)
         XCTAssertEqual(read.asked, [1, 2, 3])

@@ -1,5 +1,6 @@
 import Foundation
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// The shared poller's rules as GitLab meets them (issue 37 items 9–11, issue 36 item 7): a bulk of new
@@ -10,7 +11,7 @@ final class GitLabPollerTests: XCTestCase {
 
     /// `PUT /api/v4/projects/:id/issues/:iid` as `username`, straight over HTTP (faster than `act` for many).
     private func put(_ sim: GitLabSim, as username: String, project: Int, iid: Int, _ body: String) throws {
-        let response = try http.send(
+        let response = try http.sendWaiting(
             HTTPRequest(
                 method: .put, url: "\(sim.url)/api/v4/projects/\(project)/issues/\(iid)",
                 headers: [("PRIVATE-TOKEN", "glpat-sim-\(username)"), ("Content-Type", "application/json")],

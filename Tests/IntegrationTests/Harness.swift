@@ -115,7 +115,7 @@ final class Simulator {
 
     /// The simulator's request statistics (`GET /ccmweb/sim/stats`).
     func stats() throws -> [String: Any] {
-        let response = try http.send(HTTPRequest(method: .get, url: url + "/ccmweb/sim/stats", timeout: 10))
+        let response = try http.sendWaiting(HTTPRequest(method: .get, url: url + "/ccmweb/sim/stats", timeout: 10))
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }
 
@@ -148,20 +148,20 @@ final class Simulator {
         let api = url + "/ccmweb/rest"
         let db = api + "/repos/2.0.0/databases/SAMPL"
         let json = [("Content-Type", "application/json")]
-        let login = try http.send(HTTPRequest(method: .post, url: api + "/authenticate", headers: json, body: Array(
+        let login = try http.sendWaiting(HTTPRequest(method: .post, url: api + "/authenticate", headers: json, body: Array(
             #"{"username":"\#(user)","password":"\#(password)","repo":"2.0.0","db":"SAMPL"}"#.utf8), timeout: 10))
         let token = try (JSONSerialization.jsonObject(with: Data(login.body)) as? [String: Any])?["token"] as? String ?? ""
         let auth = [("Authorization", "Bearer \(token)")]
-        let folders = try http.send(HTTPRequest(method: .get, url: db + "/workspace/folders", headers: auth, timeout: 10))
+        let folders = try http.sendWaiting(HTTPRequest(method: .get, url: db + "/workspace/folders", headers: auth, timeout: 10))
         let roots = try JSONSerialization.jsonObject(with: Data(folders.body)) as? [[String: Any]] ?? []
         // Found by what it is, as the server's language may name it otherwise.
         let personal = roots.first { $0["isWritable"] as? Bool == true }?["dbId"] as? String ?? ""
         let fields = ["id", "Headline", "State"].map { #"{"fieldPathName":"\#($0)","isShown":true,"sortType":"NO_SORT","sortOrder":0}"# }
         let definition = #"{"name":"\#(name)","dbId":"","dbIdParent":"\#(personal)","primaryEntityDefName":"Defect","queryFieldDefs":[\#(fields.joined(separator: ","))],"filterNode":{"boolOp":"BOOL_OP_AND","fieldFilters":[\#(filter)],"childFilterNodes":[]}}"#
-        let created = try http.send(HTTPRequest(method: .post, url: db + "/workspace/queryDefs", headers: auth + json,
+        let created = try http.sendWaiting(HTTPRequest(method: .post, url: db + "/workspace/queryDefs", headers: auth + json,
                                                 body: Array(definition.utf8), timeout: 10))
         XCTAssertEqual(created.status, 201, String(decoding: created.body, as: UTF8.self))
-        _ = try http.send(HTTPRequest(method: .post, url: api + "/authenticate/logoff", headers: auth, timeout: 10))
+        _ = try http.sendWaiting(HTTPRequest(method: .post, url: api + "/authenticate/logoff", headers: auth, timeout: 10))
     }
 
     func post(_ path: String, body: String? = nil) throws { try server.control(.post, path, body) }

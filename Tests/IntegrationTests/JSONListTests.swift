@@ -1,5 +1,6 @@
 import Foundation
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// `[[json]]` against json-sim over real HTTP: the device tracker and the class directory as issue 19 describes
@@ -113,12 +114,12 @@ final class JSONListTests: JSONSimTestCase {
         // A new picture, as bp56's app uploads it (too long for `act`'s command line).
         let http = try AsyncHTTPTransport()
         let basic = [("Authorization", "Basic " + Data("bp56:pw-bp56".utf8).base64EncodedString())]
-        let all = try http.send(HTTPRequest(method: .get, url: sim.url + "/entries/all", headers: basic, timeout: 10))
+        let all = try http.sendWaiting(HTTPRequest(method: .get, url: sim.url + "/entries/all", headers: basic, timeout: 10))
         var entry = try XCTUnwrap(
             (try JSONSerialization.jsonObject(with: Data(all.body)) as? [[String: Any]])?
                 .first { $0["netid"] as? String == "bp56" })
         entry["picture"] = String(repeating: "B", count: 1_500_000)
-        let put = try http.send(
+        let put = try http.sendWaiting(
             HTTPRequest(
                 method: .put, url: sim.url + "/entries/bp56",
                 headers: basic + [("Content-Type", "application/json")],

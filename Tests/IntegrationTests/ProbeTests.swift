@@ -1,6 +1,7 @@
 import CompassClient
 import Foundation
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// `trackwatch probe` against compass-sim in its server variants (issue 11, "a probe the user can run against
@@ -265,7 +266,7 @@ final class ProbeTests: XCTestCase {
         // Secrets: the password, every token compass-sim issued, cookie values.
         XCTAssertFalse(text.contains(password), "password leaked")
         XCTAssertFalse(text.contains("Planted"), "an unknown Server header, and unknown header names, are hashed")
-        let tokensResponse = try AsyncHTTPTransport().send(
+        let tokensResponse = try AsyncHTTPTransport().sendWaiting(
             HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
         let tokens = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(tokensResponse.body)) as? [String])
         XCTAssertFalse(tokens.isEmpty)

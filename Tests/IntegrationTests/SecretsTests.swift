@@ -1,6 +1,7 @@
 import CompassClient
 import Foundation
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// A recognisable secret goes in; it must come out nowhere: not in output or logs (even verbose), not in the
@@ -71,7 +72,7 @@ final class SecretsTests: XCTestCase {
         var seen = try everythingTrackwatchWrote(sim, workspace)
         seen.append(try String(contentsOf: record, encoding: .utf8))
         XCTAssertTrue(seen.last?.contains("args: ") == true, "the password program ran")
-        let response = try AsyncHTTPTransport().send(HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
+        let response = try AsyncHTTPTransport().sendWaiting(HTTPRequest(method: .get, url: sim.url + "/ccmweb/sim/tokens", timeout: 10))
         let tokens = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String] ?? []
         XCTAssertGreaterThanOrEqual(tokens.count, 3, "check, check, daemon: each logged in")
         for (index, text) in seen.enumerated() {

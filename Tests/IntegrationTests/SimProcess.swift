@@ -1,5 +1,6 @@
 import Foundation
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// One of our local servers (compass-sim, qase-sim, json-sim) on a free loopback port, stopped when the value is
@@ -42,7 +43,7 @@ final class SimProcess {
     /// A control route (`/sim/…`, `/ccmweb/sim/…`), expected to succeed; its JSON answer.
     @discardableResult
     func control(_ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> [String: Any] {
-        let response = try http.send(
+        let response = try http.sendWaiting(
             HTTPRequest(
                 method: method, url: url + path,
                 headers: body == nil ? [] : [("Content-Type", "application/json")],

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// Servers that refuse a token they lost (a restart) or revoked with 403 or 500 instead of 401 (issue 11,
@@ -18,8 +19,8 @@ final class TokenRefusalTests: XCTestCase {
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, now: { [unowned self] in clock })
     }
 
-    private func assigned(_ client: CompassClient) throws -> [Record] {
-        try WatchQueries.records(
+    private func assigned(_ client: CompassClient) async throws -> [Record] {
+        try await WatchQueries.records(
             fromRows: client.run(
                 WatchQueries.assignedToMe, storedAs: WatchQueries.assignedQueryName, lifetime: .reused, pageSize: 5))
     }
@@ -30,77 +31,77 @@ final class TokenRefusalTests: XCTestCase {
         (try sim.stats()["requestsByRoute"] as? [String: Int] ?? [:])[route] ?? 0
     }
 
-    func test_serverRestartRefusingTheOldTokenWith403Or500_logsInOnceAndReplays() throws {
+    func test_serverRestartRefusingTheOldTokenWith403Or500_logsInOnceAndReplays() async throws {
         for status in ["403", "500"] {
             let sim = try Simulator(["--refused-token-status", status])
             let client = try client(sim)
-            let before = try assigned(client)
+            let before = try await assigned(client)
             XCTAssertFalse(before.isEmpty)
             try sim.restart()
-            XCTAssertEqual(try assigned(client), before, "\(status): complete after the restart")
+            await XCTAssertEqualAsync(try await assigned(client), before, "\(status): complete after the restart")
             XCTAssertEqual(try logins(sim), 2, "\(status): one login more, no loop")
             XCTAssertEqual(client.tokenRefusalStatuses, [Int(status)!])
-            XCTAssertEqual(try assigned(client), before)
+            await XCTAssertEqualAsync(try await assigned(client), before)
             XCTAssertEqual(try logins(sim), 2, "\(status): the new token is kept")
         }
     }
 
-    func test_aRealPermissionRefusal_costsOneLoginPerSession_notALoop() throws {
+    func test_aRealPermissionRefusal_costsOneLoginPerSession_notALoop() async throws {
         let sim = try Simulator()
         let client = try client(sim)
-        _ = try assigned(client)
+        _ = try await assigned(client)
         try sim.inject("status", on: "GET /query/{id}", count: 10, status: 403)
-        XCTAssertThrowsError(try assigned(client)) { error in
+        await XCTAssertThrowsErrorAsync(try await assigned(client)) { error in
             guard case CompassError.server(status: 403, _, _, _) = error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try logins(sim), 2, "one new login to rule out a lost token")
-        XCTAssertThrowsError(try assigned(client))
+        await XCTAssertThrowsErrorAsync(try await assigned(client))
         XCTAssertEqual(try logins(sim), 2, "the new login did not help once: a 403 is not taken for a lost token again")
         XCTAssertEqual(
             try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
     }
 
-    func test_aRealRefusalEarlier_doesNotStopTheSessionRecoveringFromARestartLater() throws {
+    func test_aRealRefusalEarlier_doesNotStopTheSessionRecoveringFromARestartLater() async throws {
         let sim = try Simulator(["--refused-token-status", "403"])
         let client = try client(sim)
-        let expected = try assigned(client)
+        let expected = try await assigned(client)
         try sim.inject("status", on: "GET /query/{id}", count: 2, status: 403)  // the answer and its replay
-        XCTAssertThrowsError(try assigned(client))
+        await XCTAssertThrowsErrorAsync(try await assigned(client))
         XCTAssertEqual(try logins(sim), 2)
         try sim.restart()
-        XCTAssertEqual(
-            try assigned(client), expected, "the token the restart lost is replaced, though 403 once meant what it said")
+        await XCTAssertEqualAsync(
+            try await assigned(client), expected, "the token the restart lost is replaced, though 403 once meant what it said")
         XCTAssertEqual(try logins(sim), 3, "one login for the restart, no loop")
         XCTAssertEqual(
             try sim.stats()["loginFailures"] as? Int, 0, "every login was a good one: nothing to lock the account")
     }
 
-    func test_aPassing500FromQuery_fallsBackForThatQueryOnly() throws {
+    func test_aPassing500FromQuery_fallsBackForThatQueryOnly() async throws {
         let sim = try Simulator()
         let client = try client(sim)
-        let expected = try assigned(client)
+        let expected = try await assigned(client)
         XCTAssertEqual(client.queryPath, .adHoc)
         try sim.inject("status", on: "POST /query", count: 2, status: 500)  // the first answer and its replay
-        XCTAssertEqual(try assigned(client), expected, "complete, on the stored path")
+        await XCTAssertEqualAsync(try await assigned(client), expected, "complete, on the stored path")
         XCTAssertEqual(try count("POST /workspace/queryDefs/{id}/resultsets", sim), 1)
-        XCTAssertEqual(try assigned(client), expected)
+        await XCTAssertEqualAsync(try await assigned(client), expected)
         XCTAssertEqual(
             client.queryPath, .adHoc, "a server that ran ad-hoc queries is not locked out of them by one 500")
         XCTAssertEqual(try count("POST /query", sim), 4)
         XCTAssertEqual(try count("POST /workspace/queryDefs/{id}/resultsets", sim), 1)
     }
 
-    func test_a500AtTheFirstTry_choosesStoredQueries_andTriesAdHocAgainAfterAnHour() throws {
+    func test_a500AtTheFirstTry_choosesStoredQueries_andTriesAdHocAgainAfterAnHour() async throws {
         let sim = try Simulator()
         let client = try client(sim)
         try sim.inject("status", on: "POST /query", count: 2, status: 500)
-        let expected = try assigned(client)
+        let expected = try await assigned(client)
         XCTAssertEqual(client.queryPath, .stored)
         XCTAssertEqual(client.adHocRefusal, .status(500))
-        _ = try assigned(client)
+        _ = try await assigned(client)
         XCTAssertEqual(try count("POST /query", sim), 2, "not asked again within the hour")
         clock += 3_601
-        XCTAssertEqual(try assigned(client), expected)
+        await XCTAssertEqualAsync(try await assigned(client), expected)
         XCTAssertEqual(client.queryPath, .adHoc, "asked again after an hour, and it works")
         XCTAssertEqual(try count("POST /query", sim), 3)
     }

@@ -2,6 +2,7 @@
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// Paging, repeats, limits, redirects and credentials over a scripted server.
@@ -20,12 +21,12 @@ final class ListReaderTests: XCTestCase {
         Int(url.split(separator: "page=").last?.prefix { $0.isNumber } ?? "1") ?? 1
     }
 
-    func test_numberedPages_endAtAShortPage_orAtTheTotal() throws {
+    func test_numberedPages_endAtAShortPage_orAtTheTotal() async throws {
         let server = ScriptedServer { url, _ in
             let page = Int(url.split(separator: "page=").last?.prefix { $0.isNumber } ?? "1") ?? 1
             return json(items((page - 1) * 5 + 1...min(page * 5, 12)))
         }
-        let read = try XCTUnwrap(try reader(config { $0.paging.pageParam = "page" }, server).read().read)
+        let read = try await XCTUnwrapAsync(try await reader(config { $0.paging.pageParam = "page" }, server).read().read)
         XCTAssertEqual(read.collector.itemCount, 12)
         XCTAssertEqual(server.urls, (1...3).map { "https://api.example.com/items?page=\($0)" })
 
@@ -39,29 +40,29 @@ final class ListReaderTests: XCTestCase {
             $0.items = JSONPointer("/issues")!; $0.paging.offsetParam = "startAt"; $0.paging.limitParam = "maxResults";
             $0.paging.limit = 50; $0.paging.total = JSONPointer("/total")
         }
-        XCTAssertEqual(try XCTUnwrap(try reader(jira, total).read().read).collector.itemCount, 7)
+        await XCTAssertEqualAsync(try await XCTUnwrapAsync(try await reader(jira, total).read().read).collector.itemCount, 7)
         XCTAssertEqual(total.requests.count, 4)
     }
 
-    func test_aTotalNotReached_failsThePoll() {
+    func test_aTotalNotReached_failsThePoll() async {
         let server = ScriptedServer { url, _ in
             json(url.contains("page=1") ? #"{"total": 9, "items": \#(items(1...5))}"# : #"{"total": 9, "items": []}"#)
         }
         let config = config {
             $0.items = JSONPointer("/items")!; $0.paging.pageParam = "page"; $0.paging.total = JSONPointer("/total")
         }
-        XCTAssertThrowsError(try reader(config, server).read()) { error in
+        await XCTAssertThrowsErrorAsync(try await reader(config, server).read()) { error in
             XCTAssertTrue("\(error)".contains("stated 9 items, but its pages held 5"), "\(error)")
         }
     }
 
-    func test_repeatsAndEndlessLinks_failWithoutLooping() {
+    func test_repeatsAndEndlessLinks_failWithoutLooping() async {
         let repeating = ScriptedServer { url, _ in
             json(
                 items(1...5),
                 headers: [("Link", "<https://api.example.com/items?page=\(Self.page(of: url) + 1)>; rel=\"next\"")])
         }
-        XCTAssertThrowsError(try reader(config(), repeating).read()) {
+        await XCTAssertThrowsErrorAsync(try await reader(config(), repeating).read()) {
             XCTAssertTrue("\($0)".contains("page 2 repeats"))
         }
         XCTAssertEqual(repeating.requests.count, 2)
@@ -71,7 +72,7 @@ final class ListReaderTests: XCTestCase {
                 items(Self.page(of: url) * 10...Self.page(of: url) * 10 + 1),
                 headers: [("Link", "</items?page=\(Self.page(of: url) == 2 ? 1 : 2)>; rel=\"next\"")])
         }
-        XCTAssertThrowsError(try reader(config("https://api.example.com/items?page=1"), backwards).read()) {
+        await XCTAssertThrowsErrorAsync(try await reader(config("https://api.example.com/items?page=1"), backwards).read()) {
             XCTAssertTrue("\($0)".contains("points back to a page already read"), "\($0)")
         }
 
@@ -79,19 +80,19 @@ final class ListReaderTests: XCTestCase {
             let page = Self.page(of: url)
             return json(items(page * 10...page * 10 + 1), headers: [("Link", "<?page=\(page + 1)>; rel=\"next\"")])
         }
-        XCTAssertThrowsError(try reader(config { $0.maxPages = 4 }, fresh).read()) {
+        await XCTAssertThrowsErrorAsync(try await reader(config { $0.maxPages = 4 }, fresh).read()) {
             XCTAssertTrue("\($0)".contains("did not end after 4 pages (max_pages)"), "\($0)")
         }
         XCTAssertEqual(fresh.requests.count, 4)
     }
 
-    func test_duplicatedKeys_sameFieldsCountOnce_differentOnesAreSetAside_keylessAreNamed() throws {
+    func test_duplicatedKeys_sameFieldsCountOnce_differentOnesAreSetAside_keylessAreNamed() async throws {
         let server = ScriptedServer { _, _ in
             json(
                 #"[{"id": 1, "t": "a"}, {"id": "1", "t": "a"}, {"id": 2, "t": "x"}, {"id": 2.0, "t": "y"}, {"t": "none"}, {"id": null}, {"id": {"a": 1}}]"#
             )
         }
-        let read = try XCTUnwrap(try reader(config { $0.title = try? Template(parsing: "{t}") }, server).read().read)
+        let read = try await XCTUnwrapAsync(try await reader(config { $0.title = try? Template(parsing: "{t}") }, server).read().read)
         XCTAssertEqual(Array(read.collector.records.keys), ["1"])
         XCTAssertEqual(read.collector.conflicting, ["2": 2])
         XCTAssertEqual(read.collector.keylessCount, 3)
@@ -99,7 +100,7 @@ final class ListReaderTests: XCTestCase {
     }
 
     /// The configuration's errors read the same since the answer streams: what the answer holds, from its outline.
-    func test_itemsOrTotalNotFound_sayWhatTheAnswerHolds() {
+    func test_itemsOrTotalNotFound_sayWhatTheAnswerHolds() async {
         let server = ScriptedServer { _, _ in json(#"{"meta": {"count": "many"}, "items": \#(items(1...2))}"#) }
         let cases: [(JSONListConfig, String)] = [
             (
@@ -117,17 +118,17 @@ final class ListReaderTests: XCTestCase {
             ),
         ]
         for (config, says) in cases {
-            XCTAssertThrowsError(try reader(config, server).read()) { error in
+            await XCTAssertThrowsErrorAsync(try await reader(config, server).read()) { error in
                 XCTAssertTrue("\(error)".contains(says), "\(error)")
             }
         }
         let twice = ScriptedServer { _, _ in json(#"{"items": \#(items(1...2)), "items": []}"#) }
-        XCTAssertThrowsError(try reader(config { $0.items = JSONPointer("/items")! }, twice).read()) { error in
+        await XCTAssertThrowsErrorAsync(try await reader(config { $0.items = JSONPointer("/items")! }, twice).read()) { error in
             XCTAssertTrue("\(error)".contains("names the member that holds its items"), "\(error)")
         }
     }
 
-    func test_redirects_keepCredentialsOnTheirOrigin_andAreBounded() throws {
+    func test_redirects_keepCredentialsOnTheirOrigin_andAreBounded() async throws {
         let server = ScriptedServer { url, _ in
             switch url {
             case "https://api.example.com/items": HTTPResponse(status: 302, headers: [("Location", "/v2/items")])
@@ -138,13 +139,13 @@ final class ListReaderTests: XCTestCase {
             default: json(items(1...2))
             }
         }
-        _ = try reader(config { $0.credentials = .bearer(.tokenFile(path: "/t")) }, server, secret: "s3cret").read()
+        _ = try await reader(config { $0.credentials = .bearer(.tokenFile(path: "/t")) }, server, secret: "s3cret").read()
         XCTAssertEqual(server.urls.count, 4)
         XCTAssertEqual(
             (0..<4).map { server.header("Authorization", of: $0) }, ["Bearer s3cret", "Bearer s3cret", nil, nil])
     }
 
-    func test_statuses_becomeTheirErrors() {
+    func test_statuses_becomeTheirErrors() async {
         let cases: [(HTTPResponse, FailureKind, String)] = [
             (json("{}", status: 401), .credentials, "HTTP 401"),
             (json(#"{"message": "no"}"#, status: 403), .credentials, "HTTP 403: no"),
@@ -159,7 +160,7 @@ final class ListReaderTests: XCTestCase {
             (HTTPResponse(status: 304), .server(status: 304), "HTTP 304"),
         ]
         for (response, kind, says) in cases {
-            XCTAssertThrowsError(try reader(config(), ScriptedServer { _, _ in response }).read()) { error in
+            await XCTAssertThrowsErrorAsync(try await reader(config(), ScriptedServer { _, _ in response }).read()) { error in
                 XCTAssertEqual((error as? JSONListError)?.failureKind, kind, says)
                 XCTAssertTrue("\(error)".contains(says), "\(error)")
             }
@@ -170,14 +171,14 @@ final class ListReaderTests: XCTestCase {
         XCTAssertFalse(JSONListError.status(503, message: "", list: "l", retryAfter: nil).isRateLimited)
     }
 
-    func test_conditionalRequest_sendsTheValidators_a304IsNotModified() throws {
+    func test_conditionalRequest_sendsTheValidators_a304IsNotModified() async throws {
         let server = ScriptedServer { _, headers in
             headers.contains { $0.name == "If-None-Match" && $0.value == #"W/"abc""# }
                 ? HTTPResponse(status: 304) : json(items(1...2), headers: [("ETag", #"W/"abc""#)])
         }
-        let first = try XCTUnwrap(try reader(config(), server).read().read)
+        let first = try await XCTUnwrapAsync(try await reader(config(), server).read().read)
         let validators = try XCTUnwrap(first.first?.validators)
-        guard case .notModified = try reader(config(), server).read(validators: validators) else {
+        guard case .notModified = try await reader(config(), server).read(validators: validators) else {
             return XCTFail("a 304")
         }
     }

@@ -3,6 +3,7 @@ import Logging
 import SourceKit
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 @testable import JiraClient
@@ -42,27 +43,27 @@ final class JiraDensePageTests: XCTestCase {
         }
     }
 
-    private func search(_ jira: BusyJira) throws -> [JiraIssue] {
+    private func search(_ jira: BusyJira) async throws -> [JiraIssue] {
         let api = JiraAPI(
             APIAccess(
                 url: "https://acme.atlassian.net", secret: Secret("x"), transport: jira, timeout: 30,
                 logger: Logger(label: "test")),
             signIn: .personalToken)
         api.flavour = .cloud
-        return try JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).elements
+        return try await JiraReader(api: api).search("assignee = currentUser()", fields: JiraFields.requested).elements
     }
 
-    func test_aPageTooDenseToDecode_isAskedAgainInHalves_andEveryIssueIsRead() throws {
+    func test_aPageTooDenseToDecode_isAskedAgainInHalves_andEveryIssueIsRead() async throws {
         let jira = BusyJira(count: 100, comments: 60)
-        let issues = try search(jira)
+        let issues = try await search(jira)
         XCTAssertEqual(issues.map(\.key), (1...100).map { "WEB-\($0)" })
         XCTAssertEqual(issues.first?.fields?.comment?.comments?.elements.count, 60)
         XCTAssertEqual(jira.asked, [100, 50, 50], "the page of 100 refused, then two of 50")
     }
 
-    func test_oneIssueTooDenseAlone_failsTheRead_sayingWhy_withoutAskingItAgainAndAgain() {
+    func test_oneIssueTooDenseAlone_failsTheRead_sayingWhy_withoutAskingItAgainAndAgain() async {
         let jira = BusyJira(count: 1, comments: 15_000)
-        XCTAssertThrowsError(try search(jira)) {
+        await XCTAssertThrowsErrorAsync(try await search(jira)) {
             guard case JiraError.invalidResponse(_, let detail) = $0 else { return XCTFail("\($0)") }
             XCTAssertTrue(detail.hasPrefix(JSONBudget.tooDense), detail)
         }

@@ -55,7 +55,7 @@ final class JiraLookUpTests: XCTestCase {
 
     private func lookUp(
         count: Int, deleted: Set<Int>, reportedByMe: Set<Int> = [], unusable: Set<Int> = []
-    ) throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
+    ) async throws -> (answers: [String: ItemLookup<JiraIssue>], requests: Int) {
         let jira = ScriptedJira(count: count, deleted: deleted, reportedByMe: reportedByMe, unusable: unusable)
         let settings = JiraSettings(
             account: TrackerAccount(name: "jira", url: "https://jira.example", credential: .tokenFile(path: "/x")),
@@ -69,22 +69,22 @@ final class JiraLookUpTests: XCTestCase {
         let window = ActivityWindow(started: 1_800_000_000, lastPoll: nil, overlap: 60, full: true, isBaseline: false)
         let poll = ActivityPoll(window: window, me: ActivityIdentity(id: "me"), stored: StoredItems(nil, lastPoll: nil))
         var lists = ActivityLists<JiraIssue>()
-        let answers = try tracker.lookUp((1...count).map(String.init), poll, lists: &lists)
+        let answers = try await tracker.lookUp((1...count).map(String.init), poll, lists: &lists)
         return (answers, jira.requests.count)
     }
 
-    func test_aRefusedBatch_isHalvedUntilTheDeletedIssueIsFound_andEveryOtherIssueIsAnswered() throws {
+    func test_aRefusedBatch_isHalvedUntilTheDeletedIssueIsFound_andEveryOtherIssueIsAnswered() async throws {
         // Row: 60 of my issues reassigned, one deleted.
-        let (answers, requests) = try lookUp(count: 60, deleted: [37])
+        let (answers, requests) = try await lookUp(count: 60, deleted: [37])
         XCTAssertEqual(answers.count, 60)
         XCTAssertEqual(answers.values.filter { if case .found(_, isMine: false) = $0 { true } else { false } }.count, 59)
         guard case .gone? = answers["37"] else { return XCTFail("the deleted issue is gone: \(String(describing: answers["37"]))") }
         XCTAssertLessThanOrEqual(requests, 15, "halving costs a few searches, not one request per issue")
     }
 
-    func test_aBatchOfAHundred_withTwoDeleted_answersEachOfTheOthers() throws {
+    func test_aBatchOfAHundred_withTwoDeleted_answersEachOfTheOthers() async throws {
         // Row: 100 in one batch, two deleted.
-        let (answers, _) = try lookUp(count: 100, deleted: [1, 100])
+        let (answers, _) = try await lookUp(count: 100, deleted: [1, 100])
         let found = answers.filter { if case .found = $0.value { true } else { false } }
         XCTAssertEqual(found.count, 98)
         XCTAssertEqual(Set(answers.filter { if case .gone = $0.value { true } else { false } }.keys), ["1", "100"])
@@ -92,22 +92,22 @@ final class JiraLookUpTests: XCTestCase {
 
     /// Issue 36 item 13: Data Center's offset paging skips the issue at a page's edge when another leaves the set
     /// between two pages. Confirmed by id, an issue I reported is still mine: it stays watched.
-    func test_anIssueTheSearchSkipped_butStillMine_staysWatched() throws {
-        let (answers, _) = try lookUp(count: 4, deleted: [], reportedByMe: [2])
+    func test_anIssueTheSearchSkipped_butStillMine_staysWatched() async throws {
+        let (answers, _) = try await lookUp(count: 4, deleted: [], reportedByMe: [2])
         guard case .found(_, isMine: true)? = answers["2"] else { return XCTFail("\(String(describing: answers["2"]))") }
         guard case .found(_, isMine: false)? = answers["3"] else { return XCTFail("\(String(describing: answers["3"]))") }
     }
 
     /// An issue whose id is no number in range is skipped, not taken for gone: nor is any other the answer left out.
-    func test_anIssueThatCannotBeRead_isLeftUnanswered_neverGone() throws {
-        let (answers, _) = try lookUp(count: 4, deleted: [], unusable: [3])
+    func test_anIssueThatCannotBeRead_isLeftUnanswered_neverGone() async throws {
+        let (answers, _) = try await lookUp(count: 4, deleted: [], unusable: [3])
         XCTAssertEqual(Set(answers.keys), ["1", "2", "4"], "3 is kept as stored and asked again")
-        let (alone, _) = try lookUp(count: 1, deleted: [], unusable: [1])
+        let (alone, _) = try await lookUp(count: 1, deleted: [], unusable: [1])
         XCTAssertNil(alone["1"], "asked alone too: \(alone)")
     }
 
-    func test_anAcceptedBatch_isOneSearch() throws {
-        let (answers, requests) = try lookUp(count: 100, deleted: [])
+    func test_anAcceptedBatch_isOneSearch() async throws {
+        let (answers, requests) = try await lookUp(count: 100, deleted: [])
         XCTAssertEqual(answers.count, 100)
         XCTAssertEqual(requests, 1)
     }

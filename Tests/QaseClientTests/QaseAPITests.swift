@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// A server scripted per request: answers a list of `count` items, paged as `page` says.
@@ -52,14 +53,14 @@ final class QaseAPITests: XCTestCase {
             pacer: RequestPacer(now: { 0 }, sleep: { _ in }), readBudget: readBudget)
     }
 
-    private func ids(_ api: QaseAPI) throws -> [Int] {
-        let defects: [WireDefect] = try api.list(["defect", "DEMO"], endpoint: "defect list")
+    private func ids(_ api: QaseAPI) async throws -> [Int] {
+        let defects: [WireDefect] = try await api.list(["defect", "DEMO"], endpoint: "defect list")
         return defects.map(\.id.value)
     }
 
-    func test_paging_readsEveryItemOnce_askingAtMost100() throws {
+    func test_paging_readsEveryItemOnce_askingAtMost100() async throws {
         let server = ScriptedServer.list(count: 250)
-        XCTAssertEqual(try ids(api(server)), Array(1...250))
+        await XCTAssertEqualAsync(try await ids(api(server)), Array(1...250))
         XCTAssertEqual(
             server.requests.withLock { $0.compactMap { ScriptedServer.parameter("limit", $0) } },
             ["100", "100", "100"], "page_size 1000 is cut to Qase's 100")
@@ -67,28 +68,28 @@ final class QaseAPITests: XCTestCase {
     }
 
     /// A server that gives fewer items than asked is read on until the announced count has arrived.
-    func test_paging_throughAServerThatClampsTheLimit() throws {
+    func test_paging_throughAServerThatClampsTheLimit() async throws {
         let server = ScriptedServer.list(count: 95, clamp: 30)
-        XCTAssertEqual(try ids(api(server)), Array(1...95))
+        await XCTAssertEqualAsync(try await ids(api(server)), Array(1...95))
         XCTAssertEqual(server.requests.withLock { $0.count }, 4)
     }
 
     /// A full page is never taken for the last one, whatever the count says.
-    func test_paging_pastACountThatIsTooLow() throws {
-        XCTAssertEqual(try ids(api(ScriptedServer.list(count: 230, announced: 100))), Array(1...230))
+    func test_paging_pastACountThatIsTooLow() async throws {
+        await XCTAssertEqualAsync(try await ids(api(ScriptedServer.list(count: 230, announced: 100))), Array(1...230))
     }
 
-    func test_paging_aServerIgnoringOffset_failsTheRead() {
-        XCTAssertThrowsError(try ids(api(ScriptedServer.list(count: 250, ignoreOffset: true)))) { error in
+    func test_paging_aServerIgnoringOffset_failsTheRead() async {
+        await XCTAssertThrowsErrorAsync(try await ids(api(ScriptedServer.list(count: 250, ignoreOffset: true)))) { error in
             XCTAssertTrue("\(error)".contains("repeats the one at offset 0"), "\(error)")
         }
     }
 
     /// Pages A, B, A, B pass a check against the previous page only: any page seen before in the read ends it
     /// (issue 27, item 3), after the third request.
-    func test_paging_alternatingPages_failTheReadAtTheFirstRepeat() {
+    func test_paging_alternatingPages_failTheReadAtTheFirstRepeat() async {
         let server = ScriptedServer.list(count: 2_000_000, alternate: true)
-        XCTAssertThrowsError(try ids(api(server))) { error in
+        await XCTAssertThrowsErrorAsync(try await ids(api(server))) { error in
             XCTAssertTrue("\(error)".contains("repeats the one at offset 0"), "\(error)")
         }
         XCTAssertEqual(server.requests.withLock { $0.count }, 3)
@@ -96,9 +97,9 @@ final class QaseAPITests: XCTestCase {
 
     /// A `total` of 2,000,000 with one item a page was 100,000 requests (hours at the pacer's 2 a second): a
     /// read stops after the pages that Qase's largest offset needs at the size asked, saying so.
-    func test_paging_aLyingTotalWithOneItemAPage_endsAtThePageLimit() {
+    func test_paging_aLyingTotalWithOneItemAPage_endsAtThePageLimit() async {
         let server = ScriptedServer.list(count: 2_000_000, clamp: 1)
-        XCTAssertThrowsError(try ids(api(server))) { error in
+        await XCTAssertThrowsErrorAsync(try await ids(api(server))) { error in
             XCTAssertTrue("\(error)".contains("did not end after 1001 pages"), "\(error)")
             XCTAssertTrue("\(error)".contains("total says 2000000"), "\(error)")
         }
@@ -106,9 +107,9 @@ final class QaseAPITests: XCTestCase {
     }
 
     /// The pages of one read together are held to the read's budget, whatever each page's own size.
-    func test_paging_fatPages_endAtTheReadsByteBudget() {
+    func test_paging_fatPages_endAtTheReadsByteBudget() async {
         let server = ScriptedServer.list(count: 2_000_000, clamp: 1, padding: 100_000)
-        XCTAssertThrowsError(try ids(api(server, readBudget: 1_000_000))) { error in
+        await XCTAssertThrowsErrorAsync(try await ids(api(server, readBudget: 1_000_000))) { error in
             XCTAssertTrue("\(error)".contains("more than 1 MB in all"), "\(error)")
         }
         XCTAssertEqual(server.requests.withLock { $0.count }, 10)
@@ -117,7 +118,7 @@ final class QaseAPITests: XCTestCase {
     /// A list re-read whole each poll (the defects assigned to me) is decoded again only where its bytes
     /// changed since the last poll: a changed page is read anew, an unchanged one is the last poll's answer, and
     /// a page is kept from one poll to the next only.
-    func test_pagesAnsweredAgainByteForByte_areNotDecodedAgain_changedOnesAre() throws {
+    func test_pagesAnsweredAgainByteForByte_areNotDecodedAgain_changedOnesAre() async throws {
         let suffix = Mutex("")
         let server = ScriptedServer { request in
             let offset = Int(ScriptedServer.parameter("offset", request.url) ?? "0") ?? 0
@@ -130,22 +131,22 @@ final class QaseAPITests: XCTestCase {
             return HTTPResponse(status: 200, headers: [], body: Array(body.utf8))
         }
         let api = api(server)
-        func poll(reuse: Bool = true) throws -> [String] {
+        func poll(reuse: Bool = true) async throws -> [String] {
             api.startPoll()
-            let defects: [WireDefect] = try api.search("entity = \"defect\"", endpoint: "search", reuse: reuse)
+            let defects: [WireDefect] = try await api.search("entity = \"defect\"", endpoint: "search", reuse: reuse)
             return defects.map { $0.title?.text ?? "" }
         }
-        XCTAssertEqual(try poll().count, 250)
+        await XCTAssertEqualAsync(try await poll().count, 250)
         XCTAssertEqual(api.pagesReused, 0)
-        XCTAssertEqual(try poll()[149], "Defect 150")
+        await XCTAssertEqualAsync(try await poll()[149], "Defect 150")
         XCTAssertEqual(api.pagesReused, 3, "all three pages came back the same")
         suffix.withLock { $0 = " (renamed)" }
-        let titles = try poll()
+        let titles = try await poll()
         XCTAssertEqual(titles[149], "Defect 150 (renamed)", "a changed page is decoded")
         XCTAssertEqual(titles.count, 250)
         XCTAssertEqual(api.pagesReused, 5, "the two others were not")
-        XCTAssertEqual(try poll(reuse: false).count, 250)
-        XCTAssertEqual(try poll()[149], "Defect 150 (renamed)")
+        await XCTAssertEqualAsync(try await poll(reuse: false).count, 250)
+        await XCTAssertEqualAsync(try await poll()[149], "Defect 150 (renamed)")
         XCTAssertEqual(api.pagesReused, 5, "nothing kept across a poll that did not ask for it")
     }
 
@@ -158,17 +159,17 @@ final class QaseAPITests: XCTestCase {
         XCTAssertTrue(tag.title?.text.unicodeScalars.starts(with: "Z\u{301}".unicodeScalars) ?? false)
     }
 
-    func test_paging_stopsAtQasesLargestOffset() {
-        XCTAssertThrowsError(try ids(api(ScriptedServer.list(count: 200_000)))) { error in
+    func test_paging_stopsAtQasesLargestOffset() async {
+        await XCTAssertThrowsErrorAsync(try await ids(api(ScriptedServer.list(count: 200_000)))) { error in
             XCTAssertTrue("\(error)".contains("more than 100000 items"), "\(error)")
         }
     }
 
-    func test_tooManyRequests_waitsAtLeastRetryAfter_withJitter() {
+    func test_tooManyRequests_waitsAtLeastRetryAfter_withJitter() async {
         let server = ScriptedServer { _ in HTTPResponse(status: 429, headers: [("Retry-After", "60")]) }
         var waits: Set<Double> = []
         for _ in 0..<20 {
-            XCTAssertThrowsError(try ids(api(server))) { error in
+            await XCTAssertThrowsErrorAsync(try await ids(api(server))) { error in
                 guard case QaseError.rateLimited(let seconds?) = error else { return XCTFail("\(error)") }
                 XCTAssertTrue((66...78).contains(seconds), "\(seconds)")
                 waits.insert(seconds)
@@ -177,12 +178,12 @@ final class QaseAPITests: XCTestCase {
         }
         XCTAssertGreaterThan(waits.count, 1, "jittered")
         let hostile = ScriptedServer { _ in HTTPResponse(status: 429, headers: [("Retry-After", "99999999999999999")]) }
-        XCTAssertThrowsError(try ids(api(hostile))) { error in
+        await XCTAssertThrowsErrorAsync(try await ids(api(hostile))) { error in
             XCTAssertLessThanOrEqual((error as? QaseError)?.retryAfter ?? .infinity, RetryAfter.longest * 1.3)
         }
     }
 
-    func test_errorAnswers_sayWhatWentWrong() {
+    func test_errorAnswers_sayWhatWentWrong() async {
         let cases: [(HTTPResponse, String)] = [
             (
                 HTTPResponse(status: 401, body: Array(#"{"status":false,"errorMessage":"API token is invalid"}"#.utf8)),
@@ -207,7 +208,7 @@ final class QaseAPITests: XCTestCase {
             ),
         ]
         for (response, words) in cases {
-            XCTAssertThrowsError(try ids(api(ScriptedServer { _ in response }))) { error in
+            await XCTAssertThrowsErrorAsync(try await ids(api(ScriptedServer { _ in response }))) { error in
                 XCTAssertTrue("\(error)".contains(words), "\(error)")
             }
         }
@@ -222,13 +223,13 @@ final class QaseAPITests: XCTestCase {
                 + "%22DEMO%22&filters[status]=open")
     }
 
-    func test_theTokenIsSentAsTheTokenHeader_only() throws {
+    func test_theTokenIsSentAsTheTokenHeader_only() async throws {
         let seen = Mutex<[(String, String)]>([])
         let server = ScriptedServer { request in
             seen.withLock { $0 = request.headers }
             return HTTPResponse(status: 200, body: Array(#"{"status":true,"result":{"total":0,"entities":[]}}"#.utf8))
         }
-        _ = try ids(api(server))
+        _ = try await ids(api(server))
         XCTAssertEqual(seen.withLock { $0.first { $0.0 == "Token" }?.1 }, "tok-123")
         XCTAssertFalse(server.requests.withLock { $0.joined() }.contains("tok-123"), "never in a URL")
     }

@@ -4,6 +4,7 @@ import StateStore
 import TrackwatchApp
 import TrackerHTTP
 import TrackwatchCore
+import TestSupport
 import XCTest
 
 /// The shared poll of every tracker with an activity log, in process, over a scripted tracker and a real state
@@ -30,11 +31,11 @@ final class ActivityPollerTests: XCTestCase {
 
     /// A store and a tracker whose one item, A-1 (assigned to me unless `assigned` is false), the silent baseline
     /// has stored.
-    private func baselined(assigned: Bool = true) throws -> (StateStore, ScriptedTracker) {
+    private func baselined(assigned: Bool = true) async throws -> (StateStore, ScriptedTracker) {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: assigned, updated: time(-600))]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         return (store, tracker)
     }
 
@@ -49,14 +50,14 @@ final class ActivityPollerTests: XCTestCase {
         XCTAssertEqual(normal.minutes, 15)
     }
 
-    func test_aPollAfterTheLocalClockRanAnHourFast_stillReportsAColleaguesAssignment() throws {
-        let (store, tracker) = try baselined(assigned: false)
+    func test_aPollAfterTheLocalClockRanAnHourFast_stillReportsAColleaguesAssignment() async throws {
+        let (store, tracker) = try await baselined(assigned: false)
         now += 3_600  // a poll while the clock ran an hour fast
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         now -= 3_600 - 300  // the clock is put right; five minutes later a colleague assigns the item
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0))
         tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Assignee")]
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.kind), [.assigned])
         XCTAssertEqual(report.changes.first?.change.by, "carol")
         XCTAssertTrue(tracker.windows.last?.since ?? Timestamp("9") <= Timestamp(secondsSinceEpoch: Int(now)))
@@ -64,59 +65,59 @@ final class ActivityPollerTests: XCTestCase {
 
     // MARK: Future-dated items (a server's clock stepped back)
 
-    func test_aFutureDatedUpdate_doesNotHideTheNextRealChange() throws {
-        let (store, tracker) = try baselined()
+    func test_aFutureDatedUpdate_doesNotHideTheNextRealChange() async throws {
+        let (store, tracker) = try await baselined()
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed")  // a node 1 h ahead
         tracker.events["1"] = [event("1", "e1", at: time(3_600), by: "bob", field: "Title")]
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 1)
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 1)
         now += 300
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(3_600), title: "Renamed", labels: "urgent")
         tracker.events["1"]! += [event("1", "e2", at: time(0), by: "carol", field: "Labels")]
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.by), ["carol"], "the real change after the future-dated one")
     }
 
     // MARK: Whole-second timestamps: a change later in the second a poll read
 
-    func test_aColleaguesChangeLaterInTheSecondThePollRead_isToldOnce() throws {
-        let (store, tracker) = try baselined()
+    func test_aColleaguesChangeLaterInTheSecondThePollRead_isToldOnce() async throws {
+        let (store, tracker) = try await baselined()
         now += 60.2
         let second = time(0)  // the second this poll begins in
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed")
         tracker.events["1"] = [event("1", "e1", at: second, by: "carol", field: "Title")]
-        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let first = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(first.changes.map(\.change.by), ["carol"])
         // Bob comments after the server answered, still in that second: `Updated` does not move.
         tracker.events["1"]! += [event("1", "e2", at: second, by: "bob", field: "Comment")]
         now += 0.5
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.by), ["bob"])
         XCTAssertEqual(report.changes.first?.change.changes.map(\.field), ["Comment"], "carol's title not told again")
         now += 60
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 0)
         let reads = tracker.storedMarks.count
         now += 60
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 0)
         XCTAssertEqual(tracker.storedMarks.count, reads, "once its second is over, the item is read only when it moves")
     }
 
-    func test_aRenameLaterInTheSecondThePollRead_isToldByWhoRenamed() throws {
-        let (store, tracker) = try baselined()
+    func test_aRenameLaterInTheSecondThePollRead_isToldByWhoRenamed() async throws {
+        let (store, tracker) = try await baselined()
         now += 60
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, labels: "urgent")
         tracker.events["1"] = [event("1", "e1", at: second, by: "carol", field: "Labels")]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         // Bob renames it in that second: the item moved (its title), its event is as old as what was stored.
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Renamed", labels: "urgent")
         tracker.events["1"]! += [event("1", "e2", at: second, by: "bob", field: "Title")]
         now += 60
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.by), ["bob"], "named, not a difference without a name")
     }
 
-    func test_whichItemsAreReadAgain_becauseTheirSecondWasNotOver() throws {
+    func test_whichItemsAreReadAgain_becauseTheirSecondWasNotOver() async throws {
         // `Updated` of the item a poll told, against the second that poll began in; read again at the next poll?
         let rows: [(offset: Double, fraction: String, readAgain: Bool)] = [
             (0, "", true),  // the poll's own second
@@ -129,36 +130,36 @@ final class ActivityPollerTests: XCTestCase {
             let store = try StateStore(directory: directory + "/\(index)")
             let tracker = ScriptedTracker()
             tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
-            _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            _ = try await poller(tracker, store: store).poll(dryRun: false)
             now += 60
             let updated = time(row.offset) + row.fraction
             tracker.items["1"] = .init(key: "A-1", assigned: true, updated: updated, title: "Renamed")
             tracker.events["1"] = [event("1", "e1", at: updated, by: "carol", field: "Title")]
-            let told = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            let told = try await poller(tracker, store: store).poll(dryRun: false)
             XCTAssertEqual(told.changes.count, 1, "row \(index)")
             let reads = tracker.storedMarks.count
             now += 30
-            let again = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            let again = try await poller(tracker, store: store).poll(dryRun: false)
             XCTAssertEqual(tracker.storedMarks.count - reads, row.readAgain ? 1 : 0, "row \(index)")
             XCTAssertEqual(again.changes.count, 0, "nothing told twice, row \(index)")
         }
     }
 
-    func test_anItemTheBaselineReadInItsOwnSecond_isNotReadAgain() throws {
+    func test_anItemTheBaselineReadInItsOwnSecond_isNotReadAgain() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(0))]
         tracker.events["1"] = [event("1", "e1", at: time(0), by: "carol", field: "Title")]
-        let baseline = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let baseline = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(
             baseline.baselineNote,
             "Baseline: watching 1 scripted items; changes by others are reported from the next check on.")
         now += 30
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0, "the baseline is silent")
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 0, "the baseline is silent")
         XCTAssertEqual(tracker.storedMarks.count, 0, "no log read: the baseline read none")
     }
 
-    func test_betweenPolls_theConnectionTheFactoryGave_isClosed() throws {
+    func test_betweenPolls_theConnectionTheFactoryGave_isClosed() async throws {
         final class Connection: HTTPTransport, @unchecked Sendable {
             var closed = 0
             func send(_ request: HTTPRequest) throws -> HTTPResponse { HTTPResponse(status: 500, headers: []) }
@@ -171,7 +172,7 @@ final class ActivityPollerTests: XCTestCase {
         let poller = ActivityPoller(
             tracker: ScriptedTracker(), settings: TestSettings(), watch: "items", context: context,
             logger: .init(label: "test"), connection: connection)
-        _ = try poller.pollBlocking(dryRun: false)
+        _ = try await poller.poll(dryRun: false)
         XCTAssertEqual(connection.closed, 0, "a poll leaves its connection to the daemon")
         poller.closeIdleConnections()
         XCTAssertEqual(connection.closed, 1)
@@ -179,55 +180,55 @@ final class ActivityPollerTests: XCTestCase {
 
     // MARK: Looking up what a read missed
 
-    func test_onlyAnItemTheTrackerSaidIsGone_isDropped_oneNotAnsweredStays() throws {
+    func test_onlyAnItemTheTrackerSaidIsGone_isDropped_oneNotAnsweredStays() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = [
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "A-2", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         now += 60
         tracker.items = [:]
         tracker.missing = ["1", "2"]
         tracker.lookups = ["1": .gone(status: 404)]  // 2 is not answered (a search that lagged)
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-2"])
         XCTAssertEqual(tracker.asked.last, ["1", "2"])
     }
 
-    func test_anItemInAPartIcanNoLongerRead_staysWatched_andThePartIsNamed_whileTheRestIsPolled() throws {
+    func test_anItemInAPartIcanNoLongerRead_staysWatched_andThePartIsNamed_whileTheRestIsPolled() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = [
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "B-1", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         now += 60
         tracker.items.removeValue(forKey: "1")
         tracker.items["2"] = .init(key: "B-1", assigned: true, updated: time(0), title: "Renamed")
         tracker.events["2"] = [event("2", "e1", at: time(0), by: "bob", field: "Title")]
         tracker.missing = ["1"]
         tracker.lookups = ["1": .unreadable(part: "acme/private")]
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["B-1"])
         XCTAssertEqual("\(report.failure.map { "\($0)" } ?? "")", "Scripted: not available: acme/private; the rest is watched")
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.map(\.id.rawValue), ["A-1", "B-1"])
         // Remembered: the next steady poll names it again and tells the tracker to leave it out.
         now += 60
         tracker.missing = []
-        let next = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let next = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertNotNil(next.failure)
         XCTAssertEqual(tracker.unreadableSeen.last, ["acme/private"])
     }
 
-    func test_moreLookupsThanAPollAsks_theRestAreAskedNextPoll_notDropped() throws {
+    func test_moreLookupsThanAPollAsks_theRestAreAskedNextPoll_notDropped() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.mostLookups = 2
         for n in 1...5 { tracker.items["\(n)"] = .init(key: "A-\(n)", assigned: true, updated: time(-600)) }
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         now += 60
         tracker.items = [:]
         tracker.missing = ["1", "2", "3", "4", "5"]
@@ -235,60 +236,60 @@ final class ActivityPollerTests: XCTestCase {
             tracker.lookups["\(n)"] = .found(.init(key: "A-\(n)", assigned: false, updated: time(-30)), isMine: false)
             tracker.events["\(n)"] = [event("\(n)", "u\(n)", at: time(-30), by: "carol", field: "Assignee")]
         }
-        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let first = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(first.changes.map(\.change.kind), [.unassigned, .unassigned])
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.count, 3)
         now += 60
-        let second = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let second = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(second.changes.count, 2)
         XCTAssertEqual(tracker.asked.last, ["3", "4"])
     }
 
     // MARK: Memory, committed with the snapshot
 
-    func test_whatTheTrackerRemembers_isCommittedWithThePoll_andNotWhenThePollFails() throws {
+    func test_whatTheTrackerRemembers_isCommittedWithThePoll_andNotWhenThePollFails() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = ["1": .init(key: "A-1", assigned: true, updated: time(-600))]
         tracker.remember = ["etag": "v1"]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(try store.value(forKey: "etag"), "v1")
         now += 60
         tracker.remember = ["etag": "v2"]
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Renamed")
         tracker.failLogs = true
-        XCTAssertThrowsError(try poller(tracker, store: store).pollBlocking(dryRun: false))
+        await XCTAssertThrowsErrorAsync(try await poller(tracker, store: store).poll(dryRun: false))
         XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a failed poll remembers nothing of what it saw")
         tracker.failLogs = false
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: true)
+        _ = try await poller(tracker, store: store).poll(dryRun: true)
         XCTAssertEqual(try store.value(forKey: "etag"), "v1", "a dry run remembers nothing")
     }
 
-    func test_whoIAm_isAskedOnAFullRead_andRememberedBetween_evenInAFreshProcess() throws {
+    func test_whoIAm_isAskedOnAFullRead_andRememberedBetween_evenInAFreshProcess() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(tracker.identified, 1)
         now += 60
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)  // a fresh poller: `check` in a new process
+        _ = try await poller(tracker, store: store).poll(dryRun: false)  // a fresh poller: `check` in a new process
         XCTAssertEqual(tracker.identified, 1)
         XCTAssertEqual(tracker.windows.last?.full, false)
         now += 60
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false, fullRead: true)  // check --full
+        _ = try await poller(tracker, store: store).poll(dryRun: false, fullRead: true)  // check --full
         XCTAssertEqual(tracker.windows.last?.full, true)
         XCTAssertEqual(tracker.identified, 2)
     }
 
     // MARK: Busy items, marks
 
-    func test_anItemTooBusyToReadWhole_isToldOnce_andTheRestIsReported() throws {
+    func test_anItemTooBusyToReadWhole_isToldOnce_andTheRestIsReported() async throws {
         let store = try StateStore(directory: directory)
         let tracker = ScriptedTracker()
         tracker.items = [
             "1": .init(key: "A-1", assigned: true, updated: time(-600)),
             "2": .init(key: "A-2", assigned: true, updated: time(-600)),
         ]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         for round in 1...2 {
             now += 60
             tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Busy \(round)")
@@ -296,15 +297,15 @@ final class ActivityPollerTests: XCTestCase {
             tracker.events["1", default: []].append(event("1", "b\(round)", at: time(0), by: "bob", field: "Title"))
             tracker.events["2", default: []].append(event("2", "c\(round)", at: time(0), by: "carol", field: "Title"))
             tracker.incomplete = ["1"]
-            let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            let report = try await poller(tracker, store: store).poll(dryRun: false)
             XCTAssertEqual(report.changes.map(\.change.record.rawValue), ["A-1", "A-2"])
             let notes = report.changes[0].change.changes.filter { $0.field == "Note" }
             XCTAssertEqual(notes.count, round == 1 ? 1 : 0, "said once, in round \(round)")
         }
     }
 
-    func test_anItemWhoseLogSkippedAnEntry_hasItsUnnamedDifferenceTold_besideMyOwnReadEvent() throws {
-        let (store, tracker) = try baselined()
+    func test_anItemWhoseLogSkippedAnEntry_hasItsUnnamedDifferenceTold_besideMyOwnReadEvent() async throws {
+        let (store, tracker) = try await baselined()
         for skipped in [0, 1] {
             now += 60
             // My own readable label change, and a colleague's retitling whose entry could not be read.
@@ -312,7 +313,7 @@ final class ActivityPollerTests: XCTestCase {
                 key: "A-1", assigned: true, updated: time(0), title: "Retitled \(skipped)", labels: "x\(skipped)")
             tracker.events["1", default: []].append(event("1", "m\(skipped)", at: time(0), by: "me", field: "Labels"))
             tracker.skipped = ["1": skipped]
-            let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+            let report = try await poller(tracker, store: store).poll(dryRun: false)
             if skipped == 0 {
                 XCTAssertTrue(report.changes.isEmpty, "a log read whole: my own doing")
             } else {
@@ -325,13 +326,13 @@ final class ActivityPollerTests: XCTestCase {
 
     /// An entry that could not be read in the second the poll began in, told without a name, and readable when the
     /// next poll reads that second again: told once. What else happened in that second is still told.
-    func test_anEntryUnreadableInTheSecondThePollRead_andMendedByTheNext_isNotToldTwice() throws {
-        let (store, tracker) = try baselined()
+    func test_anEntryUnreadableInTheSecondThePollRead_andMendedByTheNext_isNotToldTwice() async throws {
+        let (store, tracker) = try await baselined()
         now += 60.2
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
         tracker.skipped = ["1": 1]  // carol's retitling, unreadable
-        let first = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let first = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(first.changes.first?.change.changes.map(\.field), ["Title"])
         XCTAssertNil(first.changes.first?.change.by)
         // Read again (its second was not over): carol's entry is readable now, and bob commented later in that second.
@@ -340,42 +341,42 @@ final class ActivityPollerTests: XCTestCase {
             event("1", "c1", at: second, by: "carol", field: "Title"), event("1", "b1", at: second, by: "bob", field: "Comment"),
         ]
         now += 0.5
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.map(\.change.by), ["bob"])
         XCTAssertEqual(report.changes.first?.change.changes.map(\.field), ["Comment"], "carol's retitling told once")
         now += 60
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 0)
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 0)
     }
 
     /// The same, but a colleague changed the unnamed field again later in that second: that change is told.
-    func test_aFieldToldWithoutAName_changedAgainLaterInThatSecond_isTold() throws {
-        let (store, tracker) = try baselined()
+    func test_aFieldToldWithoutAName_changedAgainLaterInThatSecond_isTold() async throws {
+        let (store, tracker) = try await baselined()
         now += 60.2
         let second = time(0)
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled")
         tracker.skipped = ["1": 1]
-        XCTAssertEqual(try poller(tracker, store: store).pollBlocking(dryRun: false).changes.count, 1)
+        await XCTAssertEqualAsync(try await poller(tracker, store: store).poll(dryRun: false).changes.count, 1)
         tracker.skipped = [:]
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: second, title: "Retitled again")
         tracker.events["1"] = [
             event("1", "c1", at: second, by: "carol", field: "Title"), event("1", "b1", at: second, by: "bob", field: "Title"),
         ]
         now += 0.5
-        let report = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        let report = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(report.changes.count, 1)
         XCTAssertEqual(report.changes.first?.change.by, "bob", "the title moved again: told, by who moved it")
     }
 
-    func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() throws {
-        let (store, tracker) = try baselined()
+    func test_marksStayWithAnItem_untilTheTrackerSetsThemAgain() async throws {
+        let (store, tracker) = try await baselined()
         now += 60
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed")
         tracker.marks = ["1": ["_head": "abc"]]
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         now += 60
         tracker.marks = [:]
         tracker.items["1"] = .init(key: "A-1", assigned: true, updated: time(0), title: "Pushed again")
-        _ = try poller(tracker, store: store).pollBlocking(dryRun: false)
+        _ = try await poller(tracker, store: store).poll(dryRun: false)
         XCTAssertEqual(try store.snapshot(watch: "items")?.sortedRecords.first?["_head"], "abc")
         XCTAssertEqual(tracker.storedMarks.last, "abc", "the tracker reads the stored mark back")
     }

@@ -1,4 +1,5 @@
 import TrackerHTTP
+import TestSupport
 import XCTest
 
 /// All answers of one poll share a budget (issue 36 item 1: 100 pages of 15 MB each kept for one read peaked at
@@ -11,16 +12,16 @@ final class ReadBudgetTests: XCTestCase {
         func closeIdleConnections() {}
     }
 
-    func test_aPollsAnswersTogether_areHeldToTheBudget_andTheNextPollStartsAfresh() throws {
+    func test_aPollsAnswersTogether_areHeldToTheBudget_andTheNextPollStartsAfresh() async throws {
         let budget = ReadBudget(bytes: ReadBudget.activityPoll)
         let transport = BudgetTransport(FatPages(), budget: budget)
         let request = HTTPRequest(method: .get, url: "https://tracker.example/page", timeout: 30)
-        for _ in 0..<4 { XCTAssertNoThrow(try transport.send(request)) }
-        XCTAssertThrowsError(try transport.send(request)) { error in
+        for _ in 0..<4 { await XCTAssertNoThrowAsync(try await transport.send(request)) }
+        await XCTAssertThrowsErrorAsync(try await transport.send(request)) { error in
             XCTAssertEqual((error as? TransportError)?.kind, .responseTooLarge)
             XCTAssertTrue("\(error)".contains("more than 64 MB in all"), "\(error)")
         }
         budget.reset()
-        XCTAssertNoThrow(try transport.send(request))
+        await XCTAssertNoThrowAsync(try await transport.send(request))
     }
 }

@@ -3,6 +3,7 @@ import SourceKit
 import Synchronization
 import TrackerHTTP
 import TrackwatchApp
+import TestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -34,11 +35,11 @@ final class PollDeadlineTests: XCTestCase {
     private let page = HTTPRequest(method: .get, url: "http://lists.example/devices", timeout: 30)
 
     /// The issue's server: each page just inside the 30 s timeout, and always one more. Before, a thousand pages.
-    func test_pagesJustInsideTheTimeout_endAtTheDeadline_namingTheSource() throws {
+    func test_pagesJustInsideTheTimeout_endAtTheDeadline_namingTheSource() async throws {
         server.answerTakes = 29
         deadline.arm(seconds: 100)
         var pages = 0
-        XCTAssertThrowsError(try { while true { _ = try transport.send(page); pages += 1 } }()) { error in
+        await XCTAssertThrowsErrorAsync(try await { while true { _ = try await transport.send(page); pages += 1 } }()) { error in
             XCTAssertEqual(error as? PollDeadlineExceeded, PollDeadlineExceeded(source: "devices", seconds: 100))
             XCTAssertTrue("\(error)".hasPrefix("devices ran out of its poll deadline (100 s)"), "\(error)")
         }
@@ -48,35 +49,35 @@ final class PollDeadlineTests: XCTestCase {
         XCTAssertTrue(deadline.ranOut)
     }
 
-    func test_noRequestStartsAfterTheDeadline() {
+    func test_noRequestStartsAfterTheDeadline() async {
         deadline.arm(seconds: 10)
         server.now = 10
-        XCTAssertThrowsError(try transport.send(page)) { XCTAssertTrue($0 is PollDeadlineExceeded) }
+        await XCTAssertThrowsErrorAsync(try await transport.send(page)) { XCTAssertTrue($0 is PollDeadlineExceeded) }
         XCTAssertEqual(server.timeouts, [], "the server was not asked")
     }
 
-    func test_aRequestsOwnTimeout_isItsOwnFailure_notTheDeadlines() {
+    func test_aRequestsOwnTimeout_isItsOwnFailure_notTheDeadlines() async {
         server.answerTakes = 40
         deadline.arm(seconds: 300)
-        XCTAssertThrowsError(try transport.send(page)) { XCTAssertEqual(($0 as? TransportError)?.kind, .timedOut) }
+        await XCTAssertThrowsErrorAsync(try await transport.send(page)) { XCTAssertEqual(($0 as? TransportError)?.kind, .timedOut) }
         XCTAssertFalse(deadline.ranOut)
     }
 
-    func test_aNewPoll_startsAFreshDeadline_andOutsideAPollNothingIsHeld() throws {
+    func test_aNewPoll_startsAFreshDeadline_andOutsideAPollNothingIsHeld() async throws {
         server.answerTakes = 29
         deadline.arm(seconds: 10)
-        XCTAssertThrowsError(try transport.send(page))
+        await XCTAssertThrowsErrorAsync(try await transport.send(page))
         deadline.disarm()
-        XCTAssertNoThrow(try transport.send(page), "doctor and probe send outside a poll")
+        await XCTAssertNoThrowAsync(try await transport.send(page), "doctor and probe send outside a poll")
         deadline.arm(seconds: 100)
         XCTAssertFalse(deadline.ranOut)
-        XCTAssertNoThrow(try transport.send(page))
+        await XCTAssertNoThrowAsync(try await transport.send(page))
         XCTAssertEqual(server.timeouts.last, 30)
     }
 
     /// Issue 33: stopping the daemon cancels a poll, and its request under way — to a server that never answers — is
     /// cut at once through the real transport (before: waited for its 30 s timeout), and no other is sent.
-    func test_cancellingAPoll_cutsTheRequestUnderWay_andRefusesTheNext() throws {
+    func test_cancellingAPoll_cutsTheRequestUnderWay_andRefusesTheNext() async throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
         var address = sockaddr_in()
@@ -100,11 +101,11 @@ final class PollDeadlineTests: XCTestCase {
         let cancel = DispatchQueue(label: "cancel")
         cancel.asyncAfter(deadline: .now() + 0.3) { deadline.cancel() }
         let clock = ContinuousClock(), start = clock.now
-        XCTAssertThrowsError(try transport.send(silent)) { XCTAssertEqual($0 as? PollCancelled, PollCancelled(source: "slow")) }
+        await XCTAssertThrowsErrorAsync(try await transport.send(silent)) { XCTAssertEqual($0 as? PollCancelled, PollCancelled(source: "slow")) }
         XCTAssertLessThan(clock.now - start, .seconds(5), "cut, not waited for")
         XCTAssertTrue(deadline.wasCancelled)
         XCTAssertFalse(deadline.ranOut, "a cancelled poll did not run out of its deadline")
-        XCTAssertThrowsError(try transport.send(silent)) { XCTAssertTrue($0 is PollCancelled) }
+        await XCTAssertThrowsErrorAsync(try await transport.send(silent)) { XCTAssertTrue($0 is PollCancelled) }
         deadline.disarm()
         deadline.arm(seconds: 300)
         XCTAssertFalse(deadline.wasCancelled, "the next poll starts afresh")
