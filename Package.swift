@@ -281,7 +281,7 @@ let package = Package(
         // The shared activity poller, in process, over scripted trackers and a real state store.
         .testTarget(
             name: "SourceKitTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["TestSupport",
                 "SourceKit", "TrackwatchCore", "TrackerHTTP", "StateStore", "TrackwatchApp",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -295,7 +295,7 @@ let package = Package(
         // Over real HTTP, through the client trackwatch's own trackers use.
         .testTarget(
             name: "AzureDevOpsSimulatorTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["TestSupport",
                 "AzureDevOpsSimulator", "SimulatorKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),

@@ -13,8 +13,8 @@ import Synchronization
 /// `HTTPTransport` over swift-server/async-http-client: unlike URLSession on Linux it can trust a private CA
 /// file, which Compass servers with their self-signed certificate need.
 ///
-/// Requests block the calling thread (never an event-loop thread): each poll runs on a thread of its own
-/// (`PollThread` in SourceKit), which the daemon's loop never waits on. A request's `cancellation` ends it at once.
+/// `send` awaits the answer: the awaiting task is suspended, and the event loop resumes it with the answer or the
+/// error. A request's `cancellation` ends it at once.
 public final class AsyncHTTPTransport: HTTPTransport {
     /// Refuse bodies above this: a runaway or hostile server (or a proxy streaming a download) must not
     /// exhaust memory. A result page of the largest `page_size` (100,000 rows of ~300 bytes) is ~30 MB.

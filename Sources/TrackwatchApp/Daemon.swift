@@ -14,8 +14,8 @@ import Glibc
 /// Concurrency: one loop (`loop()`, a task) owns a task group with a child task per poll under way, so that the due
 /// sources are polled side by side and one slow server holds nobody else. The loop, the children's glue, timers,
 /// signals and bubble clicks all run on one serial queue (`LoopExecutor`), so there is one place where the daemon's
-/// state changes and it needs no lock; each poll's blocking work (its client waiting on its server, its commit) runs
-/// on a thread of its own (`PollThread`). Each source's store commits one transaction at a time (its lock), and a
+/// state changes and it needs no lock; each poll's own work (parsing, diffing, its commit) runs on a thread of its own
+/// (`PollThread`, the poll's executor), and its requests are awaited, not waited for. Each source's store commits one transaction at a time (its lock), and a
 /// source is never polled twice at once. Only the watchdog runs elsewhere, so that it can tell a stuck loop.
 ///
 /// Each source has its own schedule (`SourceSchedules`): one server's failures, backoff or `Retry-After` move only its

@@ -4,8 +4,8 @@ import Dispatch
 /// loop and the glue of every poll's task run one at a time on it (the daemon's state needs no other lock) and never
 /// on Swift's global executor. On Linux that executor is libdispatch's pool, whose first use starts a monitor that
 /// wakes the process every second for good (measured with one task: a wake-up a second, forever, and a thread kept);
-/// a queue of our own runs on the overcommit threads, which leave nothing behind when idle. The blocking work of
-/// a poll runs on its own thread (`PollThread`), never here.
+/// a queue of our own runs on the overcommit threads, which leave nothing behind when idle. A poll's own work
+/// (parsing, diffing, its commit) runs on its own thread (`PollThread`), never here.
 final class LoopExecutor: TaskExecutor, @unchecked Sendable {  // the queue is all its state
     let queue: DispatchQueue
 

@@ -1,3 +1,4 @@
+#if canImport(XCTest)  // built for the tests only: a plain `swift build` builds this target too, without XCTest
 import XCTest
 
 // XCTest's assertions take synchronous autoclosures; these take `async` ones, for the clients' `async` calls
@@ -123,3 +124,4 @@ public func XCTAssertLessThanOrEqualAsync<T: Comparable>(
         XCTAssertLessThanOrEqual(a, b, message(), file: file, line: line)
     } catch { failed("XCTAssertLessThanOrEqual", error, message(), file: file, line: line) }
 }
+#endif
