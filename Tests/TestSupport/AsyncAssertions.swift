@@ -47,28 +47,6 @@ public func XCTAssertEqualAsync<T: Equatable>(
     } catch { failed("XCTAssertEqual", error, message(), file: file, line: line) }
 }
 
-public func XCTAssertNotEqualAsync<T: Equatable>(
-    _ first: @autoclosure () async throws -> T, _ second: @autoclosure () async throws -> T,
-    _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let (a, b) = (try await first(), try await second())
-        XCTAssertNotEqual(a, b, message(), file: file, line: line)
-    } catch { failed("XCTAssertNotEqual", error, message(), file: file, line: line) }
-}
-
-public func XCTAssertTrueAsync(
-    _ expression: @autoclosure () async throws -> Bool, _ message: @autoclosure () -> String = "",
-    file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let value = try await expression()
-        XCTAssertTrue(value, message(), file: file, line: line)
-    } catch {
-        failed("XCTAssertTrue", error, message(), file: file, line: line)
-    }
-}
-
 public func XCTAssertFalseAsync(
     _ expression: @autoclosure () async throws -> Bool, _ message: @autoclosure () -> String = "",
     file: StaticString = #filePath, line: UInt = #line
@@ -79,49 +57,5 @@ public func XCTAssertFalseAsync(
     } catch {
         failed("XCTAssertFalse", error, message(), file: file, line: line)
     }
-}
-
-public func XCTAssertNilAsync<T>(
-    _ expression: @autoclosure () async throws -> T?, _ message: @autoclosure () -> String = "",
-    file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let value = try await expression()
-        XCTAssertNil(value, message(), file: file, line: line)
-    } catch {
-        failed("XCTAssertNil", error, message(), file: file, line: line)
-    }
-}
-
-public func XCTAssertNotNilAsync<T>(
-    _ expression: @autoclosure () async throws -> T?, _ message: @autoclosure () -> String = "",
-    file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let value = try await expression()
-        XCTAssertNotNil(value, message(), file: file, line: line)
-    } catch {
-        failed("XCTAssertNotNil", error, message(), file: file, line: line)
-    }
-}
-
-public func XCTAssertGreaterThanAsync<T: Comparable>(
-    _ first: @autoclosure () async throws -> T, _ second: @autoclosure () async throws -> T,
-    _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let (a, b) = (try await first(), try await second())
-        XCTAssertGreaterThan(a, b, message(), file: file, line: line)
-    } catch { failed("XCTAssertGreaterThan", error, message(), file: file, line: line) }
-}
-
-public func XCTAssertLessThanOrEqualAsync<T: Comparable>(
-    _ first: @autoclosure () async throws -> T, _ second: @autoclosure () async throws -> T,
-    _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
-) async {
-    do {
-        let (a, b) = (try await first(), try await second())
-        XCTAssertLessThanOrEqual(a, b, message(), file: file, line: line)
-    } catch { failed("XCTAssertLessThanOrEqual", error, message(), file: file, line: line) }
 }
 #endif
